@@ -1,0 +1,88 @@
+/*
+ * gpu/probes/probes.h - host launchers of the probe kernels: small kernels
+ * that run one PTX instruction over many inputs and hand back exactly what
+ * the hardware computed, so that tests can compare it bit for bit with the
+ * reference in ref/.
+ *
+ * The header is plain C and can be included from C and from CUDA C++.  The
+ * launchers use device 0, never exit, and report every failure as a status
+ * (below) plus a message.  They keep a device buffer between calls, so they
+ * are not thread-safe: call them from one thread.  smma_gpu_release frees
+ * that buffer.
+ */
+#ifndef SOFTMMA_GPU_PROBES_H
+#define SOFTMMA_GPU_PROBES_H 1
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes of the launchers.  0 is success; the others continue the
+ * numbering of the library's codes in softmma/format.h, so that a code means
+ * the same thing wherever it appears. */
+enum {
+    SMMA_GPU_OK = 0,
+    SMMA_GPU_EINVAL = 1, /* an argument is outside its domain (= SMMA_EINVAL) */
+    SMMA_GPU_ENOMEM = 5, /* a device allocation failed (= SMMA_ENOMEM) */
+    SMMA_GPU_ENODEV = 6, /* no driver, no device, or device 0 cannot be used */
+    SMMA_GPU_EARCH = 7,  /* the device, or the code built for it, lacks the
+                            instruction (for example cvt e4m3x2 before sm_89) */
+    SMMA_GPU_ECUDA = 8   /* any other failing CUDA call or kernel */
+};
+
+/* The instructions smma_gpu_cvt_f32_to_f8x2 can run. */
+enum {
+    SMMA_GPU_CVT_E4M3 = 0, /* cvt.rn.satfinite.e4m3x2.f32 */
+    SMMA_GPU_CVT_E5M2 = 1  /* cvt.rn.satfinite.e5m2x2.f32 */
+};
+
+/* Describes device 0.  On success returns SMMA_GPU_OK, sets *sm_major and
+ * *sm_minor to its compute capability (9 and 0 on an H100) and copies its
+ * name, truncated and always terminated, into name[0 .. name_len-1].  When
+ * the CUDA driver is missing or too old, or there is no device, returns
+ * SMMA_GPU_ENODEV; any other failure returns SMMA_GPU_ECUDA.  On failure msg
+ * receives a one-line reason that names the failing CUDA call and its error
+ * (for example "cudaGetDeviceCount: CUDA driver version is insufficient for
+ * CUDA runtime version (cudaErrorInsufficientDriver)").  Any of the output
+ * pointers may be NULL, and name or msg with a zero length is not written.
+ * This function works, and does not crash, on a machine with no driver. */
+int smma_gpu_device_info(int *sm_major, int *sm_minor, char *name, size_t name_len,
+                         char *msg, size_t msg_len);
+
+/* Converts, on device 0, the count consecutive fp32 bit patterns first,
+ * first + 1, ..., first + count - 1 with one cvt instruction (which is
+ * SMMA_GPU_CVT_E4M3 or SMMA_GPU_CVT_E5M2) and stores the 8-bit result for
+ * input first + i in out[i].  The inputs are generated on the device from
+ * their index; only the results travel.  The caller guarantees
+ * first + count <= 2^32 (the range does not wrap); count may be 0.
+ *
+ * The x2 form of the instruction is used and both of its halves are
+ * exercised: inputs are taken in pairs, input first + 2k goes to operand a
+ * (result bits 15:8) and first + 2k + 1 to operand b (bits 7:0).  When count
+ * is odd the last input goes to a, with +0.0 in b.  NaN inputs are passed
+ * to the instruction unchanged, payload and all.
+ *
+ * Returns SMMA_GPU_OK, or: SMMA_GPU_EINVAL for a bad which, a NULL out with
+ * count > 0, or a range that wraps; SMMA_GPU_ENODEV as for
+ * smma_gpu_device_info; SMMA_GPU_EARCH when device 0 is older than sm_89 or
+ * when this build holds no sm_89-or-later code that can run on it (the
+ * kernel then ran code without the instruction); SMMA_GPU_ENOMEM when the
+ * device buffer cannot be grown; SMMA_GPU_ECUDA for any other failing call
+ * or a failing launch.  On failure msg receives a one-line reason and the
+ * contents of out are unspecified. */
+int smma_gpu_cvt_f32_to_f8x2(int which, uint32_t first, uint32_t count, uint8_t *out,
+                             char *msg, size_t msg_len);
+
+/* Frees the device buffer that the launchers keep between calls.  Safe to
+ * call at any time, more than once, and when nothing was allocated; a later
+ * launcher call allocates again.  Errors from the driver are ignored. */
+void smma_gpu_release(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SOFTMMA_GPU_PROBES_H */

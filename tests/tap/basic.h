@@ -1,0 +1,76 @@
+/*
+ * tests/tap/basic.h - a small library for writing TAP test programs.
+ *
+ * A test program calls plan() (or plan_lazy()) first, then one of the
+ * reporting functions per test point, and returns exit_status() from main.
+ * Output goes to standard output in TAP version 12, which Automake's
+ * tap-driver.sh reads.  Diagnostics go to standard output as "# " lines.
+ */
+#ifndef TAP_BASIC_H
+#define TAP_BASIC_H 1
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define TAP_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define TAP_NORETURN __attribute__((noreturn))
+#else
+#define TAP_PRINTF(f, a)
+#define TAP_NORETURN
+#endif
+
+/* Announces that count tests will follow.  A program that then runs a
+ * different number of tests fails. */
+void plan(unsigned long count);
+
+/* Announces that the plan will be printed at the end, after the tests. */
+void plan_lazy(void);
+
+/* Skips the whole program: prints "1..0 # SKIP reason" and exits 0. */
+void skip_all(const char *fmt, ...) TAP_PRINTF(1, 2) TAP_NORETURN;
+
+/* Reports one test point; returns success.  The description is optional
+ * (fmt may be NULL). */
+bool ok(bool success, const char *fmt, ...) TAP_PRINTF(2, 3);
+
+/* Compare and report: on failure, print wanted and seen as diagnostics. */
+bool is_int(long long wanted, long long seen, const char *fmt, ...) TAP_PRINTF(3, 4);
+bool is_hex(unsigned long long wanted, unsigned long long seen, const char *fmt, ...)
+    TAP_PRINTF(3, 4);
+bool is_string(const char *wanted, const char *seen, const char *fmt, ...) TAP_PRINTF(3, 4);
+
+/* Reports one skipped test point, and count skipped points. */
+void skip(const char *fmt, ...) TAP_PRINTF(1, 2);
+void skip_block(unsigned long count, const char *fmt, ...) TAP_PRINTF(2, 3);
+
+/* Prints a diagnostic line ("# ...").  Returns true so it can be chained. */
+bool diag(const char *fmt, ...) TAP_PRINTF(1, 2);
+
+/* Aborts the test program: prints "Bail out! ..." and exits 255. */
+void bail(const char *fmt, ...) TAP_PRINTF(1, 2) TAP_NORETURN;
+
+/* Like bail, with ": strerror(errno)" appended. */
+void sysbail(const char *fmt, ...) TAP_PRINTF(1, 2) TAP_NORETURN;
+
+/* The exit status for main: 0 if every test passed and the plan held. */
+int exit_status(void);
+
+/* The test level from the TEST_LEVEL environment variable: 0 (quick, used
+ * under valgrind), 1 (default) or 2 (exhaustive). */
+int test_level(void);
+
+/* Paths to files in the source and build trees ($SMMA_SRCDIR/$SMMA_BUILDDIR,
+ * or "." when unset).  The result is malloc'd; free it with test_file_free. */
+char *test_file_path(const char *relative);
+char *test_build_path(const char *relative);
+void test_file_free(char *path);
+
+/* A deterministic pseudo-random generator (xoshiro-style splitmix64 seed),
+ * identical on every machine. */
+typedef struct { uint64_t s[4]; } tap_rng;
+void tap_rng_seed(tap_rng *r, uint64_t seed);
+uint64_t tap_rng_next(tap_rng *r);
+
+#endif /* TAP_BASIC_H */

@@ -1,0 +1,66 @@
+# tests/tap/libtap.sh - TAP helpers for shell test scripts.
+#
+# Source this file, call plan N (or plan_lazy), then ok/is/run_is per test
+# point, and end with tap_done.  SMMA_VALGRIND, when set, prefixes every
+# program run through run_prog so that check-valgrind covers the CLI too.
+
+tap_count=0
+tap_failed=0
+tap_planned=
+tap_lazy=
+
+plan() { tap_planned=$1; echo "1..$1"; }
+plan_lazy() { tap_lazy=1; }
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+diag() { printf '%s\n' "$*" | sed 's/^/# /'; }
+
+ok() {
+    # ok CONDITION-STATUS DESCRIPTION
+    tap_count=$((tap_count + 1))
+    if [ "$1" -eq 0 ]; then
+        echo "ok $tap_count - $2"
+    else
+        echo "not ok $tap_count - $2"
+        tap_failed=$((tap_failed + 1))
+    fi
+}
+
+is() {
+    # is WANTED SEEN DESCRIPTION
+    if [ "$1" = "$2" ]; then
+        ok 0 "$3"
+    else
+        ok 1 "$3"
+        diag "wanted: $1"
+        diag "  seen: $2"
+    fi
+}
+
+# run_prog PROG ARGS...: runs a program, setting $tap_out, $tap_err and
+# $tap_rc.  Under SMMA_VALGRIND the program runs under valgrind, and a
+# valgrind error (exit 99) fails the test through tap_rc.
+run_prog() {
+    tap_tmp_out=${TMPDIR:-/tmp}/smma-tap-out.$$
+    tap_tmp_err=${TMPDIR:-/tmp}/smma-tap-err.$$
+    # shellcheck disable=SC2086
+    $SMMA_VALGRIND "$@" >"$tap_tmp_out" 2>"$tap_tmp_err" </dev/null
+    tap_rc=$?
+    tap_out=$(cat "$tap_tmp_out")
+    tap_err=$(cat "$tap_tmp_err")
+    rm -f "$tap_tmp_out" "$tap_tmp_err"
+    if [ "$tap_rc" -eq 99 ] && [ -n "$SMMA_VALGRIND" ]; then
+        diag "valgrind reported errors running: $*"
+        diag "$tap_err"
+    fi
+}
+
+tap_done() {
+    if [ -n "$tap_lazy" ]; then
+        echo "1..$tap_count"
+    elif [ "$tap_count" != "$tap_planned" ]; then
+        diag "planned $tap_planned tests but ran $tap_count"
+        exit 255
+    fi
+    [ "$tap_failed" -eq 0 ] || exit 1
+    exit 0
+}

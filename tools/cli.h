@@ -1,0 +1,56 @@
+/*
+ * tools/cli.h - what the softmma subcommands share: argument parsing,
+ * error reporting and number printing.  Only the program prints and exits;
+ * the library never does.
+ */
+#ifndef SOFTMMA_CLI_H
+#define SOFTMMA_CLI_H 1
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <softmma/format.h>
+#include <softmma/profile.h>
+
+/* Exit statuses of the program. */
+enum { CLI_OK = 0, CLI_MISMATCH = 1, CLI_USAGE = 2 };
+
+/* The name of the running subcommand, used in messages. */
+extern const char *cli_command;
+
+/* Prints "softmma: COMMAND: message" to stderr and returns CLI_USAGE. */
+int cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Parses an unsigned integer, decimal or hex with 0x (a leading 0 does not
+ * mean octal), that must fit in max; returns false on junk, signs,
+ * whitespace, overflow or an empty string. */
+bool cli_parse_uint(const char *s, uint64_t max, uint64_t *out);
+
+/* Parses a real number: decimal or C99 hex-float, "inf", "-inf", "nan".
+ * Returns false on junk or an empty string.  A decimal is rounded to the
+ * nearest double. */
+bool cli_parse_double(const char *s, double *out);
+
+/* Formats a double as %.17g, or "nan", "-nan", "inf", "-inf". */
+void cli_format_value(double v, char *buf, size_t n);
+
+/* Formats a double as a C99 hex-float, or "nan", "-nan", "inf", "-inf". */
+void cli_format_hex(double v, char *buf, size_t n);
+
+/* Number of hex digits used to print a code of format f. */
+int cli_code_digits(smma_format f);
+
+/* Subcommands.  Each takes argv after the subcommand name (argv[0] is the
+ * subcommand name) and returns the exit status. */
+int cmd_formats(int argc, char **argv);
+int cmd_decode(int argc, char **argv);
+int cmd_encode(int argc, char **argv);
+int cmd_profiles(int argc, char **argv);
+int cmd_tour(int argc, char **argv);
+
+#endif /* SOFTMMA_CLI_H */

@@ -1,0 +1,158 @@
+/*
+ * tools/softmma.c - the softmma program: dispatch to subcommands, and the
+ * helpers they share (cli.h).
+ */
+#include <config.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char *cli_command = NULL;
+
+int
+cli_error(const char *fmt, ...)
+{
+    va_list ap;
+
+    fflush(stdout);
+    fprintf(stderr, "softmma: ");
+    if (cli_command != NULL)
+        fprintf(stderr, "%s: ", cli_command);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return CLI_USAGE;
+}
+
+bool
+cli_parse_uint(const char *s, uint64_t max, uint64_t *out)
+{
+    char *end;
+    unsigned long long v;
+    int base = 10;
+
+    if (s == NULL || !isdigit((unsigned char) s[0]))
+        return false;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        base = 16;
+        s += 2;
+        if (!isxdigit((unsigned char) s[0]))
+            return false;
+    }
+    errno = 0;
+    v = strtoull(s, &end, base);
+    if (errno != 0 || *end != '\0' || end == s || v > max)
+        return false;
+    *out = (uint64_t) v;
+    return true;
+}
+
+bool
+cli_parse_double(const char *s, double *out)
+{
+    char *end;
+    double v;
+
+    if (s == NULL || *s == '\0' || *s == ' ')
+        return false;
+    /* strtod accepts "nan(chars)" and "infinity": allow only the plain words. */
+    if (strchr(s, '(') != NULL)
+        return false;
+    errno = 0;
+    v = strtod(s, &end);
+    if (end == s || *end != '\0')
+        return false;
+    /* ERANGE on overflow gives +-HUGE_VAL (inf), on underflow a correctly
+     * rounded tiny value; both are the nearest double, so keep them. */
+    *out = v;
+    return true;
+}
+
+void
+cli_format_value(double v, char *buf, size_t n)
+{
+    if (isnan(v))
+        snprintf(buf, n, "%s", signbit(v) ? "-nan" : "nan");
+    else if (isinf(v))
+        snprintf(buf, n, "%s", v < 0 ? "-inf" : "inf");
+    else
+        snprintf(buf, n, "%.17g", v);
+}
+
+void
+cli_format_hex(double v, char *buf, size_t n)
+{
+    if (isnan(v) || isinf(v))
+        cli_format_value(v, buf, n);
+    else
+        snprintf(buf, n, "%a", v);
+}
+
+int
+cli_code_digits(smma_format f)
+{
+    const smma_format_desc *d = smma_format_info(f);
+
+    return d == NULL ? 2 : (int) ((d->storage_bits + 3) / 4 < 2 ? 2 : (d->storage_bits + 3) / 4);
+}
+
+struct command {
+    const char *name;
+    int (*run)(int, char **);
+    const char *summary;
+};
+
+static const struct command commands[] = {
+    { "formats", cmd_formats, "table of every format: bits, bias, ranges, specials" },
+    { "decode", cmd_decode, "decode codes of a format to exact values" },
+    { "encode", cmd_encode, "encode values in a format (rounding, saturation, profile)" },
+    { "profiles", cmd_profiles, "list the semantic profiles and their choices" },
+    { "tour", cmd_tour, "a short guided printout of the formats and their edge values" },
+};
+
+static void
+usage(FILE *out)
+{
+    size_t i;
+
+    fprintf(out, "Usage: softmma COMMAND [ARGS...]\n"
+                 "       softmma COMMAND --help\n\n"
+                 "A bit-exact reference of FP4/FP6/FP8/E8M0/UE4M3 formats and block-scaled\n"
+                 "matrix products.\n\nCommands:\n");
+    for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\nsoftmma %s.  See softmma(1).\n", PACKAGE_VERSION);
+}
+
+int
+main(int argc, char **argv)
+{
+    size_t i;
+
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("softmma %s\n", PACKAGE_VERSION);
+        return CLI_OK;
+    }
+    for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            cli_command = commands[i].name;
+            return commands[i].run(argc - 1, argv + 1);
+        }
+    return cli_error("unknown command '%s' (try 'softmma --help')", argv[1]);
+}
