@@ -20,7 +20,7 @@ static const smma_profile profiles[] = {
     },
     {
         "ocp",
-        "OCP 8-bit FP and MX v1.0 specifications: RN, saturating; open points as PTX",
+        "OCP 8-bit FP and MX v1.0: RN, saturating; softmma's choices where they are silent",
         SMMA_RN, true,
         SMMA_NANF_POS_MAX, SMMA_NANO_SIGNED, SMMA_INFN_SAT,
         SMMA_NEGU_NAN, SMMA_E8Z_MIN, SMMA_INFN_NAN, SMMA_RZ, true,

@@ -18,8 +18,12 @@ show_code(smma_format f, uint32_t code, const char *note)
 
     cli_format_value(x, v, sizeof(v));
     cli_format_hex(x, h, sizeof(h));
-    printf("    %-5s 0x%0*x = %-24s %-18s %s\n", smma_format_name(f), cli_code_digits(f),
-           (unsigned) code, v, h, note);
+    if (*note != '\0')
+        printf("    %-5s 0x%0*x = %-24s %-18s %s\n", smma_format_name(f), cli_code_digits(f),
+               (unsigned) code, v, h, note);
+    else
+        printf("    %-5s 0x%0*x = %-24s %s\n", smma_format_name(f), cli_code_digits(f),
+               (unsigned) code, v, h);
 }
 
 static void
@@ -78,7 +82,7 @@ cmd_tour(int argc, char **argv)
     show_code(SMMA_E4M3, 0x01, "smallest subnormal 2^-9");
     show_code(SMMA_E4M3, 0x08, "smallest normal 2^-6");
     show_code(SMMA_E4M3, 0x7e, "largest finite");
-    show_code(SMMA_E4M3, 0x7f, "the only NaN (no Inf in e4m3)");
+    show_code(SMMA_E4M3, 0x7f, "NaN (0xff too); e4m3 has no Inf");
     show_code(SMMA_E5M2, 0x7b, "largest finite");
     show_code(SMMA_E5M2, 0x7c, "infinity");
     show_code(SMMA_E5M2, 0x7e, "NaN");
