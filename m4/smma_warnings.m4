@@ -25,3 +25,26 @@ done
 CFLAGS=$smma_save_CFLAGS
 AC_SUBST([WARNINGS_CFLAGS])
 ])
+
+dnl SMMA_PROG_CC_FP_STRICT
+dnl   Adds -ffp-contract=off to FP_CFLAGS when the compiler accepts it, so
+dnl   that a * b + c is never fused: the reference's results must not depend
+dnl   on the compiler or the target.  Also adds -fexcess-precision=standard
+dnl   when accepted (x87 targets).
+dnl
+dnl   Sets and substitutes: FP_CFLAGS.
+AC_DEFUN([SMMA_PROG_CC_FP_STRICT],
+[AC_REQUIRE([AC_PROG_CC])
+FP_CFLAGS=
+smma_save_CFLAGS=$CFLAGS
+for smma_flag in -ffp-contract=off -fexcess-precision=standard; do
+  AC_MSG_CHECKING([whether $CC accepts $smma_flag])
+  CFLAGS="$smma_save_CFLAGS -Werror $smma_flag"
+  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[]], [[return 0;]])],
+    [AC_MSG_RESULT([yes])
+     FP_CFLAGS="$FP_CFLAGS $smma_flag"],
+    [AC_MSG_RESULT([no])])
+done
+CFLAGS=$smma_save_CFLAGS
+AC_SUBST([FP_CFLAGS])
+])

@@ -1,0 +1,564 @@
+/*
+ * dot.c - one block-scaled dot product under a numerics model (see
+ * softmma/gemm.h for the models' definitions).
+ *
+ * Every operand is first taken apart into a "factor": class (zero, finite,
+ * Inf, NaN), sign, an integer significand with a number of fraction bits,
+ * and an exponent, so that value = sig * 2^(exp - fbits).  Products multiply
+ * significands and add exponents; nothing is ever rounded by the host's
+ * floating-point unit except where a model says so, and then through the
+ * codec's encoder.
+ */
+#include <config.h>
+
+#include <math.h>
+#include <string.h>
+
+#include <softmma/gemm.h>
+#include <softmma/profile.h>
+
+#include "acc.h"
+
+enum { F_ZERO = 0, F_FINITE, F_INF, F_NAN };
+
+typedef struct factor {
+    int cls;
+    unsigned sign;
+    uint64_t sig;   /* significand as an integer */
+    int fbits;      /* its fraction bits */
+    int exp;        /* the exponent of its leading position: value = sig * 2^(exp - fbits) */
+} factor;
+
+/* Splits a code of format f into a factor.  A subnormal keeps the format's
+ * emin as its exponent and a significand below 1. */
+static factor
+split_code(smma_format f, uint32_t code)
+{
+    const smma_format_desc *d = smma_format_info(f);
+    factor r;
+    uint32_t magbits = d->has_sign ? d->bits - 1 : d->bits;
+    uint32_t mag, e, m;
+
+    memset(&r, 0, sizeof(r));
+    code &= d->storage_bits == 32 ? 0xffffffffu : ((1u << d->storage_bits) - 1);
+    if (!d->has_sign)
+        code &= (1u << d->bits) - 1;
+    r.sign = d->has_sign ? (code >> magbits) & 1 : 0;
+    if (smma_code_is_nan(f, code)) {
+        r.cls = F_NAN;
+        return r;
+    }
+    if (smma_code_is_inf(f, code)) {
+        r.cls = F_INF;
+        return r;
+    }
+    mag = code & ((magbits == 32) ? 0xffffffffu : ((1u << magbits) - 1));
+    e = mag >> d->man_bits;
+    m = mag & ((1u << d->man_bits) - 1);
+    r.fbits = (int) d->man_bits;
+    if (e == 0 && d->has_subnormals) {
+        if (m == 0) {
+            r.cls = F_ZERO;
+            return r;
+        }
+        r.sig = m;
+        r.exp = d->emin;
+    } else {
+        r.sig = m | ((uint64_t) 1 << d->man_bits);
+        r.exp = (int) e - d->bias;
+    }
+    r.cls = F_FINITE;
+    return r;
+}
+
+/* The product of n factors: class rules for NaN, Inf and zero, then exact
+ * significand product (at most 63 bits for the formats softmma models). */
+static factor
+product(const factor *f, int n)
+{
+    factor r;
+    int i, nan = 0, inf = 0, zero = 0;
+
+    memset(&r, 0, sizeof(r));
+    r.sig = 1;
+    for (i = 0; i < n; i++) {
+        r.sign ^= f[i].sign;
+        nan |= f[i].cls == F_NAN;
+        inf |= f[i].cls == F_INF;
+        zero |= f[i].cls == F_ZERO;
+        if (f[i].cls == F_FINITE) {
+            r.sig *= f[i].sig;
+            r.fbits += f[i].fbits;
+            r.exp += f[i].exp;
+        }
+    }
+    if (nan || (inf && zero))
+        r.cls = F_NAN;
+    else if (inf)
+        r.cls = F_INF;
+    else if (zero)
+        r.cls = F_ZERO;
+    else
+        r.cls = F_FINITE;
+    return r;
+}
+
+/* Special-value bookkeeping shared by all models. */
+typedef struct specials {
+    int nan, pinf, ninf;
+} specials;
+
+static void
+note(specials *sp, const factor *p)
+{
+    if (p->cls == F_NAN)
+        sp->nan = 1;
+    else if (p->cls == F_INF) {
+        if (p->sign)
+            sp->ninf = 1;
+        else
+            sp->pinf = 1;
+    }
+}
+
+/* The result code for a special outcome in format f, or 0xffffffff when
+ * the outcome is finite. */
+static uint32_t
+special_code(const specials *sp, smma_format f)
+{
+    const smma_format_desc *d = smma_format_info(f);
+    uint32_t inf = ((1u << d->exp_bits) - 1) << d->man_bits;
+
+    if (sp->nan || (sp->pinf && sp->ninf))
+        return inf | ((1u << d->man_bits) - 1); /* canonical NaN */
+    if (sp->pinf)
+        return inf;
+    if (sp->ninf)
+        return inf | (1u << (d->bits - 1));
+    return 0xffffffffu;
+}
+
+/* Rounds a double to format f without saturation (IEEE overflow rules). */
+static uint32_t
+round_to(smma_format f, double v, smma_round r)
+{
+    smma_cvt c;
+
+    c.round = r;
+    c.sat = false;
+    c.rbits = 0;
+    c.profile = smma_profile_cuda();
+    return smma_encode(f, v, &c);
+}
+
+/* The scale factor of block kb for one side, or a "one" factor. */
+static factor
+scale_factor(const smma_gemm_shape *s, const uint32_t *sc, size_t kb)
+{
+    factor one;
+
+    if (s->scale_fmt == SMMA_NONE || sc == NULL) {
+        memset(&one, 0, sizeof(one));
+        one.cls = F_FINITE;
+        one.sig = 1;
+        return one;
+    }
+    return split_code(s->scale_fmt, sc[kb]);
+}
+
+/* The exact value of a finite factor as a double (exact: at most 63
+ * significant bits are never needed here, products below 2^53 are). */
+static double
+factor_value(const factor *p)
+{
+    double v;
+
+    if (p->cls == F_ZERO)
+        return p->sign ? -0.0 : 0.0;
+    if (p->cls == F_INF)
+        return p->sign ? -HUGE_VAL : HUGE_VAL;
+    if (p->cls == F_NAN)
+        return NAN;
+    v = ldexp((double) p->sig, p->exp - p->fbits);
+    return p->sign ? -v : v;
+}
+
+/* ---- exact ---------------------------------------------------------------- */
+
+static uint32_t
+dot_exact(const smma_model *model, const smma_gemm_shape *s, const uint32_t *a,
+          const uint32_t *b, const uint32_t *sa, const uint32_t *sb, uint32_t c)
+{
+    smma_acc acc;
+    specials sp = { 0, 0, 0 };
+    size_t k;
+    int nterms = 0, nneg_zero = 0, nonzero = 0;
+    uint32_t code;
+
+    smma_acc_zero(&acc);
+    /* An absent C is a +0 term, as in every other model. */
+    {
+        factor fc = split_code(s->c_fmt == SMMA_NONE ? SMMA_FP32 : s->c_fmt,
+                               s->c_fmt == SMMA_NONE ? 0 : c);
+
+        note(&sp, &fc);
+        nterms++;
+        if (fc.cls == F_FINITE) {
+            smma_acc_add(&acc, fc.sig, fc.exp - fc.fbits, fc.sign);
+            nonzero = 1;
+        } else if (fc.cls == F_ZERO && fc.sign)
+            nneg_zero++;
+    }
+    for (k = 0; k < s->k; k++) {
+        factor f[4], p;
+        size_t kb = s->scale_fmt == SMMA_NONE ? 0 : k / s->vec;
+
+        f[0] = split_code(s->a_fmt, a[k]);
+        f[1] = scale_factor(s, sa, kb);
+        f[2] = split_code(s->b_fmt, b[k]);
+        f[3] = scale_factor(s, sb, kb);
+        p = product(f, 4);
+        note(&sp, &p);
+        nterms++;
+        if (p.cls == F_FINITE) {
+            smma_acc_add(&acc, p.sig, p.exp - p.fbits, p.sign);
+            nonzero = 1;
+        } else if (p.cls == F_ZERO && p.sign)
+            nneg_zero++;
+    }
+    code = special_code(&sp, s->d_fmt);
+    if (code != 0xffffffffu)
+        return code;
+    if (smma_acc_is_zero(&acc)) {
+        const smma_format_desc *d = smma_format_info(s->d_fmt);
+        uint32_t neg = 1u << (d->bits - 1);
+
+        if (!nonzero)
+            return (nterms > 0 && nneg_zero == nterms) ? neg
+                   : (model->round == SMMA_RM && nneg_zero > 0) ? neg : 0;
+        return model->round == SMMA_RM ? neg : 0;
+    }
+    return round_to(s->d_fmt, smma_acc_to_double_odd(&acc), model->round);
+}
+
+/* ---- fp32 fma, sequential -------------------------------------------------- */
+
+/* fp32(x * y + z) rounded to nearest, for fp32 x, y, z (as doubles): the
+ * product is exact in double, the sum is made exact with TwoSum, and the
+ * pair is reduced to one double by round-to-odd before the one rounding. */
+static double
+fma_f32(double x, double y, double z)
+{
+    double p = x * y, s = p + z, bp = s - z, e = (p - bp) + (z - (s - bp));
+    double lo, hi, v;
+    uint64_t bits;
+
+    if (!isfinite(s) || e == 0)
+        v = s;
+    else {
+        /* The exact value lies strictly between s and its neighbour toward e. */
+        if ((e > 0) == (s > 0))
+            lo = s;
+        else
+            lo = nextafter(s, 0.0);
+        hi = nextafter(lo, lo > 0 ? HUGE_VAL : -HUGE_VAL);
+        bits = smma_f64_bits(lo);
+        v = (bits & 1) ? lo : hi;
+    }
+    return smma_f32_from_bits(round_to(SMMA_FP32, v, SMMA_RN));
+}
+
+static uint32_t
+dot_fma_seq(const smma_gemm_shape *s, const uint32_t *a, const uint32_t *b,
+            const uint32_t *sa, const uint32_t *sb, uint32_t c)
+{
+    double acc = 0.0;
+    size_t k;
+
+    if (s->c_fmt != SMMA_NONE)
+        acc = smma_decode(s->c_fmt, c); /* exact in fp32 */
+    for (k = 0; k < s->k; k++) {
+        size_t kb = s->scale_fmt == SMMA_NONE ? 0 : k / s->vec;
+        factor fa[2], fb[2], pa, pb;
+        double x, y;
+
+        fa[0] = split_code(s->a_fmt, a[k]);
+        fa[1] = scale_factor(s, sa, kb);
+        fb[0] = split_code(s->b_fmt, b[k]);
+        fb[1] = scale_factor(s, sb, kb);
+        pa = product(fa, 2);
+        pb = product(fb, 2);
+        x = smma_f32_from_bits(round_to(SMMA_FP32, factor_value(&pa), SMMA_RN));
+        y = smma_f32_from_bits(round_to(SMMA_FP32, factor_value(&pb), SMMA_RN));
+        if (isnan(x) || isnan(y) || isnan(acc) || (isinf(x) && y == 0) ||
+            (isinf(y) && x == 0) || (isinf(acc) && isinf(x * y) && (acc > 0) != (x * y > 0)))
+            acc = NAN;
+        else if (isinf(x) || isinf(y))
+            acc = acc + x * y;
+        else
+            acc = fma_f32(x, y, acc);
+    }
+    if (isnan(acc))
+        return s->d_fmt == SMMA_FP32 ? 0x7fffffffu : 0x7fffu;
+    return round_to(s->d_fmt, acc, SMMA_RN);
+}
+
+/* ---- block FMA ------------------------------------------------------------- */
+
+/* One block of the block-FMA model: products p[0..n) and c (fp32 bits).
+ * Returns the fp32 bits of the result. */
+static uint32_t
+block_fma(const smma_model *m, const factor *p, size_t n, uint32_t c)
+{
+    factor fc = split_code(SMMA_FP32, c);
+    specials sp = { 0, 0, 0 };
+    int emax = m->floor, any = 0, prec;
+    int64_t sum = 0;
+    size_t i;
+    uint32_t code;
+    int all_neg_zero = fc.cls == F_ZERO && fc.sign;
+
+    note(&sp, &fc);
+    for (i = 0; i < n; i++) {
+        note(&sp, &p[i]);
+        if (!(p[i].cls == F_ZERO && p[i].sign))
+            all_neg_zero = 0;
+    }
+    code = special_code(&sp, SMMA_FP32);
+    if (code != 0xffffffffu)
+        return code;
+    /* Exponents: c's and every non-zero product's. */
+    if (fc.cls == F_FINITE) {
+        emax = fc.exp > emax ? fc.exp : emax;
+        any = 1;
+    }
+    for (i = 0; i < n; i++)
+        if (p[i].cls == F_FINITE) {
+            emax = p[i].exp > emax ? p[i].exp : emax;
+            any = 1;
+        }
+    if (!any)
+        return all_neg_zero ? 0x80000000u : 0;
+    for (i = 0; i <= n; i++) {
+        const factor *t = i < n ? &p[i] : &fc;
+        uint64_t v;
+        int sh;
+
+        if (t->cls != F_FINITE)
+            continue;
+        /* As an integer with 23 fraction bits, then neab, then alignment.
+         * (smma_model_check keeps fbits <= 23; the guard keeps this defined.) */
+        v = t->fbits <= 23 ? t->sig << (23 - t->fbits) : t->sig >> (t->fbits - 23);
+        if (m->neab >= 0)
+            v <<= m->neab;
+        else
+            v >>= -m->neab;
+        sh = emax - t->exp;
+        v = sh >= 64 ? 0 : v >> sh;
+        sum += t->sign ? -(int64_t) v : (int64_t) v;
+    }
+    if (sum == 0)
+        return 0;
+    /* The sum times 2^(emax - 23 - neab), to fp32 with prec significant bits. */
+    prec = m->neab < 0 ? 24 + m->neab : 24;
+    {
+        uint64_t mag = sum < 0 ? (uint64_t) -sum : (uint64_t) sum;
+        int top = 63;
+
+        while (((mag >> top) & 1) == 0)
+            top--;
+        if (top + 1 > prec) {
+            int drop = top + 1 - prec;
+            uint64_t rem = mag & (((uint64_t) 1 << drop) - 1);
+            uint64_t half = (uint64_t) 1 << (drop - 1);
+
+            mag >>= drop;
+            if (m->round == SMMA_RN && (rem > half || (rem == half && (mag & 1))))
+                mag++;
+            mag <<= drop;
+        }
+        return round_to(SMMA_FP32, ldexp((double) mag, emax - 23 - m->neab) * (sum < 0 ? -1 : 1),
+                        m->round);
+    }
+}
+
+/* One block with exact alignment (neab = SMMA_NEAB_EXACT): the exact sum of
+ * c and the products, rounded once to fp32 in the model's direction. */
+static uint32_t
+block_exact(const smma_model *m, const factor *p, size_t n, uint32_t c)
+{
+    factor fc = split_code(SMMA_FP32, c);
+    specials sp = { 0, 0, 0 };
+    smma_acc acc;
+    size_t i;
+    uint32_t code;
+    int all_neg_zero = fc.cls == F_ZERO && fc.sign, any = 0;
+
+    smma_acc_zero(&acc);
+    note(&sp, &fc);
+    if (fc.cls == F_FINITE) {
+        smma_acc_add(&acc, fc.sig, fc.exp - fc.fbits, fc.sign);
+        any = 1;
+    }
+    for (i = 0; i < n; i++) {
+        note(&sp, &p[i]);
+        if (!(p[i].cls == F_ZERO && p[i].sign))
+            all_neg_zero = 0;
+        if (p[i].cls == F_FINITE) {
+            smma_acc_add(&acc, p[i].sig, p[i].exp - p[i].fbits, p[i].sign);
+            any = 1;
+        }
+    }
+    code = special_code(&sp, SMMA_FP32);
+    if (code != 0xffffffffu)
+        return code;
+    if (!any)
+        return all_neg_zero ? 0x80000000u : 0;
+    if (smma_acc_is_zero(&acc))
+        return 0;
+    return round_to(SMMA_FP32, smma_acc_to_double_odd(&acc), m->round);
+}
+
+/* Normalizes a finite product's significand to [1, 2) (value unchanged). */
+static void
+renormalize(factor *p)
+{
+    if (p->cls != F_FINITE)
+        return;
+    while (p->sig >= ((uint64_t) 2 << p->fbits)) {
+        p->fbits++;
+        p->exp++;
+    }
+    while (p->sig < ((uint64_t) 1 << p->fbits)) {
+        p->fbits--;
+        p->exp--;
+    }
+}
+
+/* The block-FMA products of step k: four factors, or bf16-rounded pairs. */
+static factor
+tc_product(const smma_model *m, const smma_gemm_shape *s, const uint32_t *a,
+           const uint32_t *b, const uint32_t *sa, const uint32_t *sb, size_t k, bool scaled)
+{
+    size_t kb = s->scale_fmt == SMMA_NONE ? 0 : k / s->vec;
+    factor f[4], p;
+
+    f[0] = split_code(s->a_fmt, a[k]);
+    f[2] = split_code(s->b_fmt, b[k]);
+    if (scaled) {
+        f[1] = scale_factor(s, sa, kb);
+        f[3] = scale_factor(s, sb, kb);
+    } else {
+        f[1] = scale_factor(s, NULL, 0);
+        f[3] = f[1];
+    }
+    if (m->upcast_bf16) {
+        factor pa = product(f, 2), pb = product(f + 2, 2);
+
+        f[0] = split_code(SMMA_BF16, round_to(SMMA_BF16, factor_value(&pa), SMMA_RN));
+        f[1] = split_code(SMMA_BF16, round_to(SMMA_BF16, factor_value(&pb), SMMA_RN));
+        p = product(f, 2);
+    } else {
+        p = product(f, 4);
+    }
+    if (m->normalize)
+        renormalize(&p);
+    return p;
+}
+
+/* Runs the block-FMA model over k in [k0, k1) from c (fp32 bits). */
+static uint32_t
+run_blocks(const smma_model *m, const smma_gemm_shape *s, const uint32_t *a, const uint32_t *b,
+           const uint32_t *sa, const uint32_t *sb, size_t k0, size_t k1, uint32_t c, bool scaled)
+{
+    factor p[64];
+    size_t k = k0;
+
+    while (k < k1) {
+        size_t n = 0;
+
+        while (k < k1 && n < m->fma)
+            p[n++] = tc_product(m, s, a, b, sa, sb, k++, scaled);
+        c = m->neab == SMMA_NEAB_EXACT ? block_exact(m, p, n, c) : block_fma(m, p, n, c);
+    }
+    return c;
+}
+
+static uint32_t
+c_as_fp32(const smma_gemm_shape *s, uint32_t c)
+{
+    if (s->c_fmt == SMMA_NONE)
+        return 0;
+    if (s->c_fmt == SMMA_FP32)
+        return c;
+    return round_to(SMMA_FP32, smma_decode(s->c_fmt, c), SMMA_RN); /* exact */
+}
+
+static uint32_t
+to_output(const smma_gemm_shape *s, uint32_t f32)
+{
+    if (s->d_fmt == SMMA_FP32)
+        return f32;
+    if ((f32 & 0x7fffffffu) > 0x7f800000u)
+        return 0x7fffu;
+    return round_to(s->d_fmt, smma_f32_from_bits(f32), SMMA_RN);
+}
+
+static const smma_model *
+inner_model(const smma_model *m)
+{
+    const smma_model *inner = NULL;
+
+    smma_model_from_name(m->inner, &inner, NULL);
+    return inner;
+}
+
+static uint32_t
+dot_promote(const smma_model *m, const smma_gemm_shape *s, const uint32_t *a,
+            const uint32_t *b, const uint32_t *sa, const uint32_t *sb, uint32_t c)
+{
+    const smma_model *inner = inner_model(m);
+    double acc = smma_f32_from_bits(c_as_fp32(s, c));
+    size_t k0;
+
+    for (k0 = 0; k0 < s->k; k0 += m->promote) {
+        size_t k1 = k0 + m->promote < s->k ? k0 + m->promote : s->k;
+        size_t kb = k0 / s->vec;
+        double part = smma_f32_from_bits(run_blocks(inner, s, a, b, sa, sb, k0, k1, 0, false));
+        factor fs[2], ps;
+        double scale;
+
+        fs[0] = scale_factor(s, sa, kb);
+        fs[1] = scale_factor(s, sb, kb);
+        ps = product(fs, 2);
+        scale = smma_f32_from_bits(round_to(SMMA_FP32, factor_value(&ps), SMMA_RN));
+        if (isnan(part) || isnan(scale) || isnan(acc) || (isinf(part) && scale == 0) ||
+            (isinf(acc) && isinf(part * scale) && (acc > 0) != (part * scale > 0)))
+            acc = NAN;
+        else if (isinf(part) || isinf(scale))
+            acc = acc + part * scale;
+        else
+            acc = fma_f32(part, scale, acc);
+    }
+    if (isnan(acc))
+        return s->d_fmt == SMMA_FP32 ? 0x7fffffffu : 0x7fffu;
+    return to_output(s, smma_f32_bits((float) acc));
+}
+
+uint32_t
+smma_dot(const smma_model *model, const smma_gemm_shape *s, const uint32_t *a,
+         const uint32_t *b, const uint32_t *sa, const uint32_t *sb, uint32_t c)
+{
+    switch (model->kind) {
+    case SMMA_MODEL_EXACT:
+        return dot_exact(model, s, a, b, sa, sb, c);
+    case SMMA_MODEL_FMA_SEQ:
+        return dot_fma_seq(s, a, b, sa, sb, c);
+    case SMMA_MODEL_PROMOTE:
+        return dot_promote(model, s, a, b, sa, sb, c);
+    case SMMA_MODEL_BLOCK_FMA:
+    default:
+        return to_output(s, run_blocks(model, s, a, b, sa, sb, 0, s->k, c_as_fp32(s, c),
+                                       true));
+    }
+}

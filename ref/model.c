@@ -1,0 +1,141 @@
+/*
+ * model.c - the table of numerics models (see softmma/gemm.h).  Parameters
+ * of the tensor-core models come from the published block-FMA model (shared
+ * FACTS.md section 5); every one is provisional until softmma's own probes
+ * on the GPU agree with it on at least 100,000 random cases.
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include <softmma/gemm.h>
+
+#define PROV "provisional"
+
+static const smma_model models[] = {
+    { .name = "exact-rn", .summary = "exact sum of C and all products, one rounding to nearest",
+      .kind = SMMA_MODEL_EXACT, .round = SMMA_RN, .inputs = "any", .status = "definition" },
+    { .name = "exact-rz", .summary = "exact sum of C and all products, one rounding toward zero",
+      .kind = SMMA_MODEL_EXACT, .round = SMMA_RZ, .inputs = "any", .status = "definition" },
+    { .name = "fp32-fma-seq",
+      .summary = "a*sa, b*sb rounded to fp32, then sequential fp32 fma in k order",
+      .kind = SMMA_MODEL_FMA_SEQ, .round = SMMA_RN, .inputs = "any", .status = "definition" },
+    { .name = "a100-bf16", .summary = "A100 tensor core, bf16/fp16 inputs (block 8, neab 1)",
+      .kind = SMMA_MODEL_BLOCK_FMA, .round = SMMA_RZ, .fma = 8, .neab = 1, .floor = -132,
+      .inputs = "bf16, fp16", .status = PROV },
+    { .name = "ada-bf16", .summary = "Ada (sm_89) tensor core, bf16/fp16 inputs (block 8, neab 1)",
+      .kind = SMMA_MODEL_BLOCK_FMA, .round = SMMA_RZ, .fma = 8, .neab = 1, .floor = -133,
+      .inputs = "bf16, fp16", .status = PROV },
+    { .name = "ada-fp8", .summary = "Ada (sm_89) tensor core, fp8 inputs (block 16, neab -10)",
+      .kind = SMMA_MODEL_BLOCK_FMA, .round = SMMA_RZ, .fma = 16, .neab = -10, .floor = -133,
+      .inputs = "e4m3, e5m2", .status = PROV },
+    { .name = "h100-bf16", .summary = "H100/H200 tensor core, bf16/fp16 inputs (block 16, neab 2)",
+      .kind = SMMA_MODEL_BLOCK_FMA, .round = SMMA_RZ, .fma = 16, .neab = 2, .floor = -133,
+      .inputs = "bf16, fp16", .status = PROV },
+    { .name = "h100-fp8", .summary = "H100/H200 tensor core, fp8 inputs (block 32, neab -10)",
+      .kind = SMMA_MODEL_BLOCK_FMA, .round = SMMA_RZ, .fma = 32, .neab = -10, .floor = -133,
+      .inputs = "e4m3, e5m2", .status = PROV },
+    { .name = "b200-bf16", .summary = "B200 tensor core, bf16/fp16 inputs (block 16, neab 2)",
+      .kind = SMMA_MODEL_BLOCK_FMA, .round = SMMA_RZ, .fma = 16, .neab = 2, .floor = -133,
+      .inputs = "bf16, fp16", .status = PROV },
+    { .name = "b200-fp8",
+      .summary = "B200 fp8: blocks of 32 summed exactly, one rounding to nearest",
+      .kind = SMMA_MODEL_BLOCK_FMA, .round = SMMA_RN, .fma = 32, .neab = SMMA_NEAB_EXACT,
+      .floor = -133, .inputs = "e4m3, e5m2",
+      .status = PROV " (fits 9,999 of 10,000 published measurements)" },
+    { .name = "bf16-upcast-h100",
+      .summary = "Triton emulation: a*sa, b*sb rounded to bf16, then the H100 bf16 model",
+      .kind = SMMA_MODEL_BLOCK_FMA, .round = SMMA_RZ, .fma = 16, .neab = 2, .floor = -133,
+      .upcast_bf16 = true, .inputs = "any element format with scales", .status = PROV },
+    { .name = "h100-fp8-promote32",
+      .summary = "each 32 k summed by h100-fp8 from 0, then fp32 fma with sa*sb (DeepGEMM style)",
+      .kind = SMMA_MODEL_PROMOTE, .round = SMMA_RN, .promote = 32, .inner = "h100-fp8",
+      .inputs = "e4m3, e5m2 with scales", .status = PROV },
+    { .name = "h100-fp8-promote16",
+      .summary = "each 16 k summed by h100-fp8 from 0, then fp32 fma with sa*sb",
+      .kind = SMMA_MODEL_PROMOTE, .round = SMMA_RN, .promote = 16, .inner = "h100-fp8",
+      .inputs = "e4m3, e5m2 with scales", .status = PROV },
+};
+
+#define MODEL_COUNT (sizeof(models) / sizeof(models[0]))
+
+size_t
+smma_model_count(void)
+{
+    return MODEL_COUNT;
+}
+
+const smma_model *
+smma_model_at(size_t i)
+{
+    return i < MODEL_COUNT ? &models[i] : NULL;
+}
+
+int
+smma_model_from_name(const char *name, const smma_model **out, smma_error *err)
+{
+    char known[512];
+    size_t i, len = 0;
+
+    if (name == NULL)
+        return smma_error_set(err, SMMA_EINVAL, "no model given");
+    for (i = 0; i < MODEL_COUNT; i++)
+        if (strcasecmp(name, models[i].name) == 0) {
+            *out = &models[i];
+            return SMMA_OK;
+        }
+    known[0] = '\0';
+    for (i = 0; i < MODEL_COUNT && len < sizeof(known); i++)
+        len += (size_t) snprintf(known + len, sizeof(known) - len, "%s%s", i ? " " : "",
+                                 models[i].name);
+    return smma_error_set(err, SMMA_EINVAL, "unknown model '%s' (known: %s)", name, known);
+}
+
+/* Fraction bits of a format's significand. */
+static int
+frac_bits(smma_format f)
+{
+    const smma_format_desc *d = smma_format_info(f);
+
+    return d == NULL ? 0 : (int) d->man_bits;
+}
+
+int
+smma_model_check(const smma_model *m, const smma_gemm_shape *s, smma_error *err)
+{
+    const smma_model *inner = m;
+    int fb;
+
+    if (m->kind == SMMA_MODEL_EXACT || m->kind == SMMA_MODEL_FMA_SEQ)
+        return SMMA_OK;
+    if (m->kind == SMMA_MODEL_PROMOTE) {
+        if (s->scale_fmt == SMMA_NONE)
+            return smma_error_set(err, SMMA_EINVAL, "model %s needs scales (--scale)", m->name);
+        if (s->vec % m->promote != 0)
+            return smma_error_set(err, SMMA_EINVAL,
+                                  "model %s promotes every %u k, which must divide the "
+                                  "scale block (vec %u)", m->name, m->promote, s->vec);
+        if (smma_model_from_name(m->inner, &inner, err) != SMMA_OK)
+            return SMMA_EINVAL;
+    }
+    if (inner->upcast_bf16)
+        return SMMA_OK; /* bf16 products: 14 fraction bits */
+    if (smma_format_info(s->a_fmt)->storage_bits > 16 ||
+        smma_format_info(s->b_fmt)->storage_bits > 16)
+        return smma_error_set(err, SMMA_EINVAL,
+                              "model %s takes element formats of at most 16 bits, not %s x %s",
+                              m->name, smma_format_name(s->a_fmt), smma_format_name(s->b_fmt));
+    fb = frac_bits(s->a_fmt) + frac_bits(s->b_fmt);
+    if (m->kind == SMMA_MODEL_BLOCK_FMA && s->scale_fmt != SMMA_NONE)
+        fb += 2 * frac_bits(s->scale_fmt);
+    if (fb + (inner->normalize ? 1 : 0) > 23)
+        return smma_error_set(err, SMMA_EINVAL,
+                              "model %s: products of %s x %s%s%s have %d fraction bits, more "
+                              "than the 23 the model keeps", m->name, smma_format_name(s->a_fmt),
+                              smma_format_name(s->b_fmt),
+                              s->scale_fmt != SMMA_NONE ? " with " : "",
+                              s->scale_fmt != SMMA_NONE ? smma_format_name(s->scale_fmt) : "", fb);
+    return SMMA_OK;
+}

@@ -1,0 +1,215 @@
+/*
+ * softmma/gemm.h - block-scaled dot products and GEMM, exactly and under
+ * named numerics models of real tensor cores.
+ *
+ *     D[i][j] = C[i][j] + sum_k (A[i][k] * SA[i][k/V]) * (B[k][j] * SB[j][k/V])
+ *
+ * A result is defined by the element and scale values *and* a numerics
+ * model.  The models are data (smma_model_at, `softmma models`):
+ *
+ *   exact-rn, exact-rz  the exact sum of C and every product, rounded once
+ *                       to the output format (to nearest even, or toward 0).
+ *   fp32-fma-seq        a*sa and b*sb each rounded to fp32 (to nearest), then
+ *                       acc = fma(a', b', acc) in k order from acc = C, every
+ *                       fma rounded to nearest fp32 (CUTLASS's host reference).
+ *   bf16-upcast-h100    Triton's emulation: a*sa and b*sb each rounded to bf16
+ *                       (scale byte 0xff forces NaN), then the H100 bf16
+ *                       block-FMA model.
+ *   <gpu>-<kind>        block-FMA models of tensor cores (below).
+ *   <gpu>-<kind>-promoteP  blocked promotion (below).
+ *
+ * Block-FMA model (Fasi, Higham, Mikaitis, Pranesh 2021; Khattak and
+ * Mikaitis 2025), with parameters fma (block size), neab (extra alignment
+ * bits), floor (least emax), normalize and the final rounding:
+ *   1. Each factor x is split as significand times 2^e, the significand in
+ *      [1,2) for normal numbers; a subnormal keeps e = emin of its format and
+ *      a significand below 1.  A product's significand is the product of its
+ *      factors' significands (in [0,4) for two factors, not renormalized
+ *      unless `normalize` is set) and its exponent the sum of theirs.  Scales
+ *      are factors too: a block-scaled product has four.  Zero products are
+ *      dropped.  c (fp32) is split the same way (a subnormal c has exponent
+ *      -126).
+ *   2. emax is the largest exponent among the block's products and c, but at
+ *      least `floor`.
+ *   3. Each significand, as an integer with 23 fraction bits (exact: the
+ *      modeled inputs have at most 23 fraction bits in all), is shifted left
+ *      by neab (right by -neab when neab < 0, dropping bits), then right by
+ *      emax - e, truncating; the signed integers are summed exactly.
+ *   4. The sum times 2^(emax - 23 - neab) is rounded to fp32 (toward zero in
+ *      the published models) with 24 significant bits, or 24 + neab when
+ *      neab < 0; subnormals round at 2^-149.  Overflow follows IEEE 754 for
+ *      the rounding direction (toward zero: FLT_MAX), not yet observed on a
+ *      GPU.  With neab = SMMA_NEAB_EXACT the block is instead summed exactly
+ *      and rounded once (to nearest in the provisional B200 fp8 model).
+ *      A sum of zero is +0, or -0 when c and every product are -0.
+ *   Outputs in bf16 or fp16 take the fp32 result rounded to nearest, as a
+ *   kernel's epilogue would; C in bf16 or fp16 is widened to fp32 exactly.
+ *   5. K is cut into blocks of fma products in k order; each block's result is
+ *      the next block's c.  Any NaN gives NaN; +Inf with -Inf gives NaN;
+ *      otherwise an Inf propagates.
+ *
+ * Blocked promotion (DeepGEMM style): every P consecutive k (P divides the
+ * scale block V, so one scale pair applies) are accumulated by the inner
+ * block-FMA model from c = 0, without scales, to an fp32 partial; then
+ * acc = fma(partial, fp32(sa * sb), acc) rounded to nearest fp32, from acc = C.
+ *
+ * Special values, for every model: a NaN scale (e8m0 0xff, ue4m3 0x7f) makes
+ * its block's products NaN; NaN operands propagate; Inf times 0 is NaN;
+ * +Inf plus -Inf is NaN.  A NaN result is the canonical fp32 NaN 0x7fffffff
+ * (0x7fff in bf16 and fp16).  The exact models give an exact-zero sum the
+ * sign IEEE 754 gives it: -0 when every term is a zero of negative sign, or
+ * when terms cancel under rounding toward -infinity; +0 otherwise.  An
+ * absent C (SMMA_NONE) is a +0 term in every model.
+ */
+#ifndef SOFTMMA_GEMM_H
+#define SOFTMMA_GEMM_H 1
+
+#include <softmma/format.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* "No scale" and "no C": use SMMA_FORMAT_COUNT as the format. */
+#define SMMA_NONE SMMA_FORMAT_COUNT
+
+typedef enum smma_model_kind {
+    SMMA_MODEL_EXACT = 0,   /* exact sum, one rounding */
+    SMMA_MODEL_FMA_SEQ,     /* fp32 products, sequential fp32 fma */
+    SMMA_MODEL_BLOCK_FMA,   /* tensor-core block-FMA model */
+    SMMA_MODEL_PROMOTE      /* blocked promotion around a block-FMA model */
+} smma_model_kind;
+
+/* neab value of a block-FMA model that aligns exactly (no bits dropped): the
+ * block is summed exactly and rounded once (the provisional B200 fp8 model). */
+#define SMMA_NEAB_EXACT 1000
+
+/* A numerics model.  Fields that a kind does not use are zero. */
+typedef struct smma_model {
+    const char *name;
+    const char *summary;
+    smma_model_kind kind;
+    smma_round round;       /* the final rounding: SMMA_RN or SMMA_RZ */
+    unsigned fma;           /* block-FMA: products per block */
+    int neab;               /* block-FMA: extra alignment bits */
+    int floor;              /* block-FMA: least emax */
+    bool normalize;         /* block-FMA: renormalize product significands */
+    bool upcast_bf16;       /* round a*sa and b*sb to bf16 first (Triton) */
+    unsigned promote;       /* promotion: k per promotion */
+    const char *inner;      /* promotion: name of the block-FMA model */
+    const char *inputs;     /* the element formats it models, in words */
+    const char *status;     /* "definition", "provisional", or "validated on ..." */
+} smma_model;
+
+size_t smma_model_count(void);
+const smma_model *smma_model_at(size_t i);
+
+/* Looks a model up by name; SMMA_EINVAL with a message naming it and the
+ * known models otherwise. */
+int smma_model_from_name(const char *name, const smma_model **out, smma_error *err);
+
+/* The shape and formats of a block-scaled product. */
+typedef struct smma_gemm_shape {
+    smma_format a_fmt, b_fmt;   /* element formats (any of e2m1..fp32 except scales) */
+    smma_format scale_fmt;      /* SMMA_E8M0, SMMA_UE4M3 or SMMA_NONE */
+    unsigned vec;               /* 16 or 32 elements per scale (ignored without scales) */
+    smma_format c_fmt;          /* SMMA_FP32, SMMA_BF16, SMMA_FP16 or SMMA_NONE */
+    smma_format d_fmt;          /* SMMA_FP32, SMMA_BF16 or SMMA_FP16 */
+    size_t m, n, k;
+} smma_gemm_shape;
+
+/* Checks a shape: formats in their roles, vec 16 or 32, m, n, k at least 1,
+ * and sizes that fit in memory arithmetic.  The message names the field. */
+int smma_gemm_shape_check(const smma_gemm_shape *s, smma_error *err);
+
+/* Checks that model can compute products of this shape (block-FMA models
+ * take element formats of at most 16 bits; promotion needs vec % P == 0). */
+int smma_model_check(const smma_model *model, const smma_gemm_shape *s, smma_error *err);
+
+/* The number of scale columns: ceil(k / vec), or 0 without scales. */
+size_t smma_gemm_kblocks(const smma_gemm_shape *s);
+
+/* One dot product: K element codes of a and b, the ceil(K/vec) scale codes
+ * of each, and c's code (ignored for SMMA_NONE).  Returns the code of the
+ * result in s->d_fmt. */
+uint32_t smma_dot(const smma_model *model, const smma_gemm_shape *s, const uint32_t *a,
+                  const uint32_t *b, const uint32_t *sa, const uint32_t *sb, uint32_t c);
+
+/* Storage of the operands of a GEMM: codes, one uint32_t per element.
+ *   A (m x k): element (i, kk) at a[i * lda + kk] if a_kmajor, else a[kk * lda + i].
+ *   B (k x n): element (kk, j) at b[j * ldb + kk] if b_kmajor, else b[kk * ldb + j].
+ *   SA (m x kb) at sa[i * kb + kb_index]; SB (n x kb) at sb[j * kb + kb_index]
+ *   (kb = smma_gemm_kblocks); C and D (m x n) row-major at c[i * n + j].
+ */
+typedef struct smma_gemm_operands {
+    const uint32_t *a;
+    size_t lda;
+    bool a_kmajor;
+    const uint32_t *b;
+    size_t ldb;
+    bool b_kmajor;
+    const uint32_t *sa, *sb;
+    const uint32_t *c;
+} smma_gemm_operands;
+
+/* Computes one element of D. */
+uint32_t smma_gemm_element(const smma_model *model, const smma_gemm_shape *s,
+                           const smma_gemm_operands *op, size_t i, size_t j);
+
+/* Computes all of D (m x n codes, row-major).  Returns SMMA_OK, or an error
+ * from the shape or model check, or SMMA_ENOMEM. */
+int smma_gemm(const smma_model *model, const smma_gemm_shape *s, const smma_gemm_operands *op,
+              uint32_t *d, smma_error *err);
+
+/* Sampled verification of a subject's D: recomputes `samples` entries chosen
+ * by a seeded generator (all of them when samples >= m * n) and compares
+ * bitwise.  *mismatches receives the count; the first up to `keep` mismatches
+ * are written to first[] as (i, j, want, got). */
+typedef struct smma_mismatch {
+    size_t i, j;
+    uint32_t want, got;
+} smma_mismatch;
+
+int smma_gemm_verify(const smma_model *model, const smma_gemm_shape *s,
+                     const smma_gemm_operands *op, const uint32_t *d, size_t samples,
+                     uint64_t seed, size_t *checked, size_t *mismatches, smma_mismatch *first,
+                     size_t keep, smma_error *err);
+
+/* Seeded inputs.  SMMA_CLASS_RANDOM draws every code uniformly among the
+ * finite codes of its format (scales among finite codes too).
+ * SMMA_CLASS_EXACT draws inputs for which every partial sum, in any order
+ * and any grouping, is an integer multiple of one power of two 2^q and less
+ * than 2^(q + 13) in magnitude, with 2^-140 <= 2^q and 2^(q + 13) < 2^100:
+ * exactly representable in fp32 with at most 13 significant bits and inside
+ * every model's alignment window, so every model returns the same bits. */
+typedef enum smma_input_class {
+    SMMA_CLASS_RANDOM = 0,
+    SMMA_CLASS_EXACT
+} smma_input_class;
+
+/* Owned operand storage filled by smma_gemm_generate (K-major A and B). */
+typedef struct smma_gemm_data {
+    uint32_t *a, *b, *sa, *sb, *c;
+} smma_gemm_data;
+
+int smma_gemm_generate(const smma_gemm_shape *s, smma_input_class cls, uint64_t seed,
+                       smma_gemm_data *data, smma_error *err);
+void smma_gemm_data_free(smma_gemm_data *data);
+
+/* The operands view of generated data. */
+smma_gemm_operands smma_gemm_data_operands(const smma_gemm_shape *s, const smma_gemm_data *d);
+
+/* A deterministic 64-bit generator, the same on every machine. */
+typedef struct smma_rng {
+    uint64_t s[4];
+} smma_rng;
+void smma_rng_seed(smma_rng *r, uint64_t seed);
+uint64_t smma_rng_next(smma_rng *r);
+/* Uniform in [0, n) (n >= 1), without modulo bias. */
+uint64_t smma_rng_below(smma_rng *r, uint64_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SOFTMMA_GEMM_H */

@@ -1,0 +1,599 @@
+/*
+ * tools/cmd_gemm.c - softmma gemm and softmma models.
+ *
+ * gemm generates seeded inputs (or reads them from a file), computes D under
+ * a numerics model, and prints D as hex codes; or checks a subject's D by
+ * sampling; or times the reference.
+ *
+ * The inputs file ("softmma-gemm-inputs 1") is text: a header of "key value"
+ * lines (a, b, scale, vec, c, m, n, k), then sections A (m lines of k hex
+ * codes), SA (m lines of ceil(k/vec) codes), B (n lines of k codes: column j
+ * of B, K-major), SB (n lines), C (m lines of n codes); sections for absent
+ * scales or C are omitted.  '#' starts a comment line.  A D file is m lines
+ * of n hex codes, '#' comment lines allowed.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <softmma/gemm.h>
+
+#include "cli.h"
+#include "options.h"
+
+/* ---- small parsers ---------------------------------------------------------- */
+
+static int
+parse_fmt(const char *what, const char *s, bool allow_none, smma_format *out)
+{
+    smma_error err;
+
+    if (allow_none && strcmp(s, "none") == 0) {
+        *out = SMMA_NONE;
+        return CLI_OK;
+    }
+    if (smma_format_from_name(s, out, &err) != SMMA_OK)
+        return cli_error("%s: %s", what, err.msg);
+    return CLI_OK;
+}
+
+static int
+parse_size(const char *what, const char *s, size_t *out)
+{
+    uint64_t v;
+
+    if (!cli_parse_uint(s, (uint64_t) 1 << 24, &v) || v == 0)
+        return cli_error("%s: malformed or out-of-range size '%s' (1 .. 16777216)", what, s);
+    *out = (size_t) v;
+    return CLI_OK;
+}
+
+/* A line reader that knows its file name and line number. */
+struct reader {
+    FILE *f;
+    const char *name;
+    unsigned long line;
+    char *buf;
+    size_t cap;
+};
+
+/* Reads the next line that is not empty or a comment; false at end of file. */
+static bool
+next_line(struct reader *r)
+{
+    for (;;) {
+        size_t len = 0;
+        int ch;
+
+        while ((ch = fgetc(r->f)) != EOF && ch != '\n') {
+            if (len + 2 > r->cap) {
+                size_t ncap = r->cap ? 2 * r->cap : 256;
+                char *nb = realloc(r->buf, ncap);
+
+                if (nb == NULL)
+                    return false;
+                r->buf = nb;
+                r->cap = ncap;
+            }
+            r->buf[len++] = (char) ch;
+        }
+        if (ch == EOF && len == 0)
+            return false;
+        if (r->buf == NULL) {
+            r->buf = malloc(256);
+            if (r->buf == NULL)
+                return false;
+            r->cap = 256;
+        }
+        r->buf[len] = '\0';
+        r->line++;
+        if (len > 0 && r->buf[len - 1] == '\r')
+            r->buf[--len] = '\0';
+        if (len == 0 || r->buf[strspn(r->buf, " \t")] == '\0' || r->buf[0] == '#')
+            continue;
+        return true;
+    }
+}
+
+/* Parses exactly `count` hex codes from the current line into out, each at
+ * most max. */
+static int
+parse_codes(struct reader *r, uint32_t *out, size_t count, uint32_t max, const char *what)
+{
+    char *p = r->buf;
+    size_t i;
+
+    for (i = 0; i < count; i++) {
+        char tok[32];
+        size_t n;
+        uint64_t v;
+
+        p += strspn(p, " \t");
+        n = strcspn(p, " \t");
+        if (n == 0)
+            return cli_error("%s:%lu: %s: expected %zu codes, found %zu", r->name, r->line,
+                             what, count, i);
+        if (n >= sizeof(tok) || (memcpy(tok, p, n), tok[n] = '\0', 0) ||
+            !cli_parse_uint(tok, max, &v))
+            return cli_error("%s:%lu: %s: malformed code '%.*s' (0 .. 0x%x)", r->name, r->line,
+                             what, (int) (n < 32 ? n : 32), p, (unsigned) max);
+        out[i] = (uint32_t) v;
+        p += n;
+    }
+    p += strspn(p, " \t");
+    if (*p != '\0')
+        return cli_error("%s:%lu: %s: more than %zu codes", r->name, r->line, what, count);
+    return CLI_OK;
+}
+
+static uint32_t
+code_max(smma_format f)
+{
+    const smma_format_desc *d = smma_format_info(f);
+
+    if (d->storage_bits == 32)
+        return 0xffffffffu;
+    return (1u << (d->has_sign ? d->storage_bits : d->bits)) - 1;
+}
+
+/* Reads a matrix section: a line with the section's name, then rows lines. */
+static int
+read_section(struct reader *r, const char *name, uint32_t *out, size_t rows, size_t cols,
+             smma_format f)
+{
+    size_t i;
+    int rc;
+
+    if (!next_line(r))
+        return cli_error("%s:%lu: missing section %s", r->name, r->line, name);
+    if (strcmp(r->buf, name) != 0)
+        return cli_error("%s:%lu: expected section %s, found '%.40s'", r->name, r->line, name,
+                         r->buf);
+    for (i = 0; i < rows; i++) {
+        if (!next_line(r))
+            return cli_error("%s:%lu: section %s: expected %zu lines, found %zu", r->name,
+                             r->line, name, rows, i);
+        rc = parse_codes(r, out + i * cols, cols, code_max(f), name);
+        if (rc != CLI_OK)
+            return rc;
+    }
+    return CLI_OK;
+}
+
+static int
+read_inputs(const char *path, smma_gemm_shape *s, smma_gemm_data *g)
+{
+    struct reader r = { NULL, path, 0, NULL, 0 };
+    static const char *const keys[] = { "a", "b", "scale", "vec", "c", "m", "n", "k" };
+    bool seen[8] = { false };
+    smma_error err;
+    int rc = CLI_OK;
+    size_t i, kb;
+
+    memset(g, 0, sizeof(*g));
+    r.f = fopen(path, "r");
+    if (r.f == NULL)
+        return cli_error("%s: cannot open: %s", path, strerror(errno));
+    if (!next_line(&r) || strcmp(r.buf, "softmma-gemm-inputs 1") != 0) {
+        rc = cli_error("%s:%lu: not a softmma-gemm-inputs 1 file", path, r.line);
+        goto done;
+    }
+    s->scale_fmt = SMMA_NONE;
+    s->c_fmt = SMMA_NONE;
+    s->d_fmt = SMMA_FP32;
+    s->vec = 32;
+    for (i = 0; i < 8; i++) {
+        char key[16], val[64], extra[8];
+        size_t ki;
+
+        if (!next_line(&r)) {
+            rc = cli_error("%s:%lu: the header ends early", path, r.line);
+            goto done;
+        }
+        if (sscanf(r.buf, "%15s %63s %7s", key, val, extra) != 2) {
+            rc = cli_error("%s:%lu: expected 'key value'", path, r.line);
+            goto done;
+        }
+        for (ki = 0; ki < 8 && strcmp(key, keys[ki]) != 0; ki++)
+            ;
+        if (ki == 8 || seen[ki]) {
+            rc = cli_error("%s:%lu: %s key '%s'", path, r.line, ki == 8 ? "unknown" : "repeated",
+                           key);
+            goto done;
+        }
+        seen[ki] = true;
+        switch (ki) {
+        case 0: rc = parse_fmt("a", val, false, &s->a_fmt); break;
+        case 1: rc = parse_fmt("b", val, false, &s->b_fmt); break;
+        case 2: rc = parse_fmt("scale", val, true, &s->scale_fmt); break;
+        case 3: {
+            uint64_t v;
+
+            if (!cli_parse_uint(val, 32, &v))
+                rc = cli_error("%s:%lu: malformed vec '%s'", path, r.line, val);
+            s->vec = (unsigned) v;
+            break;
+        }
+        case 4: rc = parse_fmt("c", val, true, &s->c_fmt); break;
+        case 5: rc = parse_size("m", val, &s->m); break;
+        case 6: rc = parse_size("n", val, &s->n); break;
+        default: rc = parse_size("k", val, &s->k); break;
+        }
+        if (rc != CLI_OK) {
+            fprintf(stderr, "softmma: gemm: (in %s:%lu)\n", path, r.line);
+            goto done;
+        }
+    }
+    if (smma_gemm_shape_check(s, &err) != SMMA_OK) {
+        rc = cli_error("%s: %s", path, err.msg);
+        goto done;
+    }
+    kb = smma_gemm_kblocks(s);
+    g->a = malloc(s->m * s->k * sizeof(uint32_t));
+    g->b = malloc(s->n * s->k * sizeof(uint32_t));
+    g->sa = kb ? malloc(s->m * kb * sizeof(uint32_t)) : NULL;
+    g->sb = kb ? malloc(s->n * kb * sizeof(uint32_t)) : NULL;
+    g->c = s->c_fmt != SMMA_NONE ? malloc(s->m * s->n * sizeof(uint32_t)) : NULL;
+    if (g->a == NULL || g->b == NULL || (kb && (g->sa == NULL || g->sb == NULL)) ||
+        (s->c_fmt != SMMA_NONE && g->c == NULL)) {
+        rc = cli_error("out of memory");
+        goto done;
+    }
+    rc = read_section(&r, "A", g->a, s->m, s->k, s->a_fmt);
+    if (rc == CLI_OK && kb)
+        rc = read_section(&r, "SA", g->sa, s->m, kb, s->scale_fmt);
+    if (rc == CLI_OK)
+        rc = read_section(&r, "B", g->b, s->n, s->k, s->b_fmt);
+    if (rc == CLI_OK && kb)
+        rc = read_section(&r, "SB", g->sb, s->n, kb, s->scale_fmt);
+    if (rc == CLI_OK && s->c_fmt != SMMA_NONE)
+        rc = read_section(&r, "C", g->c, s->m, s->n, s->c_fmt);
+    if (rc == CLI_OK && next_line(&r))
+        rc = cli_error("%s:%lu: unexpected text after the last section", path, r.line);
+done:
+    if (rc != CLI_OK)
+        smma_gemm_data_free(g);
+    free(r.buf);
+    fclose(r.f);
+    return rc;
+}
+
+static int
+read_d(const char *path, const smma_gemm_shape *s, uint32_t *d)
+{
+    struct reader r = { NULL, path, 0, NULL, 0 };
+    size_t i;
+    int rc = CLI_OK;
+
+    r.f = fopen(path, "r");
+    if (r.f == NULL)
+        return cli_error("%s: cannot open: %s", path, strerror(errno));
+    for (i = 0; i < s->m && rc == CLI_OK; i++) {
+        if (!next_line(&r))
+            rc = cli_error("%s:%lu: expected %zu rows of D, found %zu", path, r.line, s->m, i);
+        else
+            rc = parse_codes(&r, d + i * s->n, s->n, code_max(s->d_fmt), "D");
+    }
+    if (rc == CLI_OK && next_line(&r))
+        rc = cli_error("%s:%lu: more than %zu rows of D", path, r.line, s->m);
+    free(r.buf);
+    fclose(r.f);
+    return rc;
+}
+
+/* ---- writers ------------------------------------------------------------------ */
+
+static void
+write_rows(FILE *f, const uint32_t *x, size_t rows, size_t cols, smma_format fmt)
+{
+    size_t i, j;
+    int w = cli_code_digits(fmt);
+
+    for (i = 0; i < rows; i++)
+        for (j = 0; j < cols; j++)
+            fprintf(f, "0x%0*x%c", w, (unsigned) x[i * cols + j], j + 1 == cols ? '\n' : ' ');
+}
+
+static const char *
+fmt_or_none(smma_format f)
+{
+    return f == SMMA_NONE ? "none" : smma_format_name(f);
+}
+
+static int
+write_inputs(const char *path, const smma_gemm_shape *s, const smma_gemm_data *g)
+{
+    FILE *f = fopen(path, "w");
+    size_t kb = smma_gemm_kblocks(s);
+
+    if (f == NULL)
+        return cli_error("%s: cannot create: %s", path, strerror(errno));
+    fprintf(f, "softmma-gemm-inputs 1\na %s\nb %s\nscale %s\nvec %u\nc %s\nm %zu\nn %zu\nk %zu\n",
+            smma_format_name(s->a_fmt), smma_format_name(s->b_fmt), fmt_or_none(s->scale_fmt),
+            s->vec, fmt_or_none(s->c_fmt), s->m, s->n, s->k);
+    fprintf(f, "A\n");
+    write_rows(f, g->a, s->m, s->k, s->a_fmt);
+    if (kb) {
+        fprintf(f, "SA\n");
+        write_rows(f, g->sa, s->m, kb, s->scale_fmt);
+    }
+    fprintf(f, "B\n");
+    write_rows(f, g->b, s->n, s->k, s->b_fmt);
+    if (kb) {
+        fprintf(f, "SB\n");
+        write_rows(f, g->sb, s->n, kb, s->scale_fmt);
+    }
+    if (s->c_fmt != SMMA_NONE) {
+        fprintf(f, "C\n");
+        write_rows(f, g->c, s->m, s->n, s->c_fmt);
+    }
+    if (ferror(f) | fclose(f)) {
+        remove(path);
+        return cli_error("%s: write error", path);
+    }
+    return CLI_OK;
+}
+
+static double
+now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+}
+
+/* ---- gemm -------------------------------------------------------------------- */
+
+static void
+gemm_usage(void)
+{
+    printf("Usage: softmma gemm --a FMT --b FMT [--scale e8m0|ue4m3|none] [--vec 16|32]\n"
+           "           --m M --n N --k K --model NAME [--seed S] [--class exact|random]\n"
+           "           [--c fp32|bf16|fp16|none] [--d fp32|bf16|fp16]\n"
+           "           [--out FILE] [--save-inputs FILE]\n"
+           "       softmma gemm --inputs FILE --model NAME [--d FMT] [--out FILE]\n"
+           "       softmma gemm ... --check DFILE [--samples S]\n"
+           "       softmma gemm ... --bench\n\n"
+           "Computes D = C + sum_k (A*SA)(B*SB) under a numerics model (softmma models)\n"
+           "and prints D as hex codes, one row per line.  Inputs are generated from the\n"
+           "seed (class random: finite codes, exponents within 2^-20..2^20; class exact:\n"
+           "every partial sum exact in fp32, so every model agrees), or read from FILE\n"
+           "(format: softmma-gemm-inputs 1, see softmma(1)).  --check verifies a subject's\n"
+           "D on S sampled entries (all when S >= m*n; default 1000) and exits 1 on any\n"
+           "mismatch.  --bench times the whole product and prints multiply-adds per\n"
+           "second.  Defaults: --scale none, --vec 32, --c none, --d fp32, --seed 1,\n"
+           "--class random.\n");
+}
+
+int
+cmd_gemm(int argc, char **argv)
+{
+    const char *a_s = NULL, *b_s = NULL, *scale_s = "none", *vec_s = "32", *m_s = NULL,
+               *n_s = NULL, *k_s = NULL, *model_s = NULL, *seed_s = "1", *class_s = "random",
+               *c_s = "none", *d_s = "fp32", *out_s = NULL, *save_s = NULL, *in_s = NULL,
+               *check_s = NULL, *samples_s = "1000";
+    bool bench = false;
+    const struct opt_spec specs[] = {
+        { "a", true, &a_s, NULL }, { "b", true, &b_s, NULL }, { "scale", true, &scale_s, NULL },
+        { "vec", true, &vec_s, NULL }, { "m", true, &m_s, NULL }, { "n", true, &n_s, NULL },
+        { "k", true, &k_s, NULL }, { "model", true, &model_s, NULL },
+        { "seed", true, &seed_s, NULL }, { "class", true, &class_s, NULL },
+        { "c", true, &c_s, NULL }, { "d", true, &d_s, NULL }, { "out", true, &out_s, NULL },
+        { "save-inputs", true, &save_s, NULL }, { "inputs", true, &in_s, NULL },
+        { "check", true, &check_s, NULL }, { "samples", true, &samples_s, NULL },
+        { "bench", false, NULL, &bench }, { NULL, false, NULL, NULL },
+    };
+    struct opt_result r;
+    smma_gemm_shape s;
+    smma_gemm_data g;
+    smma_gemm_operands op;
+    const smma_model *model = NULL;
+    smma_error err;
+    uint32_t *d = NULL;
+    uint64_t seed = 1, v;
+    smma_input_class cls = SMMA_CLASS_RANDOM;
+    int rc = opt_parse(argc, argv, specs, &r);
+
+    memset(&g, 0, sizeof(g));
+    memset(&s, 0, sizeof(s));
+    if (rc != CLI_OK)
+        goto done;
+    if (r.help) {
+        gemm_usage();
+        goto done;
+    }
+    if (r.npos > 0) {
+        rc = cli_error("unexpected argument '%s'", r.pos[0]);
+        goto done;
+    }
+    if (model_s == NULL) {
+        rc = cli_error("--model is required (see softmma models)");
+        goto done;
+    }
+    if (smma_model_from_name(model_s, &model, &err) != SMMA_OK) {
+        rc = cli_error("--model: %s", err.msg);
+        goto done;
+    }
+    if (in_s != NULL) {
+        if (a_s || b_s || m_s || n_s || k_s) {
+            rc = cli_error("--inputs gives the shape and formats; do not also give "
+                           "--a, --b, --m, --n or --k");
+            goto done;
+        }
+        rc = read_inputs(in_s, &s, &g);
+        if (rc != CLI_OK)
+            goto done;
+        if ((rc = parse_fmt("--d", d_s, false, &s.d_fmt)) != CLI_OK)
+            goto done;
+    } else {
+        if (a_s == NULL || b_s == NULL || m_s == NULL || n_s == NULL || k_s == NULL) {
+            rc = cli_error("--a, --b, --m, --n and --k are required (or --inputs FILE)");
+            goto done;
+        }
+        if ((rc = parse_fmt("--a", a_s, false, &s.a_fmt)) != CLI_OK ||
+            (rc = parse_fmt("--b", b_s, false, &s.b_fmt)) != CLI_OK ||
+            (rc = parse_fmt("--scale", scale_s, true, &s.scale_fmt)) != CLI_OK ||
+            (rc = parse_fmt("--c", c_s, true, &s.c_fmt)) != CLI_OK ||
+            (rc = parse_fmt("--d", d_s, false, &s.d_fmt)) != CLI_OK ||
+            (rc = parse_size("--m", m_s, &s.m)) != CLI_OK ||
+            (rc = parse_size("--n", n_s, &s.n)) != CLI_OK ||
+            (rc = parse_size("--k", k_s, &s.k)) != CLI_OK)
+            goto done;
+        if (!cli_parse_uint(vec_s, 32, &v) || (v != 16 && v != 32)) {
+            rc = cli_error("--vec: '%s' is not 16 or 32", vec_s);
+            goto done;
+        }
+        s.vec = (unsigned) v;
+        if (!cli_parse_uint(seed_s, UINT64_MAX, &seed)) {
+            rc = cli_error("--seed: malformed seed '%s'", seed_s);
+            goto done;
+        }
+        if (strcmp(class_s, "exact") == 0)
+            cls = SMMA_CLASS_EXACT;
+        else if (strcmp(class_s, "random") != 0) {
+            rc = cli_error("--class: '%s' is not exact or random", class_s);
+            goto done;
+        }
+        if (smma_gemm_shape_check(&s, &err) != SMMA_OK ||
+            smma_gemm_generate(&s, cls, seed, &g, &err) != SMMA_OK) {
+            rc = cli_error("%s", err.msg);
+            goto done;
+        }
+    }
+    if (smma_model_check(model, &s, &err) != SMMA_OK) {
+        rc = cli_error("%s", err.msg);
+        goto done;
+    }
+    op = smma_gemm_data_operands(&s, &g);
+    d = malloc(s.m * s.n * sizeof(*d));
+    if (d == NULL) {
+        rc = cli_error("out of memory for D (%zux%zu)", s.m, s.n);
+        goto done;
+    }
+    if (check_s != NULL) {
+        size_t checked, bad, i;
+        uint64_t samples;
+        smma_mismatch first[10];
+
+        if (!cli_parse_uint(samples_s, UINT64_MAX, &samples) || samples == 0) {
+            rc = cli_error("--samples: malformed count '%s'", samples_s);
+            goto done;
+        }
+        if ((rc = read_d(check_s, &s, d)) != CLI_OK)
+            goto done;
+        if (smma_gemm_verify(model, &s, &op, d, (size_t) samples, seed ^ 0x5a5a5a5aull,
+                             &checked, &bad, first, 10, &err) != SMMA_OK) {
+            rc = cli_error("%s", err.msg);
+            goto done;
+        }
+        printf("%s: checked %zu of %zu entries of D under %s: %zu mismatches\n", check_s,
+               checked, s.m * s.n, model->name, bad);
+        for (i = 0; i < bad && i < 10; i++) {
+            char w[64], gv[64];
+
+            cli_format_value(smma_decode(s.d_fmt, first[i].want), w, sizeof(w));
+            cli_format_value(smma_decode(s.d_fmt, first[i].got), gv, sizeof(gv));
+            printf("  D[%zu][%zu]: want 0x%0*x (%s) got 0x%0*x (%s)\n", first[i].i, first[i].j,
+                   cli_code_digits(s.d_fmt), (unsigned) first[i].want, w,
+                   cli_code_digits(s.d_fmt), (unsigned) first[i].got, gv);
+        }
+        rc = bad ? CLI_MISMATCH : CLI_OK;
+        goto done;
+    }
+    {
+        double t0 = now(), t;
+
+        if (smma_gemm(model, &s, &op, d, &err) != SMMA_OK) {
+            rc = cli_error("%s", err.msg);
+            goto done;
+        }
+        t = now() - t0;
+        if (bench) {
+            double macs = (double) s.m * (double) s.n * (double) s.k;
+
+            printf("gemm %s x %s scale %s vec %u %zux%zux%zu model %s: %.3f s, "
+                   "%.1f M MAC/s\n", smma_format_name(s.a_fmt), smma_format_name(s.b_fmt),
+                   fmt_or_none(s.scale_fmt), s.vec, s.m, s.n, s.k, model->name, t,
+                   macs / t / 1e6);
+            goto done;
+        }
+    }
+    if (save_s != NULL && (rc = write_inputs(save_s, &s, &g)) != CLI_OK)
+        goto done;
+    if (out_s != NULL) {
+        FILE *f = fopen(out_s, "w");
+
+        if (f == NULL) {
+            rc = cli_error("%s: cannot create: %s", out_s, strerror(errno));
+            goto done;
+        }
+        write_rows(f, d, s.m, s.n, s.d_fmt);
+        if (ferror(f) | fclose(f)) {
+            remove(out_s);
+            rc = cli_error("%s: write error", out_s);
+        }
+    } else {
+        write_rows(stdout, d, s.m, s.n, s.d_fmt);
+    }
+done:
+    free(d);
+    smma_gemm_data_free(&g);
+    opt_free(&r);
+    return rc;
+}
+
+/* ---- models -------------------------------------------------------------------- */
+
+int
+cmd_models(int argc, char **argv)
+{
+    static const struct opt_spec specs[] = { { NULL, false, NULL, NULL } };
+    struct opt_result r;
+    size_t i;
+    int rc = opt_parse(argc, argv, specs, &r);
+
+    if (rc == CLI_OK && r.help) {
+        printf("Usage: softmma models\n\nLists the numerics models with their parameters "
+               "and status.\n");
+        opt_free(&r);
+        return CLI_OK;
+    }
+    if (rc == CLI_OK && r.npos > 0)
+        rc = cli_error("unexpected argument '%s'", r.pos[0]);
+    opt_free(&r);
+    if (rc != CLI_OK)
+        return rc;
+    for (i = 0; i < smma_model_count(); i++) {
+        const smma_model *m = smma_model_at(i);
+
+        printf("%-20s %s\n", m->name, m->summary);
+        switch (m->kind) {
+        case SMMA_MODEL_EXACT:
+            printf("%-20s kind exact; final rounding %s\n", "", smma_round_name(m->round));
+            break;
+        case SMMA_MODEL_FMA_SEQ:
+            printf("%-20s kind fp32-fma-seq; every fma rounds to nearest\n", "");
+            break;
+        case SMMA_MODEL_BLOCK_FMA:
+            if (m->neab == SMMA_NEAB_EXACT)
+                printf("%-20s kind block-fma; fma %u, exact alignment, floor %d, final %s\n",
+                       "", m->fma, m->floor, smma_round_name(m->round));
+            else
+                printf("%-20s kind block-fma; fma %u, neab %d, floor %d, normalize %s, "
+                       "final %s%s\n", "", m->fma, m->neab, m->floor,
+                       m->normalize ? "yes" : "no", smma_round_name(m->round),
+                       m->upcast_bf16 ? ", operands rounded to bf16 first" : "");
+            break;
+        case SMMA_MODEL_PROMOTE:
+            printf("%-20s kind promotion; every %u k through %s, then fp32 fma\n", "",
+                   m->promote, m->inner);
+            break;
+        }
+        printf("%-20s inputs: %s; status: %s\n", "", m->inputs, m->status);
+    }
+    return CLI_OK;
+}
