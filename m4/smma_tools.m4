@@ -26,3 +26,19 @@ AS_IF([test "$smma_coverage" = yes], [
 AC_SUBST([COVERAGE_CFLAGS])
 AC_SUBST([COVERAGE_LDFLAGS])
 ])
+
+dnl SMMA_CHECK_MPFR
+dnl   Looks for GNU MPFR (header and library), used only by the tests that
+dnl   cross-check the exact accumulator.  Without it those tests skip with the
+dnl   reason.  Defines HAVE_MPFR; substitutes MPFR_LIBS.
+AC_DEFUN([SMMA_CHECK_MPFR],
+[MPFR_LIBS=
+have_mpfr=no
+AC_CHECK_HEADER([mpfr.h],
+  [AC_CHECK_LIB([mpfr], [mpfr_init2],
+    [have_mpfr=yes
+     MPFR_LIBS="-lmpfr -lgmp"
+     AC_DEFINE([HAVE_MPFR], [1], [Define if GNU MPFR is available to the tests.])],
+    [], [-lgmp])])
+AC_SUBST([MPFR_LIBS])
+])

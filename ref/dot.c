@@ -36,26 +36,26 @@ split_code(smma_format f, uint32_t code)
 {
     const smma_format_desc *d = smma_format_info(f);
     factor r;
-    uint32_t magbits = d->has_sign ? d->bits - 1 : d->bits;
+    unsigned magbits = d->has_sign ? d->bits - 1 : d->bits;
+    uint32_t eones = (1u << d->exp_bits) - 1, mones = (1u << d->man_bits) - 1;
     uint32_t mag, e, m;
 
-    memset(&r, 0, sizeof(r));
-    code &= d->storage_bits == 32 ? 0xffffffffu : ((1u << d->storage_bits) - 1);
-    if (!d->has_sign)
-        code &= (1u << d->bits) - 1;
     r.sign = d->has_sign ? (code >> magbits) & 1 : 0;
-    if (smma_code_is_nan(f, code)) {
+    mag = magbits == 32 ? code : code & ((1u << magbits) - 1);
+    e = (mag >> d->man_bits) & eones;
+    m = mag & mones;
+    r.fbits = (int) d->man_bits;
+    r.sig = 0;
+    r.exp = 0;
+    if (e == eones && ((d->nan == SMMA_NAN_IEEE && m != 0) ||
+                       (d->nan == SMMA_NAN_ALL_ONES && m == mones))) {
         r.cls = F_NAN;
         return r;
     }
-    if (smma_code_is_inf(f, code)) {
+    if (e == eones && d->inf == SMMA_INF_IEEE) {
         r.cls = F_INF;
         return r;
     }
-    mag = code & ((magbits == 32) ? 0xffffffffu : ((1u << magbits) - 1));
-    e = mag >> d->man_bits;
-    m = mag & ((1u << d->man_bits) - 1);
-    r.fbits = (int) d->man_bits;
     if (e == 0 && d->has_subnormals) {
         if (m == 0) {
             r.cls = F_ZERO;
@@ -138,11 +138,31 @@ special_code(const specials *sp, smma_format f)
     return 0xffffffffu;
 }
 
-/* Rounds a double to format f without saturation (IEEE overflow rules). */
+/* Rounds a double to format f without saturation (IEEE overflow rules).
+ * Normal results of RN and RZ are rounded here on the double's bits (the
+ * common case, and the same result the encoder gives); everything else goes
+ * through the encoder. */
 static uint32_t
 round_to(smma_format f, double v, smma_round r)
 {
+    const smma_format_desc *d = smma_format_info(f);
     smma_cvt c;
+    uint64_t bits = smma_f64_bits(v);
+    int e = (int) ((bits >> 52) & 0x7ff) - 1023;
+
+    if ((r == SMMA_RN || r == SMMA_RZ) && d->has_sign && e >= d->emin && e <= d->emax) {
+        unsigned drop = 52 - d->man_bits;
+        uint64_t mant = bits & 0x000fffffffffffffull;
+        uint64_t keep = mant >> drop, rem = mant & ((((uint64_t) 1) << drop) - 1);
+        uint64_t half = ((uint64_t) 1) << (drop - 1);
+        uint64_t code;
+
+        if (r == SMMA_RN && (rem > half || (rem == half && (keep & 1))))
+            keep++;
+        code = ((uint64_t) (e + d->bias) << d->man_bits) + keep; /* a carry moves into e */
+        if (code <= d->max_code)
+            return (uint32_t) code | (uint32_t) ((bits >> 63) << (d->bits - 1));
+    }
 
     c.round = r;
     c.sat = false;
@@ -179,11 +199,151 @@ factor_value(const factor *p)
         return p->sign ? -HUGE_VAL : HUGE_VAL;
     if (p->cls == F_NAN)
         return NAN;
-    v = ldexp((double) p->sig, p->exp - p->fbits);
+    {
+        int e = p->exp - p->fbits;
+
+        /* 2^e built from its bits when it is a normal double (always, for
+         * the operands softmma models: |e| < 700). */
+        if (e > -1022 && e < 1023)
+            v = (double) p->sig * smma_f64_from_bits((uint64_t) (e + 1023) << 52);
+        else
+            v = ldexp((double) p->sig, e);
+    }
     return p->sign ? -v : v;
 }
 
 /* ---- exact ---------------------------------------------------------------- */
+
+/*
+ * The fast path of the exact model, for element formats of at most 8 bits:
+ * each element is an integer multiple of its format's smallest subnormal
+ * 2^(emin - man_bits), so a block's products sum exactly in an integer
+ * (128 bits where the compiler has them, else 64 bits when they fit), and
+ * the block sum times the two scales goes into the accumulator once.  Any
+ * NaN or Inf, or an exact zero total (whose sign needs every term), sends
+ * the dot product to the general path.
+ */
+struct narrow {
+    unsigned man_bits, sign_shift, exp_mask, nan_kind;
+    int lsb;    /* exponent of the smallest subnormal */
+    unsigned max_bits; /* bits of the largest integer magnitude */
+};
+
+static bool
+narrow_info(smma_format f, struct narrow *n)
+{
+    const smma_format_desc *d = smma_format_info(f);
+    uint64_t top;
+
+    if (d->storage_bits > 8 || !d->has_sign)
+        return false;
+    n->man_bits = d->man_bits;
+    n->sign_shift = d->bits - 1;
+    n->exp_mask = (1u << d->exp_bits) - 1;
+    n->nan_kind = d->inf == SMMA_INF_IEEE ? 2 : d->nan == SMMA_NAN_ALL_ONES ? 1 : 0;
+    n->lsb = d->emin - (int) d->man_bits;
+    top = (uint64_t) ((d->max_code & ((1u << d->man_bits) - 1)) | (1u << d->man_bits))
+          << ((d->max_code >> d->man_bits) - 1);
+    n->max_bits = 0;
+    while ((top >> n->max_bits) != 0)
+        n->max_bits++;
+    return true;
+}
+
+/* The signed integer value of a narrow code in units of 2^lsb; *special is
+ * set for NaN and Inf codes. */
+static inline int64_t
+narrow_value(const struct narrow *n, uint32_t c, unsigned *special)
+{
+    uint32_t e = (c >> n->man_bits) & n->exp_mask;
+    uint32_t m = c & ((1u << n->man_bits) - 1);
+    int64_t v;
+
+    if (n->nan_kind == 2 && e == n->exp_mask)
+        *special = 1;
+    else if (n->nan_kind == 1 && e == n->exp_mask && m == (1u << n->man_bits) - 1)
+        *special = 1;
+    v = e == 0 ? (int64_t) m : (int64_t) (m | (1u << n->man_bits)) << (e - 1);
+    return ((c >> n->sign_shift) & 1) ? -v : v;
+}
+
+#if defined(__SIZEOF_INT128__)
+typedef __int128 wide_int;
+typedef unsigned __int128 wide_uint;
+#define WIDE_BITS 126
+#else
+typedef int64_t wide_int;
+typedef uint64_t wide_uint;
+#define WIDE_BITS 62
+#endif
+
+/* Adds a signed wide integer times 2^e to the accumulator. */
+static void
+acc_add_wide(smma_acc *acc, wide_int v, int e)
+{
+    wide_uint mag = v < 0 ? (wide_uint) 0 - (wide_uint) v : (wide_uint) v;
+    bool neg = v < 0;
+
+    while (mag != 0) {
+        smma_acc_add(acc, (uint64_t) (mag & (((uint64_t) 1 << 62) - 1)), e, neg);
+        mag >>= 31;
+        mag >>= 31;
+        e += 62;
+    }
+}
+
+/* Returns false when the fast path does not apply or met a special value. */
+static bool
+dot_exact_fast(const smma_model *model, const smma_gemm_shape *s, const uint32_t *a,
+               const uint32_t *b, const uint32_t *sa, const uint32_t *sb, uint32_t c,
+               uint32_t *out)
+{
+    struct narrow na, nb;
+    smma_acc acc;
+    size_t k0, block = s->scale_fmt == SMMA_NONE ? s->k : s->vec;
+    unsigned special = 0, sbits = s->scale_fmt == SMMA_UE4M3 ? 8 : 0, lg = 0;
+
+    if (!narrow_info(s->a_fmt, &na) || !narrow_info(s->b_fmt, &nb))
+        return false;
+    while (((size_t) 1 << lg) < block)
+        lg++;
+    if (na.max_bits + nb.max_bits + lg + sbits + 1 > WIDE_BITS)
+        return false;
+    smma_acc_zero(&acc);
+    for (k0 = 0; k0 < s->k; k0 += block) {
+        size_t k1 = k0 + block < s->k ? k0 + block : s->k, k;
+        wide_int sum = 0;
+        factor fs[2], ps;
+
+        for (k = k0; k < k1; k++)
+            sum += (wide_int) narrow_value(&na, a[k], &special) *
+                   narrow_value(&nb, b[k], &special);
+        if (special)
+            return false;
+        if (sum == 0)
+            continue;
+        fs[0] = scale_factor(s, sa, k0 / block);
+        fs[1] = scale_factor(s, sb, k0 / block);
+        ps = product(fs, 2);
+        if (ps.cls == F_NAN)
+            return false;
+        if (ps.cls == F_ZERO)
+            continue;
+        acc_add_wide(&acc, sum * (wide_int) ps.sig, na.lsb + nb.lsb + ps.exp - ps.fbits);
+    }
+    if (s->c_fmt != SMMA_NONE) {
+        factor fc = split_code(s->c_fmt, c);
+
+        if (fc.cls == F_NAN || fc.cls == F_INF)
+            return false;
+        if (fc.cls == F_FINITE)
+            smma_acc_add(&acc, fc.sig, fc.exp - fc.fbits, fc.sign);
+    }
+    if (smma_acc_is_zero(&acc))
+        return false;
+    *out = round_to(s->d_fmt, smma_acc_to_double_odd(&acc), model->round);
+    return true;
+}
 
 static uint32_t
 dot_exact(const smma_model *model, const smma_gemm_shape *s, const uint32_t *a,
@@ -195,6 +355,8 @@ dot_exact(const smma_model *model, const smma_gemm_shape *s, const uint32_t *a,
     int nterms = 0, nneg_zero = 0, nonzero = 0;
     uint32_t code;
 
+    if (dot_exact_fast(model, s, a, b, sa, sb, c, &code))
+        return code;
     smma_acc_zero(&acc);
     /* An absent C is a +0 term, as in every other model. */
     {
@@ -257,12 +419,13 @@ fma_f32(double x, double y, double z)
         v = s;
     else {
         /* The exact value lies strictly between s and its neighbour toward e. */
-        if ((e > 0) == (s > 0))
-            lo = s;
-        else
-            lo = nextafter(s, 0.0);
-        hi = nextafter(lo, lo > 0 ? HUGE_VAL : -HUGE_VAL);
-        bits = smma_f64_bits(lo);
+        /* s is finite and non-zero (e != 0); stepping its bits by one moves
+         * its magnitude by one ulp. */
+        bits = smma_f64_bits(s);
+        if ((e > 0) != (s > 0))
+            bits--; /* toward zero */
+        lo = smma_f64_from_bits(bits);
+        hi = smma_f64_from_bits(bits + 1); /* away from zero */
         v = (bits & 1) ? lo : hi;
     }
     return smma_f32_from_bits(round_to(SMMA_FP32, v, SMMA_RN));
@@ -436,22 +599,29 @@ renormalize(factor *p)
 }
 
 /* The block-FMA products of step k: four factors, or bf16-rounded pairs. */
+/* The scale factors of the block being summed, looked up once per block. */
+struct scale_cache {
+    size_t kb;
+    factor fa, fb;
+};
+
 static factor
 tc_product(const smma_model *m, const smma_gemm_shape *s, const uint32_t *a,
-           const uint32_t *b, const uint32_t *sa, const uint32_t *sb, size_t k, bool scaled)
+           const uint32_t *b, const uint32_t *sa, const uint32_t *sb, size_t k, bool scaled,
+           struct scale_cache *sc)
 {
     size_t kb = s->scale_fmt == SMMA_NONE ? 0 : k / s->vec;
     factor f[4], p;
 
     f[0] = split_code(s->a_fmt, a[k]);
     f[2] = split_code(s->b_fmt, b[k]);
-    if (scaled) {
-        f[1] = scale_factor(s, sa, kb);
-        f[3] = scale_factor(s, sb, kb);
-    } else {
-        f[1] = scale_factor(s, NULL, 0);
-        f[3] = f[1];
+    if (sc->kb != kb) {
+        sc->kb = kb;
+        sc->fa = scale_factor(s, scaled ? sa : NULL, kb);
+        sc->fb = scale_factor(s, scaled ? sb : NULL, kb);
     }
+    f[1] = sc->fa;
+    f[3] = sc->fb;
     if (m->upcast_bf16) {
         factor pa = product(f, 2), pb = product(f + 2, 2);
 
@@ -473,12 +643,15 @@ run_blocks(const smma_model *m, const smma_gemm_shape *s, const uint32_t *a, con
 {
     factor p[64];
     size_t k = k0;
+    struct scale_cache sc;
+
+    sc.kb = (size_t) -1;
 
     while (k < k1) {
         size_t n = 0;
 
         while (k < k1 && n < m->fma)
-            p[n++] = tc_product(m, s, a, b, sa, sb, k++, scaled);
+            p[n++] = tc_product(m, s, a, b, sa, sb, k++, scaled, &sc);
         c = m->neab == SMMA_NEAB_EXACT ? block_exact(m, p, n, c) : block_fma(m, p, n, c);
     }
     return c;

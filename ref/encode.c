@@ -48,6 +48,10 @@ encode_nan(const smma_format_desc *d, uint64_t xb, const smma_profile *p)
             return sign_bit(d, !sign);
         case SMMA_NANF_POS_ZERO:
             return 0;
+        case SMMA_NANF_ONE_AND_HALF:
+            /* 1.5 = 1.1b: the exponent field of 1 and the top mantissa bit. */
+            return sign_bit(d, sign) | ((uint32_t) d->bias << d->man_bits) |
+                   (1u << (d->man_bits - 1));
         case SMMA_NANF_POS_MAX:
         default:
             return d->max_code;

@@ -52,5 +52,14 @@ int cmd_decode(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
 int cmd_profiles(int argc, char **argv);
 int cmd_tour(int argc, char **argv);
+int cmd_quant(int argc, char **argv);
+int cmd_dequant(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+
+/* Prints a profile's block quantization choices (softmma profiles). */
+void cli_print_quant_choices(const smma_profile *p);
+int cmd_gemm(int argc, char **argv);
+int cmd_models(int argc, char **argv);
+int cmd_layout(int argc, char **argv);
 
 #endif /* SOFTMMA_CLI_H */

@@ -272,6 +272,7 @@ nanf_text(smma_nan_to_finite v)
     case SMMA_NANF_SIGNED_MAX: return "+-max (sign kept)";
     case SMMA_NANF_FLIPPED_ZERO: return "-0 for +NaN, +0 for -NaN";
     case SMMA_NANF_POS_ZERO: return "+0";
+    case SMMA_NANF_ONE_AND_HALF: return "1.5 with the NaN's sign";
     }
     return "?";
 }
@@ -322,6 +323,7 @@ cmd_profiles(int argc, char **argv)
                p->e8m0_zero == SMMA_E8Z_NAN ? "NaN (0xff)" : "0x00 (2^-127)",
                smma_round_name(p->e8m0_round));
         printf("  ue4m3 byte with MSB set: %s\n", p->ue4m3_strict ? "rejected" : "MSB cleared");
+        cli_print_quant_choices(p);
     }
     return CLI_OK;
 }

@@ -114,7 +114,13 @@ static const struct command commands[] = {
     { "decode", cmd_decode, "decode codes of a format to exact values" },
     { "encode", cmd_encode, "encode values in a format (rounding, saturation, profile)" },
     { "profiles", cmd_profiles, "list the semantic profiles and their choices" },
+    { "quant", cmd_quant, "block-quantize fp32 values (MX, NVFP4) under a profile" },
+    { "dequant", cmd_dequant, "turn quant's output back into exact values" },
+    { "diff", cmd_diff, "find the smallest blocks on which two profiles differ" },
+    { "gemm", cmd_gemm, "block-scaled GEMM under a numerics model; sampled checks" },
+    { "models", cmd_models, "list the numerics models, their parameters and status" },
     { "tour", cmd_tour, "a short guided printout of the formats and their edge values" },
+    { "layout", cmd_layout, "draw fragment and scale-factor layouts" },
 };
 
 static void

@@ -20,7 +20,8 @@ typedef enum smma_nan_to_finite {
     SMMA_NANF_POS_MAX = 0,    /* +max whatever the sign (CUDA, PTX cvt) */
     SMMA_NANF_SIGNED_MAX,     /* max with the NaN's sign */
     SMMA_NANF_FLIPPED_ZERO,   /* +NaN -> -0, -NaN -> +0 */
-    SMMA_NANF_POS_ZERO        /* +0 whatever the sign */
+    SMMA_NANF_POS_ZERO,       /* +0 whatever the sign */
+    SMMA_NANF_ONE_AND_HALF    /* 1.5 with the NaN's sign (torchao's bit converter) */
 } smma_nan_to_finite;
 
 /* What a NaN input becomes in a format that has NaN. */
@@ -51,7 +52,102 @@ typedef enum smma_inf_nonf {
     SMMA_INFN_NAN             /* NaN, saturating or not */
 } smma_inf_nonf;
 
-/* One profile.  Later layers (block quantization) extend this structure. */
+/*
+ * Block quantization choices (softmma/quant.h reads them; doc/profiles.md
+ * gives each profile's value and its source).  "amax" is the largest
+ * magnitude in a block, an fp32 number; emax_elem is the exponent of the
+ * element format's largest power of two (e2m1 2, e2m3 2, e3m2 4, e4m3 8,
+ * e5m2 15) and max_elem its largest finite value.
+ */
+
+/* How an MX block's e8m0 scale exponent is chosen. */
+typedef enum smma_scale_rule {
+    SMMA_SCALE_FLOOR = 0,     /* floor(log2(amax)) - emax_elem, read off amax's fp32
+                                 exponent field (OCP MX v1.0 section 6.3) */
+    SMMA_SCALE_RCEIL,         /* the ratio amax / max_elem (see smma_scale_ratio) rounded
+                                 up to a power of two (see smma_scale_cvt) */
+    SMMA_SCALE_CEIL,          /* ceil(log2(amax)) - emax_elem: the fp32 exponent field,
+                                 plus one when the mantissa field is not zero */
+    SMMA_SCALE_EVEN,          /* FLOOR of amax first rounded to the element's mantissa
+                                 width, half up, on its fp32 bits (torchao "EVEN") */
+    SMMA_SCALE_RN             /* the ratio amax / max_elem cast to e8m0 with rounding
+                                 to nearest (see smma_scale_cvt) */
+} smma_scale_rule;
+
+/* How RCEIL and RN form the fp32 ratio amax / max_elem. */
+typedef enum smma_scale_ratio {
+    SMMA_RATIO_MUL_RCP = 0,   /* fp32(amax * fp32(1 / max_elem)) */
+    SMMA_RATIO_DIV            /* fp32(amax / max_elem) */
+} smma_scale_ratio;
+
+/* How RCEIL and RN turn the fp32 ratio into an e8m0 byte. */
+typedef enum smma_scale_cvt {
+    SMMA_SCVT_RP_SATFINITE = 0, /* cvt.rp.satfinite.ue8m0x2.f32: round up; Inf and
+                                   overflow give 0xfe, NaN 0xff, 0 gives 0x00 */
+    SMMA_SCVT_RP,             /* round up without saturation: Inf, NaN and overflow
+                                 give 0xff */
+    SMMA_SCVT_BITS_CEIL,      /* (bits + 0x7fffff) & 0x7f800000 on the fp32 ratio: any
+                                 subnormal gives 0x01, 0 gives 0x00, Inf 0xff, NaN 0x00 */
+    SMMA_SCVT_PROFILE,        /* the profile's e8m0 conversion (e8m0_round, sat,
+                                 e8m0_zero, e8m0_inf) */
+    SMMA_SCVT_ML_DTYPES       /* ml_dtypes 0.6's float8_e8m0fnu cast: ties up from
+                                 2^-126 on, (0, 2^-127] gives 0x00 and (2^-127, 2^-126]
+                                 0x01; zero, Inf, NaN and overflow give 0xff */
+} smma_scale_cvt;
+
+/* What a NaN element does to the block's amax. */
+typedef enum smma_amax_nan {
+    SMMA_AMAX_NAN_PROPAGATE = 0, /* amax is NaN */
+    SMMA_AMAX_NAN_IGNORE,     /* NaNs are skipped (fmaxf); a block of NaNs has amax NaN */
+    SMMA_AMAX_NAN_IGNORE_ZERO /* NaNs are skipped and the maximum starts at 0: a block
+                                 of NaNs has amax 0 */
+} smma_amax_nan;
+
+/* The scale of a block whose amax is zero. */
+typedef enum smma_zero_block {
+    SMMA_ZB_MIN = 0,          /* 0x00 (2^-127) */
+    SMMA_ZB_NAN,              /* 0xff */
+    SMMA_ZB_UNIT,             /* 127 - emax_elem: the FLOOR scale of amax = 1 */
+    SMMA_ZB_ONE               /* 0x01 (scales clamped to at least 2^-126) */
+} smma_zero_block;
+
+/* The scale when the exponent leaves e8m0's range above (FLOOR, CEIL, EVEN). */
+typedef enum smma_scale_overflow {
+    SMMA_SOVF_NAN = 0,        /* 0xff */
+    SMMA_SOVF_SAT             /* 0xfe */
+} smma_scale_overflow;
+
+/* How elements are brought to the element range once the MX scale byte s is
+ * known.  All give x * 2^(127 - s) (with fp32 rounding, which never changes an
+ * element code) for 1 <= s <= 253; they differ at the ends. */
+typedef enum smma_elem_apply {
+    SMMA_APPLY_DIV = 0,       /* x / 2^(s - 127); s = 0xff gives NaN */
+    SMMA_APPLY_MUL_RCP,       /* x * 2^(127 - s), the exact reciprocal; s = 0xff: NaN */
+    SMMA_APPLY_TE,            /* TransformerEngine's exp2f_rcp: s = 0 multiplies by 1,
+                                 s = 0xfe by 0, s = 0xff by -Inf */
+    SMMA_APPLY_TRITON         /* Triton's quant_scale: s = 0 and s = 0xff multiply by 0 */
+} smma_elem_apply;
+
+/* How NVFP4 computes its ue4m3 block scales and element multipliers. */
+typedef enum smma_nvfp4_rule {
+    SMMA_NVFP4_EXACT = 0,     /* scale = ue4m3(amax / (6 G)), element = x / (scale G),
+                                 both exact with one rounding; a zero scale gives zero
+                                 elements */
+    SMMA_NVFP4_TE,            /* TransformerEngine (FACTS.md section 3), fp32 steps */
+    SMMA_NVFP4_TORCHAO,       /* torchao nvfp4_quantize, fp32 steps and clamps */
+    SMMA_NVFP4_CAST           /* plain fp32 divisions and the profile's casts (IEEE:
+                                 0/0 is NaN) */
+} smma_nvfp4_rule;
+
+/* A converter's deviation from the codec for one element format. */
+typedef enum smma_elem_quirk {
+    SMMA_QUIRK_NONE = 0,
+    SMMA_QUIRK_TRITON_E2M1    /* Triton's e2m1 bit converter drops the two lowest fp32
+                                 mantissa bits below 0.5, so 0.25 * (1 + k 2^-23),
+                                 k = 1..3, give 0 instead of 0.5 */
+} smma_elem_quirk;
+
+/* One profile: the codec's choices, then block quantization's. */
 typedef struct smma_profile {
     const char *name;
     const char *summary;
@@ -65,6 +161,21 @@ typedef struct smma_profile {
     smma_inf_nonf e8m0_inf;     /* +-Inf into e8m0 */
     smma_round e8m0_round;      /* default rounding for e8m0 scales */
     bool ue4m3_strict;          /* reject ue4m3 bytes with the MSB set */
+    /* Block quantization.  Elements are converted with the profile's rounding
+     * and saturation (round, sat above) unless the caller overrides them. */
+    smma_scale_rule scale_rule;
+    smma_scale_ratio scale_ratio;   /* RCEIL and RN */
+    smma_scale_cvt scale_cvt;       /* RCEIL and RN */
+    smma_amax_nan amax_nan;
+    smma_zero_block zero_block;
+    bool nonfinite_nan;             /* FLOOR, CEIL, EVEN: Inf or NaN amax gives 0xff */
+    smma_scale_overflow scale_overflow; /* FLOOR, CEIL, EVEN */
+    smma_elem_apply elem_apply;     /* MX elements */
+    bool nan_positive;              /* the scaling arithmetic makes every NaN positive */
+    smma_nvfp4_rule nvfp4;
+    smma_elem_quirk elem_quirk;
+    bool dq_zero_scale_zero;        /* dequantization reads e8m0 0x00 as 0, not 2^-127 */
+    const char *quant_summary;      /* one line on the quantization recipe */
 } smma_profile;
 
 /* The number of built-in profiles and the i-th one (NULL past the end). */

@@ -192,6 +192,9 @@ nan_code(smma_format f, const struct shape *s, int neg, const smma_profile *p)
         case SMMA_NANF_SIGNED_MAX: return sgn(s, neg) | s->maxc;
         case SMMA_NANF_FLIPPED_ZERO: return sgn(s, !neg);
         case SMMA_NANF_POS_ZERO: return 0;
+        case SMMA_NANF_ONE_AND_HALF:
+            /* 1.5: e2m1 0.1.1 = 0x3, e2m3 0.01.100 = 0x0c, e3m2 0.011.10 = 0x0e. */
+            return sgn(s, neg) | (f == SMMA_E2M1 ? 0x3u : f == SMMA_E2M3 ? 0x0cu : 0x0eu);
         }
     }
     if (p->nan_out == SMMA_NANO_CANONICAL)

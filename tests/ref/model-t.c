@@ -1,0 +1,269 @@
+/*
+ * tests/ref/model-t.c - the numerics models, case by case.  Every expected
+ * code below is derived by hand in the comment above it (u = 2^-14, the
+ * fp32 ulp of [512, 1024), and so on); none is computed by softmma.
+ */
+#include <config.h>
+
+#include <math.h>
+#include <string.h>
+
+#include <softmma/gemm.h>
+
+#include "tap/basic.h"
+
+static const smma_model *
+model(const char *name)
+{
+    const smma_model *m;
+    smma_error err;
+
+    if (smma_model_from_name(name, &m, &err) != SMMA_OK)
+        bail("%s", err.msg);
+    return m;
+}
+
+static smma_gemm_shape
+shape(smma_format a, smma_format b, smma_format scale, smma_format c, size_t k)
+{
+    smma_gemm_shape s;
+
+    memset(&s, 0, sizeof(s));
+    s.a_fmt = a;
+    s.b_fmt = b;
+    s.scale_fmt = scale;
+    s.vec = 32;
+    s.c_fmt = c;
+    s.d_fmt = SMMA_FP32;
+    s.m = s.n = 1;
+    s.k = k;
+    return s;
+}
+
+static void
+expect(const char *mname, const smma_gemm_shape *s, const uint32_t *a, const uint32_t *b,
+       const uint32_t *sa, const uint32_t *sb, uint32_t c, uint32_t want, const char *why)
+{
+    const smma_model *m = model(mname);
+    smma_error err;
+    uint32_t got;
+
+    if (smma_model_check(m, s, &err) != SMMA_OK) {
+        ok(false, "%s: %s: model check failed: %s", mname, why, err.msg);
+        return;
+    }
+    got = smma_dot(m, s, a, b, sa, sb, c);
+    if (!is_hex(want, got, "%s: %s", mname, why))
+        diag("want %a, got %a", smma_decode(s->d_fmt, want), smma_decode(s->d_fmt, got));
+}
+
+int
+main(void)
+{
+    static const char *const all[] = { "exact-rn", "exact-rz", "fp32-fma-seq", "h100-bf16",
+                                       "a100-bf16", "b200-bf16", "bf16-upcast-h100" };
+    size_t i;
+
+    plan_lazy();
+
+    /* Three models, three results.  bf16 a = [7168, -1.75*2^-12, -6144],
+     * b = [1, 1, 1], no C.  u = 2^-14 (fp32 ulp in [512, 1024)).
+     *   exact: 7168 - 6144 - 7u = 1024 - 7u          -> 0x447ffff9
+     *   fp32-fma-seq: 7168 - 7u rounds at ulp 8u (2^-11) to 7168 - 8u,
+     *     then - 6144 = 1024 - 8u                      -> 0x447ffff8
+     *   h100-bf16: one block, emax 12, 25 fraction bits: lsb 2^-13 = 2u;
+     *     7u = 3.5 lsb truncates to 3 lsb = 6u: 1024 - 6u -> 0x447ffffa */
+    {
+        static const uint32_t a[3] = { 0x45e0, 0xb9e0, 0xc5c0 }, b[3] = { 0x3f80, 0x3f80, 0x3f80 };
+        smma_gemm_shape s = shape(SMMA_BF16, SMMA_BF16, SMMA_NONE, SMMA_NONE, 3);
+
+        expect("exact-rn", &s, a, b, NULL, NULL, 0, 0x447ffff9, "three-way case");
+        expect("exact-rz", &s, a, b, NULL, NULL, 0, 0x447ffff9, "three-way case (exact)");
+        expect("fp32-fma-seq", &s, a, b, NULL, NULL, 0, 0x447ffff8, "three-way case");
+        expect("h100-bf16", &s, a, b, NULL, NULL, 0, 0x447ffffa, "three-way case");
+    }
+
+    /* Round to nearest vs toward zero: 1 + 2^-24 + 2^-25 (bf16 1, 2^-24,
+     * 2^-25 times 1): exact 1 + 1.5 * 2^-24 -> RN 1 + 2^-23 (0x3f800001),
+     * RZ 1 (0x3f800000). */
+    {
+        static const uint32_t a[3] = { 0x3f80, 0x3380, 0x3300 }, b[3] = { 0x3f80, 0x3f80, 0x3f80 };
+        smma_gemm_shape s = shape(SMMA_BF16, SMMA_BF16, SMMA_NONE, SMMA_NONE, 3);
+
+        expect("exact-rn", &s, a, b, NULL, NULL, 0, 0x3f800001, "1 + 1.5*2^-24 rounds up");
+        expect("exact-rz", &s, a, b, NULL, NULL, 0, 0x3f800000, "1 + 1.5*2^-24 truncates");
+    }
+
+    /* fp8 alignment: e4m3 a = [448, 2^-9], b = [1, 1].  Exact: 448 + 2^-9;
+     * fp32 ulp at 448 is 2^-15, so +64 ulps: 0x43e00040.  h100-fp8 keeps 13
+     * fraction bits below emax = 8: lsb 2^-5, 2^-9 is dropped: 448 =
+     * 0x43e00000.  b200-fp8 sums exactly: 0x43e00040. */
+    {
+        static const uint32_t a[2] = { 0x7e, 0x01 }, b[2] = { 0x38, 0x38 };
+        smma_gemm_shape s = shape(SMMA_E4M3, SMMA_E4M3, SMMA_NONE, SMMA_NONE, 2);
+
+        expect("exact-rn", &s, a, b, NULL, NULL, 0, 0x43e00040, "448 + 2^-9");
+        expect("h100-fp8", &s, a, b, NULL, NULL, 0, 0x43e00000, "2^-9 below the window");
+        expect("ada-fp8", &s, a, b, NULL, NULL, 0, 0x43e00000, "2^-9 below the window");
+        expect("b200-fp8", &s, a, b, NULL, NULL, 0, 0x43e00040, "exact block sum");
+    }
+
+    /* c is aligned too: e4m3 1 * 1 + c = 1 + 2^-20 (fp32 0x3f800008).
+     * Exact: 2 + 2^-20, fp32 ulp at 2 is 2^-22: 0x40000004.  h100-fp8, emax 0,
+     * lsb 2^-13: c becomes 1, sum 2 = 0x40000000.  h100-bf16, lsb 2^-25:
+     * 0x40000004. */
+    {
+        static const uint32_t a[1] = { 0x38 }, b[1] = { 0x38 }, bb[1] = { 0x3f80 };
+        smma_gemm_shape s = shape(SMMA_E4M3, SMMA_E4M3, SMMA_NONE, SMMA_FP32, 1);
+        smma_gemm_shape t = shape(SMMA_BF16, SMMA_BF16, SMMA_NONE, SMMA_FP32, 1);
+
+        expect("exact-rn", &s, a, b, NULL, NULL, 0x3f800008, 0x40000004, "c = 1 + 2^-20");
+        expect("h100-fp8", &s, a, b, NULL, NULL, 0x3f800008, 0x40000000, "c truncated");
+        expect("h100-bf16", &t, bb, bb, NULL, NULL, 0x3f800008, 0x40000004, "c kept");
+    }
+
+    /* Blocks: a100-bf16 sums 8 products per block, h100-bf16 16.  bf16
+     * a = [2^24, 1 x 8], b = 1: blocks of 8 see 2^24 + 7 (truncated to 24
+     * bits: 2^24 + 6) then + 1 -> 2^24 + 6 (+1 truncated)... worked out:
+     *   a100: block 1 = 2^24 + 7*1, 24 bits at emax 24 keep even numbers
+     *         (ulp 2): 2^24 + 6; block 2: 2^24 + 6 + 1 -> 2^24 + 6 = 0x4b800003.
+     *   h100: one block: 2^24 + 8 = 0x4b800004 (exact).
+     *   exact-rn: 2^24 + 8 = 0x4b800004. */
+    {
+        uint32_t a[9], b[9];
+        smma_gemm_shape s = shape(SMMA_BF16, SMMA_BF16, SMMA_NONE, SMMA_NONE, 9);
+
+        a[0] = 0x4b80; /* 2^24 */
+        for (i = 1; i < 9; i++)
+            a[i] = 0x3f80;
+        for (i = 0; i < 9; i++)
+            b[i] = 0x3f80;
+        expect("a100-bf16", &s, a, b, NULL, NULL, 0, 0x4b800003, "blocks of 8 truncate");
+        expect("h100-bf16", &s, a, b, NULL, NULL, 0, 0x4b800004, "one block of 9");
+        expect("exact-rn", &s, a, b, NULL, NULL, 0, 0x4b800004, "exact");
+    }
+
+    /* Triton's bf16 upcast: bf16 a = 1 + 2^-7 (0x3f81) times ue4m3 1.125
+     * (0x39) is 1.0010001001b; bf16 keeps 1.0010001b = 1.1328125
+     * (0x3f910000).  Exact: 1.1337890625 = 0x3f912000. */
+    {
+        static const uint32_t a[1] = { 0x3f81 }, b[1] = { 0x3f80 }, sa[1] = { 0x39 },
+                              sb[1] = { 0x38 };
+        smma_gemm_shape s = shape(SMMA_BF16, SMMA_BF16, SMMA_UE4M3, SMMA_NONE, 1);
+
+        expect("bf16-upcast-h100", &s, a, b, sa, sb, 0, 0x3f910000, "a*sa rounded to bf16");
+        expect("exact-rn", &s, a, b, sa, sb, 0, 0x3f912000, "a*sa exact");
+    }
+
+    /* Promotion: e4m3 [448, 2^-9] with e8m0 scales 1: the inner h100-fp8
+     * drops 2^-9 (448), then fma(448, 1, 0) = 448 = 0x43e00000. */
+    {
+        static const uint32_t a[2] = { 0x7e, 0x01 }, b[2] = { 0x38, 0x38 }, sa[1] = { 127 },
+                              sb[1] = { 127 };
+        smma_gemm_shape s = shape(SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, SMMA_NONE, 2);
+
+        expect("h100-fp8-promote32", &s, a, b, sa, sb, 0, 0x43e00000, "inner model drops 2^-9");
+        expect("exact-rn", &s, a, b, sa, sb, 0, 0x43e00040, "exact keeps it");
+    }
+    /* Promotion rounds each step to fp32: two blocks of 16 (vec 16):
+     * partials 1 and 1 (a = [1, 0 x 15, 1, 0 x 15]) with scales
+     * (2^0, 2^0) and (2^-30, 2^0), C = 2^24: acc = fma(1, 1, 2^24) =
+     * 2^24 + 1 -> RN ties to even: 2^24; then + 2^-30 -> 2^24 = 0x4b800000.
+     * Exact: 2^24 + 1 + 2^-30 rounds up to 2^24 + 2 = 0x4b800001. */
+    {
+        uint32_t a[32], b[32], sa[2] = { 127, 97 }, sb[2] = { 127, 127 };
+        smma_gemm_shape s = shape(SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, SMMA_FP32, 32);
+
+        s.vec = 16;
+        for (i = 0; i < 32; i++) {
+            a[i] = (i == 0 || i == 16) ? 0x38 : 0x00;
+            b[i] = 0x38;
+        }
+        expect("h100-fp8-promote16", &s, a, b, sa, sb, 0x4b800000, 0x4b800000,
+               "each promotion rounds");
+        expect("exact-rn", &s, a, b, sa, sb, 0x4b800000, 0x4b800001, "one rounding");
+    }
+
+    /* Special values, every model. */
+    for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+        static const uint32_t one[1] = { 0x3f80 }, inf[1] = { 0x7f80 }, ninf[1] = { 0xff80 },
+                              zero[1] = { 0x0000 }, nzero[1] = { 0x8000 };
+        smma_gemm_shape s = shape(SMMA_BF16, SMMA_BF16, SMMA_NONE, SMMA_FP32, 1);
+        smma_gemm_shape sc = shape(SMMA_BF16, SMMA_BF16, SMMA_E8M0, SMMA_NONE, 1);
+        static const uint32_t nanscale[1] = { 0xff }, unit[1] = { 127 };
+
+        expect(all[i], &s, inf, one, NULL, NULL, 0x3f800000, 0x7f800000, "Inf propagates");
+        expect(all[i], &s, inf, zero, NULL, NULL, 0x3f800000, 0x7fffffff, "Inf * 0 is NaN");
+        expect(all[i], &s, inf, one, NULL, NULL, 0xff800000, 0x7fffffff, "Inf - Inf is NaN");
+        expect(all[i], &s, ninf, one, NULL, NULL, 0x3f800000, 0xff800000, "-Inf propagates");
+        expect(all[i], &s, one, one, NULL, NULL, 0x7fc00000, 0x7fffffff, "NaN C gives NaN");
+        expect(all[i], &sc, one, one, nanscale, unit, 0, 0x7fffffff, "e8m0 0xff scale: NaN");
+        expect(all[i], &s, nzero, one, NULL, NULL, 0x80000000, 0x80000000, "-0 + -0 = -0");
+        expect(all[i], &s, zero, one, NULL, NULL, 0x80000000, 0x00000000, "+0 + -0 = +0");
+        expect(all[i], &sc, nzero, one, unit, unit, 0, 0x00000000, "absent C is +0");
+    }
+    {
+        static const uint32_t a[2] = { 0x3f80, 0xbf80 }, b[2] = { 0x3f80, 0x3f80 };
+        smma_gemm_shape s = shape(SMMA_BF16, SMMA_BF16, SMMA_NONE, SMMA_NONE, 2);
+        smma_gemm_shape u = shape(SMMA_E2M1, SMMA_E2M1, SMMA_UE4M3, SMMA_NONE, 1);
+        static const uint32_t two[1] = { 0x4 }, nan7f[1] = { 0x7f }, us[1] = { 0x38 };
+
+        expect("exact-rn", &s, a, b, NULL, NULL, 0, 0x00000000, "1 - 1 = +0");
+        expect("exact-rz", &s, a, b, NULL, NULL, 0, 0x00000000, "1 - 1 = +0 (rz)");
+        expect("h100-bf16", &s, a, b, NULL, NULL, 0, 0x00000000, "1 - 1 = +0");
+        expect("exact-rn", &u, two, two, nan7f, us, 0, 0x7fffffff, "ue4m3 0x7f scale: NaN");
+    }
+    /* Outputs in bf16: exact-rn rounds the exact sum once (1 + 2^-8 + 2^-9:
+     * bf16 ulp 2^-7, remainder 0.75 ulp -> 1 + 2^-7 = 0x3f81); h100-bf16
+     * rounds its fp32 result to nearest (same value here). */
+    {
+        static const uint32_t a[3] = { 0x3f80, 0x3b80, 0x3b00 }, b[3] = { 0x3f80, 0x3f80, 0x3f80 };
+        smma_gemm_shape s = shape(SMMA_BF16, SMMA_BF16, SMMA_NONE, SMMA_NONE, 3);
+
+        s.d_fmt = SMMA_BF16;
+        expect("exact-rn", &s, a, b, NULL, NULL, 0, 0x3f81, "bf16 output");
+        expect("exact-rz", &s, a, b, NULL, NULL, 0, 0x3f80, "bf16 output, rz");
+        expect("h100-bf16", &s, a, b, NULL, NULL, 0, 0x3f81, "fp32 result rounded to bf16");
+    }
+
+    /* Model checks and lookup. */
+    {
+        smma_gemm_shape s = shape(SMMA_FP32, SMMA_FP32, SMMA_NONE, SMMA_NONE, 4);
+        smma_gemm_shape t = shape(SMMA_E4M3, SMMA_E4M3, SMMA_NONE, SMMA_NONE, 4);
+        smma_gemm_shape u = shape(SMMA_FP16, SMMA_FP16, SMMA_UE4M3, SMMA_NONE, 4);
+        smma_error err;
+        const smma_model *m;
+
+        err.msg[0] = '\0';
+        ok(smma_model_check(model("h100-bf16"), &s, &err) == SMMA_EINVAL &&
+               strstr(err.msg, "fp32") != NULL,
+           "h100-bf16 refuses fp32 elements (%s)", err.msg);
+        ok(smma_model_check(model("h100-fp8-promote32"), &t, &err) == SMMA_EINVAL &&
+               strstr(err.msg, "scales") != NULL,
+           "promotion needs scales (%s)", err.msg);
+        t.scale_fmt = SMMA_E8M0;
+        t.vec = 16;
+        ok(smma_model_check(model("h100-fp8-promote32"), &t, &err) == SMMA_EINVAL &&
+               strstr(err.msg, "divide") != NULL,
+           "promotion interval must divide vec (%s)", err.msg);
+        ok(smma_model_check(model("h100-bf16"), &u, &err) == SMMA_EINVAL &&
+               strstr(err.msg, "fraction bits") != NULL,
+           "fp16 x fp16 with ue4m3 scales is too wide for the window (%s)", err.msg);
+        ok(smma_model_check(model("exact-rn"), &s, &err) == SMMA_OK, "exact takes anything");
+        ok(smma_model_from_name("h100-bf17", &m, &err) == SMMA_EINVAL &&
+               strstr(err.msg, "'h100-bf17'") != NULL && strstr(err.msg, "exact-rn") != NULL,
+           "unknown model: error names it and the known ones");
+        ok(smma_model_count() >= 12 && smma_model_at(smma_model_count()) == NULL,
+           "the table has the models and ends");
+        for (i = 0; i < smma_model_count(); i++) {
+            const smma_model *mm = smma_model_at(i);
+
+            ok(mm->status != NULL && mm->summary != NULL && mm->inputs != NULL &&
+                   (strcmp(mm->status, "definition") == 0 ||
+                    strncmp(mm->status, "provisional", 11) == 0 ||
+                    strncmp(mm->status, "validated on ", 13) == 0),
+               "%s has a summary, inputs and a status (%s)", mm->name, mm->status);
+        }
+    }
+    return exit_status();
+}

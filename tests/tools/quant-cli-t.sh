@@ -1,0 +1,261 @@
+#!/bin/sh
+# tests/tools/quant-cli-t.sh - softmma quant, dequant and diff: outputs,
+# round trips and errors.
+#
+# Expected outputs are worked out by hand (doc/profiles.md has the rules):
+#   mxfp8e4m3 under cuda, values 1 2 3 448: amax 448, 448 * fp32(1/448) rounds
+#   to 1, so the scale is 2^0 (0x7f); e4m3 codes 1 = 0x38, 2 = 0x40,
+#   3 = 1.5 * 2 = 0x44, 448 = 0x7e.
+#   The same under ocp: FLOOR(log2 448) - 8 = 0: the same bytes.
+#   500 under ocp: FLOOR 8 - 8 = 0, 500 saturates to 448 (0x7e); under cuda
+#   500/448 rounds up to 2 (0x80) and 250 rounds to 256 (0x78).
+#   nvfp4 two-level under ocp, tensor amax 16, values 16 1: G = fp32(16/2688)
+#   = 0x3bc30c31 = 0.0059523810632526875; scale 16 / (6 G) = 447.99999 ->
+#   448 (0x7e); 16 / (448 G) -> 6 (0x7), 1 / (448 G) = 0.375 -> 0.5 (0x1);
+#   dequantized exactly: 6 * 448 * G = 16.000000298023224 and
+#   0.5 * 448 * G = 1.333333358168602.
+
+if [ -z "$SMMA_SRCDIR" ]; then
+    SMMA_SRCDIR=$(cd "$(dirname "$0")/../.." && pwd)
+fi
+: "${SMMA_BUILDDIR:=.}"
+# shellcheck source-path=SCRIPTDIR/../..
+# shellcheck source=tests/tap/libtap.sh
+. "$SMMA_SRCDIR/tests/tap/libtap.sh"
+
+prog=$SMMA_BUILDDIR/tools/softmma
+nl='
+'
+tmp=${TMPDIR:-/tmp}/smma-quant-cli.$$
+mkdir -p "$tmp" || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+plan_lazy
+
+expect_out() {
+    eo_desc=$1
+    eo_want=$2
+    shift 2
+    run_prog "$prog" "$@"
+    if [ "$tap_rc" -eq 0 ] && [ "$tap_out" = "$eo_want" ] && [ -z "$tap_err" ]; then
+        ok 0 "$eo_desc"
+    else
+        ok 1 "$eo_desc"
+        diag "command: softmma $*"
+        diag "wanted: exit 0, stdout:$nl$eo_want"
+        diag "  seen: exit $tap_rc, stdout:$nl$tap_out"
+        [ -z "$tap_err" ] || diag "stderr: $tap_err"
+    fi
+}
+
+expect_err() {
+    ee_desc=$1
+    ee_needle=$2
+    shift 2
+    run_prog "$prog" "$@"
+    ee_lines=$(printf '%s\n' "$tap_err" | wc -l | tr -d ' ')
+    ee_ok=1
+    if [ "$tap_rc" -eq 2 ] && [ -z "$tap_out" ] && [ -n "$tap_err" ] && [ "$ee_lines" -eq 1 ]
+    then
+        case $tap_err in
+            *"$ee_needle"*) ee_ok=0 ;;
+        esac
+    fi
+    ok "$ee_ok" "$ee_desc"
+    if [ $ee_ok -ne 0 ]; then
+        diag "command: softmma $*"
+        diag "wanted: exit 2, empty stdout, one stderr line containing '$ee_needle'"
+        diag "  seen: exit $tap_rc, stdout:$nl$tap_out"
+        diag "stderr:$nl$tap_err"
+    fi
+}
+
+# expect_has DESC NEEDLE ARGS...: exit 0 and NEEDLE somewhere in stdout.
+expect_has() {
+    eh_desc=$1
+    eh_needle=$2
+    shift 2
+    run_prog "$prog" "$@"
+    eh_ok=1
+    if [ "$tap_rc" -eq 0 ] && [ -z "$tap_err" ]; then
+        case $tap_out in
+            *"$eh_needle"*) eh_ok=0 ;;
+        esac
+    fi
+    ok "$eh_ok" "$eh_desc"
+    if [ $eh_ok -ne 0 ]; then
+        diag "command: softmma $*"
+        diag "wanted: exit 0 and stdout containing '$eh_needle'"
+        diag "  seen: exit $tap_rc, stdout:$nl$tap_out"
+        [ -z "$tap_err" ] || diag "stderr: $tap_err"
+    fi
+}
+
+# ---------------------------------------------------------------- quant
+
+printf '1 2\n3 448  # a comment\n' >"$tmp/a.txt"
+q_cuda="# softmma quant --format mxfp8e4m3 --profile cuda: 4 values, 1 block of 32
+format mxfp8e4m3 profile cuda values 4
+block 0 scale 0x7f 2^0 codes 38 40 44 7e"
+expect_out "quant mxfp8e4m3 cuda: scale 2^0, codes 1 2 3 448" \
+    "$q_cuda" quant --format mxfp8e4m3 --profile cuda "$tmp/a.txt"
+# run_prog closes standard input, so this one runs directly.
+# shellcheck disable=SC2086
+seen=$($SMMA_VALGRIND "$prog" quant --format mxfp8e4m3 - <"$tmp/a.txt")
+is "$q_cuda" "$seen" "quant reads standard input as -"
+
+printf '500 1\n' >"$tmp/b.txt"
+expect_out "quant 500 under ocp: FLOOR 2^0, 500 saturates to 448" \
+    "# softmma quant --format mxfp8e4m3 --profile ocp: 2 values, 1 block of 32
+format mxfp8e4m3 profile ocp values 2
+block 0 scale 0x7f 2^0 codes 7e 38" quant --format mxfp8e4m3 --profile ocp "$tmp/b.txt"
+expect_out "quant 500 under cuda: RCEIL 2^1, 250 -> 256" \
+    "# softmma quant --format mxfp8e4m3 --profile cuda: 2 values, 1 block of 32
+format mxfp8e4m3 profile cuda values 2
+block 0 scale 0x80 2^1 codes 78 30" quant --format mxfp8e4m3 --profile cuda "$tmp/b.txt"
+
+# Raw little-endian fp32 and --bits give the same as text.
+printf '\000\000\200\077\000\000\000\100\000\000\100\100\000\000\340\103' >"$tmp/a.raw"
+expect_out "quant --raw: the same bytes from little-endian fp32" \
+    "$q_cuda" quant --format mxfp8e4m3 --raw "$tmp/a.raw"
+printf '0x3f800000 0x40000000 0x40400000 0x43e00000\n' >"$tmp/a.bits"
+expect_out "quant --bits: the same bytes from fp32 bit patterns" \
+    "$q_cuda" quant --format mxfp8e4m3 --bits "$tmp/a.bits"
+
+# 33 values: two blocks, the second [3] padded with zeros: 3 * fp32(1/448)
+# = 1.34 * 2^-8 rounds up to 2^-7 (0x78); 3 * 2^7 = 384 (0x7c).
+i=0
+: >"$tmp/c.txt"
+while [ $i -lt 32 ]; do echo 1 >>"$tmp/c.txt"; i=$((i + 1)); done
+echo 3 >>"$tmp/c.txt"
+expect_out "quant 33 values: a full block and a padded one" \
+    "# softmma quant --format mxfp8e4m3 --profile cuda: 33 values, 2 blocks of 32
+format mxfp8e4m3 profile cuda values 33
+block 0 scale 0x77 2^-8 codes 78 78 78 78 78 78 78 78 78 78 78 78 78 78 78 78 78 78 78 78 78 78 78 78 78 78 78 78 78 78 78 78
+block 1 scale 0x78 2^-7 codes 7c" quant --format mxfp8e4m3 "$tmp/c.txt"
+
+printf '16 1\n' >"$tmp/n.txt"
+q_nv="# softmma quant --format nvfp4 --profile ocp: 2 values, 1 block of 16
+format nvfp4 profile ocp values 2
+global 0x3bc30c31 0.0059523810632526875
+block 0 scale 0x7e 448 codes 07 01"
+expect_out "quant nvfp4 two-level: G, ue4m3 448, codes 6 and 0.5" \
+    "$q_nv" quant --format nvfp4 --profile ocp --global-amax 16 "$tmp/n.txt"
+expect_out "quant nvfp4 with the decode scale itself: the same" \
+    "$q_nv" quant --format nvfp4 --profile ocp --global-scale 0x1.861862p-8 "$tmp/n.txt"
+
+# Stochastic rounding: [6, 0.75] under cuda: 0.75 rounds up iff its word >= 2^31.
+printf '6 0.75\n' >"$tmp/r.txt"
+printf '0 0x7fffffff\n' >"$tmp/r.bits"
+expect_out "quant --round rs --rbits: 0x7fffffff rounds 0.75 down" \
+    "# softmma quant --format mxfp4 --profile cuda: 2 values, 1 block of 32
+format mxfp4 profile cuda values 2
+block 0 scale 0x7f 2^0 codes 07 01" quant --format mxfp4 --round rs --rbits "$tmp/r.bits" \
+    "$tmp/r.txt"
+
+# ---------------------------------------------------------------- dequant
+
+"$prog" quant --format mxfp8e4m3 "$tmp/a.txt" >"$tmp/a.q"
+expect_out "dequant gives 1 2 3 448 back" "1
+2
+3
+448" dequant "$tmp/a.q"
+expect_out "dequant --hex" "0x1p+0
+0x1p+1
+0x1.8p+1
+0x1.cp+8" dequant --hex "$tmp/a.q"
+"$prog" quant --format nvfp4 --profile ocp --global-amax 16 "$tmp/n.txt" >"$tmp/n.q"
+expect_out "dequant nvfp4 two-level: element * scale * G exactly" \
+    "16.000000298023224
+1.333333358168602" dequant "$tmp/n.q"
+
+# Round trip: quant | dequant | quant gives the same file.
+"$prog" quant --format mxfp4 --profile ocp "$tmp/c.txt" >"$tmp/c.q"
+"$prog" dequant "$tmp/c.q" >"$tmp/c.back"
+run_prog "$prog" quant --format mxfp4 --profile ocp "$tmp/c.back"
+is "$(cat "$tmp/c.q")" "$tap_out" "quant, dequant, quant again: the same bytes"
+run_prog "$prog" dequant --raw "$tmp/a.q"
+rawsum=$(cat "$tmp/a.raw" | od -An -tx1 | tr -d ' \n')
+is "$rawsum" "$("$prog" dequant --raw "$tmp/a.q" | od -An -tx1 | tr -d ' \n')" \
+    "dequant --raw writes the little-endian fp32 words of 1 2 3 448"
+
+# A triton file with scale 0x00: Triton reads it as 0.
+printf 'format mxfp8e4m3 profile triton values 1\nblock 0 scale 0x00 2^-127 codes 38\n' \
+    >"$tmp/t.q"
+expect_out "dequant under triton: e8m0 0x00 is 0" "0" dequant "$tmp/t.q"
+expect_out "dequant --profile cuda: e8m0 0x00 is 2^-127" "5.8774717541114375e-39" \
+    dequant --profile cuda "$tmp/t.q"
+
+# ---------------------------------------------------------------- diff
+
+expect_has "diff mxfp8e4m3 ocp cuda finds a difference" "ocp and cuda differ on" \
+    diff --format mxfp8e4m3 ocp cuda
+expect_has "diff mxfp8e4m3 ocp cuda shows amax 448 + 1 ulp decoded" \
+    "x[0] = 0x43e00001 448.000031 -> ocp 0x7e 448, cuda 0x76 224  (differ)" \
+    diff --format mxfp8e4m3 ocp cuda
+expect_has "diff mxfp8e4m3 cuda cuda agrees" "cuda and cuda agree on all" \
+    diff --format mxfp8e4m3 cuda cuda
+expect_has "diff mxfp4 torchao-floor torchao-rceil finds a difference" \
+    "torchao-floor and torchao-rceil differ on" diff --format mxfp4 torchao-floor torchao-rceil
+expect_has "diff nvfp4 te ocp finds a difference" "te and ocp differ on" \
+    diff --format nvfp4 te ocp --random 100
+
+# ---------------------------------------------------------------- errors
+
+printf '1\n2\nabc 3\n' >"$tmp/bad.txt"
+expect_err "a malformed number names the file and line" "bad.txt:3: malformed number 'abc'" \
+    quant --format mxfp8e4m3 "$tmp/bad.txt"
+expect_err "quant without --format" "--format is required" quant "$tmp/a.txt"
+expect_err "quant with an unknown block format" "'mxfp7'" quant --format mxfp7 "$tmp/a.txt"
+expect_err "quant with an unknown profile" "'nvidia'" \
+    quant --format mxfp4 --profile nvidia "$tmp/a.txt"
+expect_err "quant of a missing file" "cannot open" quant --format mxfp4 "$tmp/none.txt"
+: >"$tmp/empty.txt"
+expect_err "quant of an empty file" "no values" quant --format mxfp4 "$tmp/empty.txt"
+printf '\000\000\200' >"$tmp/short.raw"
+expect_err "quant --raw of 3 bytes" "3 bytes is not a whole number" \
+    quant --format mxfp4 --raw "$tmp/short.raw"
+expect_err "a per-tensor scale for an MX format" "nvfp4" \
+    quant --format mxfp8e4m3 --global-amax 16 "$tmp/a.txt"
+expect_err "a negative global amax" "must be finite and not negative" \
+    quant --format nvfp4 --global-amax -1 "$tmp/n.txt"
+expect_err "--rbits without --round rs" "--rbits needs --round rs" \
+    quant --format mxfp4 --rbits "$tmp/r.bits" "$tmp/r.txt"
+printf '0\n' >"$tmp/r1.bits"
+expect_err "--rbits with too few words" "1 random words for 2 values" \
+    quant --format mxfp4 --round rs --rbits "$tmp/r1.bits" "$tmp/r.txt"
+
+printf 'format mxfp4 profile ocp values 2\nblock 0 scale 0x7f codes 01 10\n' >"$tmp/d1.q"
+expect_err "dequant: an e2m1 code that does not fit" "code 0x10 does not fit" \
+    dequant "$tmp/d1.q"
+printf 'format mxfp4 profile ocp values 2\nblock 1 scale 0x7f codes 01 02\n' >"$tmp/d2.q"
+expect_err "dequant: a block out of order names the line" "d2.q:2: block 1 where block 0" \
+    dequant "$tmp/d2.q"
+printf 'format mxfp4 profile ocp values 2\nblock 0 scale 0x7f codes 01 02 03\n' >"$tmp/d3.q"
+expect_err "dequant: too many codes" "d3.q:2: more than 2 codes" dequant "$tmp/d3.q"
+printf 'format mxfp4 profile ocp values 40\nblock 0 scale 7f codes 01\n' >"$tmp/d4.q"
+expect_err "dequant: a scale without 0x" "d4.q:2: malformed scale byte '7f'" \
+    dequant "$tmp/d4.q"
+printf 'format mxfp4 profile ocp values 40\n' >"$tmp/d5.q"
+expect_err "dequant: missing blocks" "0 of 2 blocks present" dequant "$tmp/d5.q"
+printf 'hello\n' >"$tmp/d6.q"
+expect_err "dequant: no header" "d6.q:1: expected 'format F profile P values K'" \
+    dequant "$tmp/d6.q"
+printf 'format nvfp4 profile ocp values 1\nblock 0 scale 0xb8 codes 07\n' >"$tmp/d7.q"
+expect_err "dequant: a ue4m3 scale with bit 7 set under a strict profile" "0xb8" \
+    dequant "$tmp/d7.q"
+expect_out "dequant: cutlass-host clears the bit" "6" dequant --profile cutlass-host "$tmp/d7.q"
+
+expect_err "diff with one profile" "usage: softmma diff" diff --format mxfp4 ocp
+expect_err "diff with an unknown profile" "'nvidia'" diff --format mxfp4 ocp nvidia
+
+for cmd in quant dequant diff; do
+    run_prog "$prog" "$cmd" --help
+    case $nl$tap_out in
+        *"${nl}Usage: softmma $cmd"*) hl=$tap_rc ;;
+        *) hl=1 ;;
+    esac
+    ok "$hl" "$cmd --help exits 0 and prints a Usage line"
+done
+
+tap_done
