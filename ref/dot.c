@@ -12,6 +12,8 @@
 #include <config.h>
 
 #include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <softmma/gemm.h>
@@ -32,7 +34,7 @@ typedef struct factor {
 /* Splits a code of format f into a factor.  A subnormal keeps the format's
  * emin as its exponent and a significand below 1. */
 static factor
-split_code(smma_format f, uint32_t code)
+split_code_slow(smma_format f, uint32_t code)
 {
     const smma_format_desc *d = smma_format_info(f);
     factor r;
@@ -71,13 +73,69 @@ split_code(smma_format f, uint32_t code)
     return r;
 }
 
+/*
+ * Factor tables for every format of at most 16 bits, built once (the first
+ * dot product builds them under pthread_once; they are read-only after).
+ */
+static factor *factor_tab[SMMA_FORMAT_COUNT];
+static pthread_once_t factor_once = PTHREAD_ONCE_INIT;
+
+static void
+build_factor_tables(void)
+{
+    int f;
+
+    for (f = 0; f < SMMA_FORMAT_COUNT; f++) {
+        const smma_format_desc *d = smma_format_info((smma_format) f);
+        uint32_t n, c;
+
+        if (d->storage_bits > 16)
+            continue;
+        n = 1u << d->storage_bits;
+        factor_tab[f] = malloc(n * sizeof(factor));
+        if (factor_tab[f] == NULL)
+            continue; /* split_code falls back to computing */
+        for (c = 0; c < n; c++)
+            factor_tab[f][c] = split_code_slow((smma_format) f, c);
+    }
+}
+
+static inline factor
+split_code(smma_format f, uint32_t code)
+{
+    const factor *t = factor_tab[f];
+
+    if (t != NULL && (code >> 16) == 0 &&
+        (code >> smma_format_info(f)->storage_bits) == 0)
+        return t[code];
+    return split_code_slow(f, code);
+}
+
 /* The product of n factors: class rules for NaN, Inf and zero, then exact
  * significand product (at most 63 bits for the formats softmma models). */
-static factor
+static inline factor
 product(const factor *f, int n)
 {
     factor r;
     int i, nan = 0, inf = 0, zero = 0;
+
+    if (n == 2 && f[0].cls == F_FINITE && f[1].cls == F_FINITE) {
+        r.cls = F_FINITE;
+        r.sign = f[0].sign ^ f[1].sign;
+        r.sig = f[0].sig * f[1].sig;
+        r.fbits = f[0].fbits + f[1].fbits;
+        r.exp = f[0].exp + f[1].exp;
+        return r;
+    }
+    if (n == 4 && f[0].cls == F_FINITE && f[1].cls == F_FINITE && f[2].cls == F_FINITE &&
+        f[3].cls == F_FINITE) {
+        r.cls = F_FINITE;
+        r.sign = f[0].sign ^ f[1].sign ^ f[2].sign ^ f[3].sign;
+        r.sig = f[0].sig * f[1].sig * f[2].sig * f[3].sig;
+        r.fbits = f[0].fbits + f[1].fbits + f[2].fbits + f[3].fbits;
+        r.exp = f[0].exp + f[1].exp + f[2].exp + f[3].exp;
+        return r;
+    }
 
     memset(&r, 0, sizeof(r));
     r.sig = 1;
@@ -101,6 +159,23 @@ product(const factor *f, int n)
     else
         r.cls = F_FINITE;
     return r;
+}
+
+/* The number of significant bits of x (x > 0). */
+static inline int
+bitlen64(uint64_t x)
+{
+#if defined(__GNUC__)
+    return 64 - __builtin_clzll(x);
+#else
+    int n = 0;
+
+    while (x != 0) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+#endif
 }
 
 /* Special-value bookkeeping shared by all models. */
@@ -188,7 +263,7 @@ scale_factor(const smma_gemm_shape *s, const uint32_t *sc, size_t kb)
 
 /* The exact value of a finite factor as a double (exact: at most 63
  * significant bits are never needed here, products below 2^53 are). */
-static double
+static inline double
 factor_value(const factor *p)
 {
     double v;
@@ -403,6 +478,24 @@ dot_exact(const smma_model *model, const smma_gemm_shape *s, const uint32_t *a,
     return round_to(s->d_fmt, smma_acc_to_double_odd(&acc), model->round);
 }
 
+/* The value of a product rounded to nearest in format f (fp32 or bf16),
+ * without the encoder when the product is a normal number of at most prec
+ * significant bits (then it is exact). */
+static double
+rounded_value(const factor *p, smma_format f, int prec, int emin, int emax)
+{
+    if (p->cls == F_FINITE && p->sig < ((uint64_t) 1 << prec)) {
+        int len = bitlen64(p->sig);
+        int msb = p->exp - p->fbits + len - 1;
+
+        if (msb >= emin && msb <= emax)
+            return factor_value(p);
+    }
+    if (f == SMMA_FP32)
+        return smma_f32_from_bits(round_to(SMMA_FP32, factor_value(p), SMMA_RN));
+    return smma_decode(SMMA_BF16, round_to(SMMA_BF16, factor_value(p), SMMA_RN));
+}
+
 /* ---- fp32 fma, sequential -------------------------------------------------- */
 
 /* fp32(x * y + z) rounded to nearest, for fp32 x, y, z (as doubles): the
@@ -451,8 +544,8 @@ dot_fma_seq(const smma_gemm_shape *s, const uint32_t *a, const uint32_t *b,
         fb[1] = scale_factor(s, sb, kb);
         pa = product(fa, 2);
         pb = product(fb, 2);
-        x = smma_f32_from_bits(round_to(SMMA_FP32, factor_value(&pa), SMMA_RN));
-        y = smma_f32_from_bits(round_to(SMMA_FP32, factor_value(&pb), SMMA_RN));
+        x = rounded_value(&pa, SMMA_FP32, 24, -126, 127);
+        y = rounded_value(&pb, SMMA_FP32, 24, -126, 127);
         if (isnan(x) || isnan(y) || isnan(acc) || (isinf(x) && y == 0) ||
             (isinf(y) && x == 0) || (isinf(acc) && isinf(x * y) && (acc > 0) != (x * y > 0)))
             acc = NAN;
@@ -599,6 +692,20 @@ renormalize(factor *p)
 }
 
 /* The block-FMA products of step k: four factors, or bf16-rounded pairs. */
+/* A product rounded to nearest bf16, as a factor: itself when it is a
+ * normal bf16 already (at most 8 significant bits), else through the codec. */
+static factor
+as_bf16(const factor *p)
+{
+    if (p->cls == F_FINITE && p->sig < 256) {
+        int msb = p->exp - p->fbits + bitlen64(p->sig) - 1;
+
+        if (msb >= -126 && msb <= 127)
+            return *p;
+    }
+    return split_code(SMMA_BF16, round_to(SMMA_BF16, factor_value(p), SMMA_RN));
+}
+
 /* The scale factors of the block being summed, looked up once per block. */
 struct scale_cache {
     size_t kb;
@@ -625,8 +732,8 @@ tc_product(const smma_model *m, const smma_gemm_shape *s, const uint32_t *a,
     if (m->upcast_bf16) {
         factor pa = product(f, 2), pb = product(f + 2, 2);
 
-        f[0] = split_code(SMMA_BF16, round_to(SMMA_BF16, factor_value(&pa), SMMA_RN));
-        f[1] = split_code(SMMA_BF16, round_to(SMMA_BF16, factor_value(&pb), SMMA_RN));
+        f[0] = as_bf16(&pa);
+        f[1] = as_bf16(&pb);
         p = product(f, 2);
     } else {
         p = product(f, 4);
@@ -722,6 +829,7 @@ uint32_t
 smma_dot(const smma_model *model, const smma_gemm_shape *s, const uint32_t *a,
          const uint32_t *b, const uint32_t *sa, const uint32_t *sb, uint32_t c)
 {
+    pthread_once(&factor_once, build_factor_tables);
     switch (model->kind) {
     case SMMA_MODEL_EXACT:
         return dot_exact(model, s, a, b, sa, sb, c);
