@@ -43,20 +43,13 @@ format_pow2(double v, char *buf, size_t n)
 int
 cmd_formats(int argc, char **argv)
 {
-    static const struct opt_spec specs[] = { { NULL, false, NULL, NULL } };
-    struct opt_result r;
     unsigned i;
-    int rc = opt_parse(argc, argv, specs, &r);
+    static const char usage[] =
+        "Usage: softmma formats\n\nPrints a table of every format softmma knows.\n";
+    bool done;
+    int rc = opt_no_args(argc, argv, usage, &done);
 
-    if (rc == CLI_OK && r.help) {
-        printf("Usage: softmma formats\n\nPrints a table of every format softmma knows.\n");
-        opt_free(&r);
-        return CLI_OK;
-    }
-    if (rc == CLI_OK && r.npos > 0)
-        rc = cli_error("unexpected argument '%s'", r.pos[0]);
-    opt_free(&r);
-    if (rc != CLI_OK)
+    if (rc != CLI_OK || done)
         return rc;
     printf("%-6s %4s %4s %3s %3s %5s %-9s %-9s %-32s %s\n", "format", "bits", "sign", "exp",
            "man", "bias", "min-sub", "min-norm", "max-finite", "specials");
@@ -290,20 +283,13 @@ nano_text(smma_nan_out v)
 int
 cmd_profiles(int argc, char **argv)
 {
-    static const struct opt_spec specs[] = { { NULL, false, NULL, NULL } };
-    struct opt_result r;
     size_t i;
-    int rc = opt_parse(argc, argv, specs, &r);
+    static const char usage[] =
+        "Usage: softmma profiles\n\nLists the semantic profiles and their choices.\n";
+    bool done;
+    int rc = opt_no_args(argc, argv, usage, &done);
 
-    if (rc == CLI_OK && r.help) {
-        printf("Usage: softmma profiles\n\nLists the semantic profiles and their choices.\n");
-        opt_free(&r);
-        return CLI_OK;
-    }
-    if (rc == CLI_OK && r.npos > 0)
-        rc = cli_error("unexpected argument '%s'", r.pos[0]);
-    opt_free(&r);
-    if (rc != CLI_OK)
+    if (rc != CLI_OK || done)
         return rc;
     for (i = 0; i < smma_profile_count(); i++) {
         const smma_profile *p = smma_profile_at(i);

@@ -205,27 +205,30 @@ read_inputs(const char *path, smma_gemm_shape *s, smma_gemm_data *g)
             goto done;
         }
         seen[ki] = true;
-        switch (ki) {
-        case 0: rc = parse_fmt("a", val, false, &s->a_fmt); break;
-        case 1: rc = parse_fmt("b", val, false, &s->b_fmt); break;
-        case 2: rc = parse_fmt("scale", val, true, &s->scale_fmt); break;
-        case 3: {
-            uint64_t v;
+        {
+            char where[300];
 
-            if (!cli_parse_uint(val, 32, &v))
-                rc = cli_error("%s:%lu: malformed vec '%s'", path, r.line, val);
-            s->vec = (unsigned) v;
-            break;
+            snprintf(where, sizeof(where), "%s:%lu: %s", path, r.line, key);
+            switch (ki) {
+            case 0: rc = parse_fmt(where, val, false, &s->a_fmt); break;
+            case 1: rc = parse_fmt(where, val, false, &s->b_fmt); break;
+            case 2: rc = parse_fmt(where, val, true, &s->scale_fmt); break;
+            case 3: {
+                uint64_t v = 0;
+
+                if (!cli_parse_uint(val, 32, &v))
+                    rc = cli_error("%s: malformed vec '%s'", where, val);
+                s->vec = (unsigned) v;
+                break;
+            }
+            case 4: rc = parse_fmt(where, val, true, &s->c_fmt); break;
+            case 5: rc = parse_size(where, val, &s->m); break;
+            case 6: rc = parse_size(where, val, &s->n); break;
+            default: rc = parse_size(where, val, &s->k); break;
+            }
         }
-        case 4: rc = parse_fmt("c", val, true, &s->c_fmt); break;
-        case 5: rc = parse_size("m", val, &s->m); break;
-        case 6: rc = parse_size("n", val, &s->n); break;
-        default: rc = parse_size("k", val, &s->k); break;
-        }
-        if (rc != CLI_OK) {
-            fprintf(stderr, "softmma: gemm: (in %s:%lu)\n", path, r.line);
+        if (rc != CLI_OK)
             goto done;
-        }
     }
     if (smma_gemm_shape_check(s, &err) != SMMA_OK) {
         rc = cli_error("%s: %s", path, err.msg);
@@ -551,21 +554,14 @@ done:
 int
 cmd_models(int argc, char **argv)
 {
-    static const struct opt_spec specs[] = { { NULL, false, NULL, NULL } };
-    struct opt_result r;
     size_t i;
-    int rc = opt_parse(argc, argv, specs, &r);
+    static const char usage[] =
+        "Usage: softmma models\n\nLists the numerics models with their parameters "
+        "and status.\n";
+    bool done;
+    int rc = opt_no_args(argc, argv, usage, &done);
 
-    if (rc == CLI_OK && r.help) {
-        printf("Usage: softmma models\n\nLists the numerics models with their parameters "
-               "and status.\n");
-        opt_free(&r);
-        return CLI_OK;
-    }
-    if (rc == CLI_OK && r.npos > 0)
-        rc = cli_error("unexpected argument '%s'", r.pos[0]);
-    opt_free(&r);
-    if (rc != CLI_OK)
+    if (rc != CLI_OK || done)
         return rc;
     for (i = 0; i < smma_model_count(); i++) {
         const smma_model *m = smma_model_at(i);

@@ -50,22 +50,15 @@ show_encode(smma_format f, double x, const char *xtext, smma_round rnd, bool sat
 int
 cmd_tour(int argc, char **argv)
 {
-    static const struct opt_spec specs[] = { { NULL, false, NULL, NULL } };
-    struct opt_result r;
     uint32_t c;
-    int rc = opt_parse(argc, argv, specs, &r);
     char *fargv[] = { (char *) "formats", NULL };
+    static const char usage[] =
+        "Usage: softmma tour\n\nA short guided printout of the formats, their edge "
+        "values and\nthe conversions on which libraries disagree.\n";
+    bool done;
+    int rc = opt_no_args(argc, argv, usage, &done);
 
-    if (rc == CLI_OK && r.help) {
-        printf("Usage: softmma tour\n\nA short guided printout of the formats, their edge "
-               "values and\nthe conversions on which libraries disagree.\n");
-        opt_free(&r);
-        return CLI_OK;
-    }
-    if (rc == CLI_OK && r.npos > 0)
-        rc = cli_error("unexpected argument '%s'", r.pos[0]);
-    opt_free(&r);
-    if (rc != CLI_OK)
+    if (rc != CLI_OK || done)
         return rc;
 
     printf("softmma tour\n============\n\n"

@@ -8,6 +8,7 @@
  */
 #include <config.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,4 +77,22 @@ opt_free(struct opt_result *res)
 {
     free(res->pos);
     res->pos = NULL;
+}
+
+int
+opt_no_args(int argc, char **argv, const char *usage, bool *done)
+{
+    static const struct opt_spec none[] = { { NULL, false, NULL, NULL } };
+    struct opt_result r;
+    int rc = opt_parse(argc, argv, none, &r);
+
+    *done = false;
+    if (rc == CLI_OK && r.help) {
+        fputs(usage, stdout);
+        *done = true;
+    } else if (rc == CLI_OK && r.npos > 0) {
+        rc = cli_error("unexpected argument '%s'", r.pos[0]);
+    }
+    opt_free(&r);
+    return rc;
 }

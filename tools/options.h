@@ -27,6 +27,11 @@ struct opt_result {
  * argument. */
 int opt_parse(int argc, char **argv, const struct opt_spec *specs, struct opt_result *res);
 
+/* Parses the arguments of a command that takes none.  With --help, prints
+ * usage and sets *done.  Returns CLI_OK (then, unless *done, the command
+ * runs) or CLI_USAGE after printing an error naming the argument. */
+int opt_no_args(int argc, char **argv, const char *usage, bool *done);
+
 /* Frees what opt_parse allocated. */
 void opt_free(struct opt_result *res);
 

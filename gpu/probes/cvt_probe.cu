@@ -41,6 +41,7 @@
 #include <stdio.h>
 
 #include "probes.h"
+#include "probe_util.h"
 
 /* Set by the kernel when it was compiled for a target without the
  * instruction: it holds the __CUDA_ARCH__ the code was built for, so the
@@ -51,45 +52,6 @@ __device__ unsigned int smma_cvt_probe_missing;
 /* The device buffer kept between calls, and its size in bytes. */
 static uint8_t *probe_buf;
 static size_t probe_cap;
-
-static int
-set_msg(char *msg, size_t msg_len, int status, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-
-static int
-set_msg(char *msg, size_t msg_len, int status, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (msg != NULL && msg_len > 0) {
-        va_start(ap, fmt);
-        vsnprintf(msg, msg_len, fmt, ap);
-        va_end(ap);
-    }
-    return status;
-}
-
-/* Reports a failing CUDA call and clears the runtime's last error (an error
- * that does not poison the context should not leak into the next call). */
-static int
-cuda_fail(char *msg, size_t msg_len, int status, const char *what, cudaError_t e)
-{
-    (void) cudaGetLastError();
-    return set_msg(msg, msg_len, status, "%s: %s (%s)", what, cudaGetErrorString(e),
-                   cudaGetErrorName(e));
-}
-
-/* Evaluates a CUDA call; on failure returns from the enclosing function with
- * SMMA_GPU_ECUDA and a message naming the call. */
-#define CUDA_TRY(call)                                                        \
-    do {                                                                      \
-        cudaError_t e_ = (call);                                              \
-        if (e_ != cudaSuccess)                                                \
-            return cuda_fail(msg, msg_len, SMMA_GPU_ECUDA, #call, e_);        \
-    } while (0)
 
 /* One x2 conversion: a lands in bits 15:8 of the result, b in bits 7:0. */
 __device__ __forceinline__ unsigned short

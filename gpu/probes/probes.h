@@ -76,6 +76,32 @@ int smma_gpu_device_info(int *sm_major, int *sm_minor, char *name, size_t name_l
 int smma_gpu_cvt_f32_to_f8x2(int which, uint32_t first, uint32_t count, uint8_t *out,
                              char *msg, size_t msg_len);
 
+/* The instructions smma_gpu_mma can run; the numbers are those of
+ * smma_mma_instr in softmma/fragment.h. */
+enum {
+    SMMA_GPU_MMA_M16N8K16_BF16 = 0, /* mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 */
+    SMMA_GPU_MMA_M16N8K16_F16 = 1,  /* mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 */
+    SMMA_GPU_MMA_M16N8K32_E4M3 = 2, /* mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 */
+    SMMA_GPU_MMA_M16N8K32_E5M2 = 3  /* mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32 */
+};
+
+/* Executes one mma.sync per case on device 0 and hands back every output
+ * register.  The kernel knows nothing of layouts: lane l of the warp running
+ * case t loads its registers a_regs[(t * 32 + l) * 4 + r] (r < 4),
+ * b_regs[(t * 32 + l) * 2 + r] (r < 2) and c_regs[(t * 32 + l) * 4 + r],
+ * executes the instruction, and stores d_regs[(t * 32 + l) * 4 + r].  The
+ * caller packs the operands with the simulator (smma_frag_pack) and unpacks
+ * D the same way, so a probe tests the layouts and the numerics together.
+ * All four instructions take 4 A, 2 B, 4 C and 4 D registers per lane.
+ *
+ * Returns SMMA_GPU_OK; SMMA_GPU_EINVAL for a bad instr or NULL arrays with
+ * ncases > 0; SMMA_GPU_ENODEV; SMMA_GPU_EARCH when the device or the code
+ * that runs on it lacks the instruction (the fp8 forms need sm_89); or
+ * SMMA_GPU_ECUDA.  On failure msg receives a one-line reason. */
+int smma_gpu_mma(int instr, const uint32_t *a_regs, const uint32_t *b_regs,
+                 const uint32_t *c_regs, uint32_t *d_regs, size_t ncases, char *msg,
+                 size_t msg_len);
+
 /* Frees the device buffer that the launchers keep between calls.  Safe to
  * call at any time, more than once, and when nothing was allocated; a later
  * launcher call allocates again.  Errors from the driver are ignored. */

@@ -15,7 +15,6 @@
 
 #include <math.h>
 #include <string.h>
-#include <time.h>
 
 #include <softmma/format.h>
 #include <softmma/profile.h>
@@ -121,15 +120,6 @@ check_range(uint64_t lo, uint64_t hi, void *vctx, sweep_result *r)
     }
 }
 
-static double
-now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double) ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* The value of a half's bits, exactly. */
 static double
 half_value(uint16_t h)
@@ -212,7 +202,7 @@ main(void)
     for (i = 0; i < sizeof(convs) / sizeof(convs[0]); i++) {
         struct ctx cx;
         sweep_result res;
-        double t0 = now();
+        double t0 = tap_seconds();
         unsigned k;
 
         cx.c = &convs[i];
@@ -231,7 +221,7 @@ main(void)
                  smma_decode(convs[i].f, res.first[k].got));
         diag("RESULT conv=\"%s\" inputs=%llu mismatches=%llu seconds=%.1f", convs[i].name,
              (unsigned long long) res.checked, (unsigned long long) res.mismatches,
-             now() - t0);
+             tap_seconds() - t0);
     }
     return exit_status();
 }

@@ -63,7 +63,8 @@ check_table(void)
         uint32_t c, ncodes;
         unsigned nans = 0, infs = 0;
 
-        ok(d != NULL && d->id == expect[i].f, "%s: descriptor found", smma_format_name(expect[i].f));
+        ok(d != NULL && d->id == expect[i].f, "%s: descriptor found",
+           smma_format_name(expect[i].f));
         ok(smma_decode(d->id, d->max_code) == expect[i].maxv, "%s: max_code is %a", d->name,
            expect[i].maxv);
         ok(smma_decode(d->id, d->min_sub_code) == expect[i].minsub, "%s: min_sub_code is %a",

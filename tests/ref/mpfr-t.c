@@ -221,8 +221,10 @@ main(void)
                 smma_acc_add(&acc, mm, e, neg);
                 if (mpfr_set_uj_2exp(x, mm, e, MPFR_RNDN) != 0)
                     inexact_ops++;
-                if ((neg ? mpfr_sub(sum, sum, x, MPFR_RNDN) : mpfr_add(sum, sum, x, MPFR_RNDN)) != 0)
-                    inexact_ops++;
+                if (neg)
+                    inexact_ops += mpfr_sub(sum, sum, x, MPFR_RNDN) != 0;
+                else
+                    inexact_ops += mpfr_add(sum, sum, x, MPFR_RNDN) != 0;
             }
             got = smma_acc_to_double_odd(&acc);
             if (mpfr_zero_p(sum))

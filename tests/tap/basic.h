@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <softmma/gemm.h>
+
 #if defined(__GNUC__)
 #define TAP_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define TAP_NORETURN __attribute__((noreturn))
@@ -45,6 +47,11 @@ bool is_string(const char *wanted, const char *seen, const char *fmt, ...) TAP_P
 void skip(const char *fmt, ...) TAP_PRINTF(1, 2);
 void skip_block(unsigned long count, const char *fmt, ...) TAP_PRINTF(2, 3);
 
+/* Marks the following test points as TODO (known to fail; a failure is
+ * reported as expected, a pass as unexpected) with the given reason, until
+ * called again with NULL. */
+void todo(const char *reason);
+
 /* Prints a diagnostic line ("# ...").  Returns true so it can be chained. */
 bool diag(const char *fmt, ...) TAP_PRINTF(1, 2);
 
@@ -67,10 +74,13 @@ char *test_file_path(const char *relative);
 char *test_build_path(const char *relative);
 void test_file_free(char *path);
 
-/* A deterministic pseudo-random generator (xoshiro-style splitmix64 seed),
- * identical on every machine. */
-typedef struct { uint64_t s[4]; } tap_rng;
+/* A deterministic pseudo-random generator, identical on every machine: the
+ * library's own (smma_rng, xoshiro256** seeded by splitmix64). */
+typedef struct { smma_rng g; } tap_rng;
 void tap_rng_seed(tap_rng *r, uint64_t seed);
 uint64_t tap_rng_next(tap_rng *r);
+
+/* A monotonic clock in seconds, for the timings tests print. */
+double tap_seconds(void);
 
 #endif /* TAP_BASIC_H */
