@@ -118,24 +118,27 @@ check_verify(void)
     smma_gemm_data g;
     smma_gemm_operands op;
     uint32_t d[256];
-    size_t checked, bad;
+    size_t checked = 0, bad = 0;
     smma_mismatch first[4];
     smma_error err;
+    int rc;
 
     smma_model_from_name("exact-rn", &m, NULL);
     smma_gemm_generate(&s, SMMA_CLASS_RANDOM, 5, &g, &err);
     op = smma_gemm_data_operands(&s, &g);
     smma_gemm(m, &s, &op, d, &err);
-    ok(smma_gemm_verify(m, &s, &op, d, 1000, 1, &checked, &bad, first, 4, &err) == SMMA_OK &&
-           checked == 256 && bad == 0,
+    /* Each verification runs before its result is reported: the arguments of
+     * ok() are evaluated in an unspecified order. */
+    rc = smma_gemm_verify(m, &s, &op, d, 1000, 1, &checked, &bad, first, 4, &err);
+    ok(rc == SMMA_OK && checked == 256 && bad == 0,
        "verify: the reference's own D passes in full (%zu checked)", checked);
     d[7 * 16 + 9] ^= 0x00000100u;
-    ok(smma_gemm_verify(m, &s, &op, d, 1000, 1, &checked, &bad, first, 4, &err) == SMMA_OK &&
-           bad == 1 && first[0].i == 7 && first[0].j == 9 &&
+    rc = smma_gemm_verify(m, &s, &op, d, 1000, 1, &checked, &bad, first, 4, &err);
+    ok(rc == SMMA_OK && bad == 1 && first[0].i == 7 && first[0].j == 9 &&
            first[0].got == (first[0].want ^ 0x100u),
        "verify: a one-bit change is found and named (D[7][9])");
-    ok(smma_gemm_verify(m, &s, &op, d, 64, 3, &checked, &bad, first, 4, &err) == SMMA_OK &&
-           checked == 64 && bad <= 1,
+    rc = smma_gemm_verify(m, &s, &op, d, 64, 3, &checked, &bad, first, 4, &err);
+    ok(rc == SMMA_OK && checked == 64 && bad <= 1,
        "verify: 64 sampled entries are checked");
     smma_gemm_data_free(&g);
 }
