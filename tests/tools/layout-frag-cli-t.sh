@@ -1,0 +1,320 @@
+#!/bin/sh
+# tests/tools/layout-frag-cli-t.sh - softmma layout INSTRUCTION OPERAND
+# (text grids and SVG pictures of the mma.sync fragment layouts), softmma
+# layout --list, and their errors.
+#
+# Every expected cell below is worked out by hand from the PTX ISA formulas
+# (9.7.14.5.8 and 9.7.14.5.10; softmma/fragment.h), not pasted from the
+# program.  For lane t: group = t / 4, tig = t % 4.  Solving for the lane:
+#   A (16 x K), element (m, k): half = k / (K/2), pos = k % (K/2);
+#       lane = (m % 8) * 4 + pos / E, reg = m / 8 + 2 * half, elem = pos % E
+#       (E = 2 for K 16, 4 for K 32).
+#   B (K x 8), element (k, n): half = k / (K/2), pos = k % (K/2);
+#       lane = n * 4 + pos / E, reg = half, elem = pos % E.
+#   C, D (16 x 8), element (m, n): lane = (m % 8) * 4 + n / 2,
+#       reg = (m / 8) * 2 + n % 2, elem 0.
+# Worked values:
+#   k16 A (8, 9): half 1, pos 1 -> lane 0, reg 1 + 2 = 3, elem 1: T0:r3.1.
+#   k16 A (15, 15): half 1, pos 7 -> lane 28 + 3 = 31, reg 3, elem 1: T31:r3.1.
+#   k16 A (1, 11): half 1, pos 3 -> lane 4 + 1 = 5, reg 2, elem 1: T5:r2.1.
+#   k16 A row 0: k 0..7 -> lanes 0,0,1,1,2,2,3,3 reg 0 elems 0,1,...;
+#     k 8..15 the same lanes in reg 2.  Row 8: the same lanes, regs 1 and 3.
+#   k16 B (9, 3): half 1, pos 1 -> lane 12, reg 1, elem 1: T12:r1.1.
+#   k32 A (9, 21): half 1, pos 5 -> lane 4 + 1 = 5, reg 1 + 2 = 3, elem 1:
+#     T5:r3.1.
+#   k32 B (31, 7): half 1, pos 15 -> lane 28 + 3 = 31, reg 1, elem 3: T31:r1.3.
+#   k32 B row 0: n 0..7 -> lanes 0, 4, ..., 28, reg 0, elem 0.
+#   C row 0: n 0..7 -> lanes 0,0,1,1,2,2,3,3, regs 0,1,0,1,...
+#   D (13, 5): lane 20 + 2 = 22, reg 2 + 1 = 3: T22:r3.0.
+
+if [ -z "$SMMA_SRCDIR" ]; then
+    SMMA_SRCDIR=$(cd "$(dirname "$0")/../.." && pwd)
+fi
+: "${SMMA_BUILDDIR:=.}"
+# shellcheck source-path=SCRIPTDIR/../..
+# shellcheck source=tests/tap/libtap.sh
+. "$SMMA_SRCDIR/tests/tap/libtap.sh"
+
+prog=$SMMA_BUILDDIR/tools/softmma
+nl='
+'
+work=${TMPDIR:-/tmp}/smma-layout-frag.$$
+rm -rf "$work"
+if ! mkdir "$work"; then echo "Bail out! cannot create $work"; exit 1; fi
+trap 'rm -rf "$work"' EXIT
+
+plan_lazy
+
+# expect_out DESC EXPECTED ARGS...: softmma ARGS exits 0, prints exactly
+# EXPECTED on stdout and nothing on stderr.
+expect_out() {
+    eo_desc=$1
+    eo_want=$2
+    shift 2
+    run_prog "$prog" "$@"
+    if [ "$tap_rc" -eq 0 ] && [ "$tap_out" = "$eo_want" ] && [ -z "$tap_err" ]; then
+        ok 0 "$eo_desc"
+    else
+        ok 1 "$eo_desc"
+        diag "command: softmma $*"
+        diag "wanted: exit 0, stdout:$nl$eo_want"
+        diag "  seen: exit $tap_rc, stdout:$nl$tap_out"
+        [ -z "$tap_err" ] || diag "stderr: $tap_err"
+    fi
+}
+
+# expect_err DESC NEEDLE ARGS...: softmma ARGS exits 2, prints nothing on
+# stdout, and exactly one line on stderr that contains NEEDLE.
+expect_err() {
+    ee_desc=$1
+    ee_needle=$2
+    shift 2
+    run_prog "$prog" "$@"
+    ee_lines=$(printf '%s\n' "$tap_err" | wc -l | tr -d ' ')
+    ee_ok=1
+    if [ "$tap_rc" -eq 2 ] && [ -z "$tap_out" ] && [ -n "$tap_err" ] && [ "$ee_lines" -eq 1 ]
+    then
+        case $tap_err in
+            *"$ee_needle"*) ee_ok=0 ;;
+        esac
+    fi
+    ok "$ee_ok" "$ee_desc"
+    if [ $ee_ok -ne 0 ]; then
+        diag "command: softmma $*"
+        diag "wanted: exit 2, empty stdout, one stderr line containing '$ee_needle'"
+        diag "  seen: exit $tap_rc, stdout:$nl$tap_out"
+        diag "stderr:$nl$tap_err"
+    fi
+}
+
+# expect_line DESC LINE ARGS...: softmma ARGS exits 0 and prints LINE as
+# one whole line of its stdout.
+expect_line() {
+    el_desc=$1
+    el_want=$2
+    shift 2
+    run_prog "$prog" "$@"
+    case $nl$tap_out$nl in
+        *"$nl$el_want$nl"*) el_ok=$tap_rc ;;
+        *) el_ok=1 ;;
+    esac
+    ok "$el_ok" "$el_desc"
+    if [ "$el_ok" -ne 0 ]; then
+        diag "command: softmma $*"
+        diag "wanted a line: $el_want"
+        diag "  seen: exit $tap_rc, stdout:$nl$tap_out"
+    fi
+}
+
+# expect_cell DESC INSTR OP ROW COL WANT: the text grid of INSTR OP has WANT
+# in row ROW, column COL (the line starting with ROW, field COL + 2).
+expect_cell() {
+    run_prog "$prog" layout "$2" "$3"
+    ec_seen=$(printf '%s\n' "$tap_out" | awk -v r="$4" -v c="$5" \
+        'NR > 2 && $1 == r { print $(c + 2) }')
+    if [ "$tap_rc" -eq 0 ]; then
+        is "$6" "$ec_seen" "$1"
+    else
+        ok 1 "$1"
+        diag "softmma layout $2 $3 exited $tap_rc: $tap_err"
+    fi
+}
+
+# run_svg OUTFILE ARGS...: runs softmma ARGS (under valgrind when set) with
+# stdout to OUTFILE and stderr to $work/err; sets $tap_rc.
+run_svg() {
+    rs_out=$1
+    shift
+    # shellcheck disable=SC2086
+    $SMMA_VALGRIND "$prog" "$@" >"$rs_out" 2>"$work/err" </dev/null
+    tap_rc=$?
+}
+
+# ---------------------------------------------------------------- text grids
+
+expect_line "k16 A: header line" \
+"mma.m16n8k16.bf16 a: 16 x 16 bf16 (rows m, cols k), 4 registers x 2 elements per lane; \
+cell T<lane>:r<register>.<element>" layout mma.m16n8k16.bf16 a
+expect_line "k16 A: column indices" \
+"    0        1        2        3        4        5        6        7        8        9        \
+10       11       12       13       14       15" layout mma.m16n8k16.bf16 a
+expect_line "k16 A: row 0" \
+"  0 T0:r0.0  T0:r0.1  T1:r0.0  T1:r0.1  T2:r0.0  T2:r0.1  T3:r0.0  T3:r0.1  \
+T0:r2.0  T0:r2.1  T1:r2.0  T1:r2.1  T2:r2.0  T2:r2.1  T3:r2.0  T3:r2.1" \
+    layout mma.m16n8k16.bf16 a
+expect_line "k16 A: row 8 (registers 1 and 3)" \
+"  8 T0:r1.0  T0:r1.1  T1:r1.0  T1:r1.1  T2:r1.0  T2:r1.1  T3:r1.0  T3:r1.1  \
+T0:r3.0  T0:r3.1  T1:r3.0  T1:r3.1  T2:r3.0  T2:r3.1  T3:r3.0  T3:r3.1" \
+    layout mma.m16n8k16.bf16 a
+expect_line "k16 C: row 0" \
+"  0 T0:r0.0  T0:r1.0  T1:r0.0  T1:r1.0  T2:r0.0  T2:r1.0  T3:r0.0  T3:r1.0" \
+    layout mma.m16n8k16.f16 c
+expect_line "k32 B: header line" \
+"mma.m16n8k32.e4m3 b: 32 x 8 e4m3 (rows k, cols n), 2 registers x 4 elements per lane; \
+cell T<lane>:r<register>.<element>" layout mma.m16n8k32.e4m3 b
+expect_line "k32 B: row 0" \
+"  0 T0:r0.0  T4:r0.0  T8:r0.0  T12:r0.0 T16:r0.0 T20:r0.0 T24:r0.0 T28:r0.0" \
+    layout mma.m16n8k32.e4m3 b
+expect_line "k16 D: header says 1 element" \
+"mma.m16n8k16.bf16 d: 16 x 8 fp32 (rows m, cols n), 4 registers x 1 element per lane; \
+cell T<lane>:r<register>.<element>" layout mma.m16n8k16.bf16 d
+
+expect_cell "k16 A (0, 0) is T0:r0.0" mma.m16n8k16.bf16 a 0 0 T0:r0.0
+expect_cell "k16 A (8, 9) is T0:r3.1" mma.m16n8k16.bf16 a 8 9 T0:r3.1
+expect_cell "k16 A (15, 15) is T31:r3.1" mma.m16n8k16.bf16 a 15 15 T31:r3.1
+expect_cell "k16 A (1, 11) is T5:r2.1" mma.m16n8k16.f16 a 1 11 T5:r2.1
+expect_cell "k16 B (9, 3) is T12:r1.1" mma.m16n8k16.bf16 b 9 3 T12:r1.1
+expect_cell "k32 A (9, 21) is T5:r3.1" mma.m16n8k32.e4m3 a 9 21 T5:r3.1
+expect_cell "k32 B (31, 7) is T31:r1.3" mma.m16n8k32.e5m2 b 31 7 T31:r1.3
+expect_cell "D (13, 5) is T22:r3.0" mma.m16n8k32.e5m2 d 13 5 T22:r3.0
+
+# Shape: a header, a column line, one line per row; every slot exactly once.
+for spec in "mma.m16n8k16.bf16 a 16 16" "mma.m16n8k16.bf16 b 16 8" \
+    "mma.m16n8k32.e4m3 a 16 32" "mma.m16n8k32.e4m3 b 32 8" "mma.m16n8k16.f16 c 16 8"
+do
+    # shellcheck disable=SC2086
+    set -- $spec
+    run_prog "$prog" layout "$1" "$2"
+    lines=$(printf '%s\n' "$tap_out" | wc -l | tr -d ' ')
+    cells=$(printf '%s\n' "$tap_out" | awk 'NR > 2 { for (i = 2; i <= NF; i++) print $i }' \
+        | sort -u | wc -l | tr -d ' ')
+    is "$(($3 + 2)) $(($3 * $4))" "$lines $cells" \
+        "$1 $2: $3 rows of $4 cells, $(($3 * $4)) distinct slots"
+done
+
+run_prog "$prog" layout mma.m16n8k16.bf16 a
+want=$tap_out
+expect_out "the full PTX spelling and upper-case operand draw the same grid" "$want" \
+    layout MMA.SYNC.ALIGNED.M16N8K16.ROW.COL.F32.BF16.BF16.F32 A
+expect_out "--text is the default" "$want" layout mma.m16n8k16.bf16 a --text
+expect_out "options may come first" "$want" layout --text mma.m16n8k16.bf16 a
+
+# ---------------------------------------------------------------- --list
+
+run_prog "$prog" layout --list
+is 0 "$tap_rc" "--list exits 0"
+is "16" "$(printf '%s\n' "$tap_out" | grep -c '^  mma\.m16n8k')" \
+    "--list names 16 fragment layouts (4 instructions x a, b, c, d)"
+is "5" "$(printf '%s\n' "$tap_out" | grep -c '^  scale --layout ')" \
+    "--list names the 5 scale layouts"
+expect_line "--list: k16 bf16 A" \
+"  mma.m16n8k16.bf16 a  16 x 16 bf16  4 registers x 2 elements per lane" layout --list
+expect_line "--list: k32 e5m2 B" \
+"  mma.m16n8k32.e5m2 b  32 x 8 e5m2   2 registers x 4 elements per lane" layout --list
+expect_line "--list: f16 D" \
+"  mma.m16n8k16.f16 d   16 x 8 fp32   4 registers x 1 element per lane" layout --list
+for name in linear 128x4 triton5d cdna4-16 cdna4-32; do
+    expect_line "--list: scale layout $name" "  scale --layout $name" layout --list
+done
+
+# ---------------------------------------------------------------- SVG
+
+svg=$work/a16.svg
+run_prog "$prog" layout mma.m16n8k16.bf16 a --svg "$svg"
+if [ "$tap_rc" -eq 0 ] && [ -z "$tap_out" ] && [ -z "$tap_err" ] && [ -f "$svg" ]; then
+    ok 0 "--svg writes the file, prints nothing"
+else
+    ok 1 "--svg writes the file, prints nothing"
+    diag "exit $tap_rc, stdout: $tap_out, stderr: $tap_err"
+fi
+is "<svg " "$(head -c 5 "$svg" 2>/dev/null)" "the SVG starts with <svg"
+is "</svg>" "$(tail -n 1 "$svg" 2>/dev/null)" "the SVG ends with </svg>"
+if command -v xmllint >/dev/null 2>&1; then
+    xmllint --noout "$svg" 2>"$work/xml"
+    ok $? "the SVG is well-formed XML (xmllint)"
+    [ -s "$work/xml" ] && diag "$(cat "$work/xml")"
+else
+    ok 0 "the SVG is well-formed XML # SKIP xmllint not found"
+fi
+is 256 "$(grep -c 'class="cell"' "$svg")" "k16 A: 256 cells (16 x 16)"
+is 32 "$(grep -o 'class="cell"[^>]*fill="#[0-9a-f]*"' "$svg" | sed 's/.*fill=//' \
+    | sort -u | wc -l | tr -d ' ')" "k16 A: 32 fills, one per lane"
+is 1 "$(grep -c '>T5</text><text [^>]*>r2\.1</text>' "$svg")" \
+    "k16 A: one cell labelled T5 / r2.1"
+is 16 "$(grep -c '<text [^>]*text-anchor="end">[0-9]*</text>' "$svg")" \
+    "k16 A: 16 row indices"
+for spec in "mma.m16n8k32.e4m3 a 512" "mma.m16n8k32.e5m2 b 256" "mma.m16n8k16.bf16 d 128"; do
+    # shellcheck disable=SC2086
+    set -- $spec
+    run_prog "$prog" layout "$1" "$2" --svg "$work/n.svg"
+    is "0 $3" "$tap_rc $(grep -c 'class="cell"' "$work/n.svg" 2>/dev/null)" \
+        "$1 $2: $3 cells"
+done
+
+run_svg "$work/stdout.svg" layout mma.m16n8k16.bf16 a --svg -
+if [ "$tap_rc" -eq 0 ] && cmp -s "$svg" "$work/stdout.svg"; then
+    ok 0 "--svg - writes the same picture to stdout"
+else
+    ok 1 "--svg - writes the same picture to stdout"
+fi
+
+printf 'old\n' >"$work/keep.svg"
+run_prog "$prog" layout mma.m16n8k16.bf16 a --svg "$work/keep.svg"
+if [ "$tap_rc" -eq 0 ] && cmp -s "$svg" "$work/keep.svg"; then
+    ok 0 "--svg replaces an existing file"
+else
+    ok 1 "--svg replaces an existing file"
+fi
+is "" "$(find "$work" -name '*.tmp' | tr '\n' ' ')" "no temporary file is left behind"
+
+# Errors write nothing: no new file, an existing one untouched.
+printf 'old\n' >"$work/keep.svg"
+expect_err "unknown instruction with --svg" "unknown instruction 'mma.m16n8k16.bf32'" \
+    layout mma.m16n8k16.bf32 a --svg "$work/keep.svg"
+is "old" "$(cat "$work/keep.svg")" "... the existing file is untouched"
+expect_err "unknown operand with --svg" "unknown operand 'e' (known: a, b, c, d)" \
+    layout mma.m16n8k16.bf16 e --svg "$work/new.svg"
+expect_err "--text with --svg" "exclude" \
+    layout mma.m16n8k16.bf16 a --text --svg "$work/new.svg"
+expect_err "--svg into a missing directory" "$work/no/such" \
+    layout mma.m16n8k16.bf16 a --svg "$work/no/such/dir.svg"
+is "" "$(find "$work" -name 'new.svg*' | tr '\n' ' ')" "... no file was created"
+mkdir "$work/adir"
+expect_err "--svg onto a directory" "cannot rename" \
+    layout mma.m16n8k16.bf16 a --svg "$work/adir"
+is "" "$(find "$work" -name '*.tmp' | tr '\n' ' ')" "... and its temporary file is removed"
+
+# The pictures in doc/layouts/ are what the program draws now (make
+# layouts-svg redraws them).
+for f in "$SMMA_SRCDIR"/doc/layouts/*.svg; do
+    base=${f##*/}
+    base=${base%.svg}
+    run_svg "$work/doc.svg" layout "${base%-*}" "${base##*-}" --svg -
+    if [ "$tap_rc" -eq 0 ] && cmp -s "$f" "$work/doc.svg"; then
+        ok 0 "doc/layouts/$base.svg is up to date"
+    else
+        ok 1 "doc/layouts/$base.svg is up to date"
+        diag "run 'make layouts-svg' and commit the result"
+    fi
+done
+
+# ---------------------------------------------------------------- errors
+
+expect_err "unknown instruction" "unknown instruction 'mma.m16n8k8.tf32'" \
+    layout mma.m16n8k8.tf32 a
+expect_err "unknown first word, neither kind nor instruction" \
+    "unknown layout kind 'wgmma' (known: scale)" layout wgmma a
+expect_err "unknown operand" "unknown operand 'x'" layout mma.m16n8k16.bf16 x
+expect_err "missing operand" "missing OPERAND" layout mma.m16n8k16.bf16
+expect_err "extra argument" "unexpected argument 'c'" layout mma.m16n8k16.bf16 a c
+expect_err "--svg without a file" "--svg" layout mma.m16n8k16.bf16 a --svg
+expect_err "--list with an instruction" "--list" layout --list mma.m16n8k16.bf16
+expect_err "unknown option" "--frobnicate" layout mma.m16n8k16.bf16 a --frobnicate
+expect_err "options without an instruction" "INSTRUCTION OPERAND" layout --text
+
+# ---------------------------------------------------------------- help
+
+run_prog "$prog" layout mma.m16n8k16.bf16 a --help
+case $nl$tap_out in
+    *"${nl}Usage: softmma layout INSTRUCTION OPERAND"*) hl=$tap_rc ;;
+    *) hl=1 ;;
+esac
+ok "$hl" "softmma layout INSTRUCTION OPERAND --help prints its Usage"
+run_prog "$prog" layout --help
+case $tap_out in
+    *"INSTRUCTION OPERAND"*"--list"*) hl=$tap_rc ;;
+    *) hl=1 ;;
+esac
+ok "$hl" "softmma layout --help names the fragment form and --list"
+
+tap_done
