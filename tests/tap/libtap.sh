@@ -1,7 +1,7 @@
 # tests/tap/libtap.sh - TAP helpers for shell test scripts.
 #
-# Source this file, call plan N (or plan_lazy), then ok/is/run_is per test
-# point, and end with tap_done.  SMMA_VALGRIND, when set, prefixes every
+# Source this file, call plan N (or plan_lazy), then ok/is/expect_out/
+# expect_err per test point, and end with tap_done.  SMMA_VALGRIND, when set, prefixes every
 # program run through run_prog so that check-valgrind covers the CLI too.
 
 tap_count=0
@@ -51,6 +51,52 @@ run_prog() {
     if [ "$tap_rc" -eq 99 ] && [ -n "$SMMA_VALGRIND" ]; then
         diag "valgrind reported errors running: $*"
         diag "$tap_err"
+    fi
+}
+
+# The CLI checks below run the program named by $prog.
+nl='
+'
+
+# expect_out DESC EXPECTED ARGS...: softmma ARGS exits 0, prints exactly
+# EXPECTED on stdout (trailing newlines aside) and nothing on stderr.
+expect_out() {
+    eo_desc=$1
+    eo_want=$2
+    shift 2
+    run_prog "$prog" "$@"
+    if [ "$tap_rc" -eq 0 ] && [ "$tap_out" = "$eo_want" ] && [ -z "$tap_err" ]; then
+        ok 0 "$eo_desc"
+    else
+        ok 1 "$eo_desc"
+        diag "command: softmma $*"
+        diag "wanted: exit 0, stdout:$nl$eo_want"
+        diag "  seen: exit $tap_rc, stdout:$nl$tap_out"
+        [ -z "$tap_err" ] || diag "stderr: $tap_err"
+    fi
+}
+
+# expect_err DESC NEEDLE ARGS...: softmma ARGS exits 2, prints nothing on
+# stdout, and exactly one line on stderr that contains NEEDLE.
+expect_err() {
+    ee_desc=$1
+    ee_needle=$2
+    shift 2
+    run_prog "$prog" "$@"
+    ee_lines=$(printf '%s\n' "$tap_err" | wc -l | tr -d ' ')
+    ee_ok=1
+    if [ "$tap_rc" -eq 2 ] && [ -z "$tap_out" ] && [ -n "$tap_err" ] && [ "$ee_lines" -eq 1 ]
+    then
+        case $tap_err in
+            *"$ee_needle"*) ee_ok=0 ;;
+        esac
+    fi
+    ok "$ee_ok" "$ee_desc"
+    if [ $ee_ok -ne 0 ]; then
+        diag "command: softmma $*"
+        diag "wanted: exit 2, empty stdout, one stderr line containing '$ee_needle'"
+        diag "  seen: exit $tap_rc, stdout:$nl$tap_out"
+        diag "stderr:$nl$tap_err"
     fi
 }
 

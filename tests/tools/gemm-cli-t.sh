@@ -62,47 +62,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 plan_lazy
 
-# expect_out DESC EXPECTED ARGS...: softmma ARGS exits 0, prints exactly
-# EXPECTED on stdout and nothing on stderr.
-expect_out() {
-    eo_desc=$1
-    eo_want=$2
-    shift 2
-    run_prog "$prog" "$@"
-    if [ "$tap_rc" -eq 0 ] && [ "$tap_out" = "$eo_want" ] && [ -z "$tap_err" ]; then
-        ok 0 "$eo_desc"
-    else
-        ok 1 "$eo_desc"
-        diag "command: softmma $*"
-        diag "wanted: exit 0, stdout:$nl$eo_want"
-        diag "  seen: exit $tap_rc, stdout:$nl$tap_out"
-        [ -z "$tap_err" ] || diag "stderr: $tap_err"
-    fi
-}
-
-# expect_err DESC NEEDLE ARGS...: softmma ARGS exits 2, prints nothing on
-# stdout, and exactly one line on stderr that contains NEEDLE.
-expect_err() {
-    ee_desc=$1
-    ee_needle=$2
-    shift 2
-    run_prog "$prog" "$@"
-    ee_lines=$(printf '%s\n' "$tap_err" | wc -l | tr -d ' ')
-    ee_ok=1
-    if [ "$tap_rc" -eq 2 ] && [ -z "$tap_out" ] && [ -n "$tap_err" ] && [ "$ee_lines" -eq 1 ]
-    then
-        case $tap_err in
-            *"$ee_needle"*) ee_ok=0 ;;
-        esac
-    fi
-    ok "$ee_ok" "$ee_desc"
-    if [ $ee_ok -ne 0 ]; then
-        diag "command: softmma $*"
-        diag "wanted: exit 2, empty stdout, one stderr line containing '$ee_needle'"
-        diag "  seen: exit $tap_rc, stdout:$nl$tap_out"
-        diag "stderr:$nl$tap_err"
-    fi
-}
+# expect_out and expect_err come from tests/tap/libtap.sh.
 
 # run_gemm ARGS...: softmma gemm ARGS must exit 0 with nothing on stderr;
 # sets $gemm_out to its stdout, or to "FAILED (exit N)" otherwise.
