@@ -375,10 +375,10 @@ gemm_usage(void)
 int
 cmd_gemm(int argc, char **argv)
 {
-    const char *a_s = NULL, *b_s = NULL, *scale_s = "none", *vec_s = "32", *m_s = NULL,
-               *n_s = NULL, *k_s = NULL, *model_s = NULL, *seed_s = "1", *class_s = "random",
-               *c_s = "none", *d_s = "fp32", *out_s = NULL, *save_s = NULL, *in_s = NULL,
-               *check_s = NULL, *samples_s = "1000";
+    const char *a_s = NULL, *b_s = NULL, *scale_s = NULL, *vec_s = NULL, *m_s = NULL,
+               *n_s = NULL, *k_s = NULL, *model_s = NULL, *seed_s = "1", *class_s = NULL,
+               *c_s = NULL, *d_s = "fp32", *out_s = NULL, *save_s = NULL, *in_s = NULL,
+               *check_s = NULL, *samples_s = NULL;
     bool bench = false;
     const struct opt_spec specs[] = {
         { "a", true, &a_s, NULL }, { "b", true, &b_s, NULL }, { "scale", true, &scale_s, NULL },
@@ -421,10 +421,14 @@ cmd_gemm(int argc, char **argv)
         rc = cli_error("--model: %s", err.msg);
         goto done;
     }
+    if (!cli_parse_uint(seed_s, UINT64_MAX, &seed)) {
+        rc = cli_error("--seed: malformed seed '%s'", seed_s);
+        goto done;
+    }
     if (in_s != NULL) {
-        if (a_s || b_s || m_s || n_s || k_s) {
-            rc = cli_error("--inputs gives the shape and formats; do not also give "
-                           "--a, --b, --m, --n or --k");
+        if (a_s || b_s || m_s || n_s || k_s || scale_s || vec_s || c_s || class_s) {
+            rc = cli_error("--inputs gives the shape, formats and values; do not also give "
+                           "--a, --b, --scale, --vec, --c, --m, --n, --k or --class");
             goto done;
         }
         rc = read_inputs(in_s, &s, &g);
@@ -433,6 +437,14 @@ cmd_gemm(int argc, char **argv)
         if ((rc = parse_fmt("--d", d_s, false, &s.d_fmt)) != CLI_OK)
             goto done;
     } else {
+        if (scale_s == NULL)
+            scale_s = "none";
+        if (vec_s == NULL)
+            vec_s = "32";
+        if (c_s == NULL)
+            c_s = "none";
+        if (class_s == NULL)
+            class_s = "random";
         if (a_s == NULL || b_s == NULL || m_s == NULL || n_s == NULL || k_s == NULL) {
             rc = cli_error("--a, --b, --m, --n and --k are required (or --inputs FILE)");
             goto done;
@@ -451,10 +463,6 @@ cmd_gemm(int argc, char **argv)
             goto done;
         }
         s.vec = (unsigned) v;
-        if (!cli_parse_uint(seed_s, UINT64_MAX, &seed)) {
-            rc = cli_error("--seed: malformed seed '%s'", seed_s);
-            goto done;
-        }
         if (strcmp(class_s, "exact") == 0)
             cls = SMMA_CLASS_EXACT;
         else if (strcmp(class_s, "random") != 0) {
@@ -477,9 +485,25 @@ cmd_gemm(int argc, char **argv)
         rc = cli_error("out of memory for D (%zux%zu)", s.m, s.n);
         goto done;
     }
+    if (samples_s != NULL && check_s == NULL) {
+        rc = cli_error("--samples needs --check");
+        goto done;
+    }
+    if (bench && (check_s != NULL || out_s != NULL || save_s != NULL)) {
+        rc = cli_error("--bench prints only the timing; do not give it with --check, --out or "
+                       "--save-inputs");
+        goto done;
+    }
+    if (check_s != NULL && (out_s != NULL || save_s != NULL)) {
+        rc = cli_error("--check writes nothing; do not give it with --out or --save-inputs");
+        goto done;
+    }
     if (check_s != NULL) {
         size_t checked, bad, i;
         uint64_t samples;
+
+        if (samples_s == NULL)
+            samples_s = "1000";
         smma_mismatch first[10];
 
         if (!cli_parse_uint(samples_s, UINT64_MAX, &samples) || samples == 0) {

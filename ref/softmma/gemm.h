@@ -175,8 +175,11 @@ int smma_gemm_verify(const smma_model *model, const smma_gemm_shape *s,
                      uint64_t seed, size_t *checked, size_t *mismatches, smma_mismatch *first,
                      size_t keep, smma_error *err);
 
-/* Seeded inputs.  SMMA_CLASS_RANDOM draws every code uniformly among the
- * finite codes of its format (scales among finite codes too).
+/* Seeded inputs.  SMMA_CLASS_RANDOM draws every element code uniformly among
+ * the finite codes of its format whose value is 0 or has an exponent in
+ * [-20, 20] (every code of the 4-, 6- and 8-bit formats), e8m0 scales
+ * uniformly in 2^-20 .. 2^20, ue4m3 scales among the finite codes, and C
+ * like the elements.
  * SMMA_CLASS_EXACT draws inputs for which every partial sum, in any order
  * and any grouping, is an integer multiple of one power of two 2^q and less
  * than 2^(q + 13) in magnitude, with 2^-140 <= 2^q and 2^(q + 13) < 2^100:

@@ -318,6 +318,19 @@ expect_err "no --model" "--model is required" gemm $small
 expect_err "no --k" "--k are required" gemm --a e4m3 --b e4m3 --m 2 --n 2 --model exact-rn
 expect_err "--inputs together with --m" "--inputs gives the shape" \
     gemm --inputs "$tmp/three.txt" --m 2 --model exact-rn
+expect_err "--inputs together with --class" "--inputs gives the shape" \
+    gemm --inputs "$tmp/three.txt" --class exact --model exact-rn
+expect_err "--inputs together with --scale" "--inputs gives the shape" \
+    gemm --inputs "$tmp/three.txt" --scale e8m0 --model exact-rn
+expect_err "--samples without --check" "--samples needs --check" \
+    gemm $small --model exact-rn --samples 5
+expect_err "--bench with --out" "--bench prints only the timing" \
+    gemm $small --model exact-rn --bench --out "$tmp/never.txt"
+expect_err "--check with --out" "--check writes nothing" \
+    gemm $gen --m 4 --n 3 --k 40 --model exact-rn --seed 9 --check "$tmp/d.txt" \
+    --out "$tmp/never.txt"
+[ ! -e "$tmp/never.txt" ]
+ok $? "refused commands write no file"
 expect_err "h100-bf16 refuses fp32 elements" "model h100-bf16" \
     gemm --a fp32 --b fp32 --m 2 --n 2 --k 4 --model h100-bf16
 expect_err "h100-bf16 refuses fp16 x fp16 with ue4m3 (26 fraction bits)" "26 fraction bits" \
