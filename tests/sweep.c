@@ -122,3 +122,14 @@ sweep_run(uint64_t begin, uint64_t end, sweep_fn fn, void *ctx, sweep_result *to
     pthread_mutex_destroy(&s.lock);
     *total = s.total;
 }
+
+uint32_t
+sweep_fp32_input(int level, uint64_t i, uint32_t stride0, uint32_t stride1)
+{
+    if (level >= 2)
+        return (uint32_t) i;
+    if (i < 65536)
+        return (uint32_t) i << 16;
+    i -= 65536;
+    return (uint32_t) (i * (level == 0 ? stride0 : stride1));
+}

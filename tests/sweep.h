@@ -36,6 +36,12 @@ void sweep_record(sweep_result *r, uint64_t index, uint32_t input, uint32_t want
  * the results into *total (which this function zeroes first). */
 void sweep_run(uint64_t begin, uint64_t end, sweep_fn fn, void *ctx, sweep_result *total);
 
+/* The fp32 inputs of a level-dependent sweep over index i: at level 2 every
+ * pattern (i itself); below, the 65,536 bf16-exact patterns first, then
+ * i * stride for the rest, which spreads them over the whole space and
+ * varies the low bits.  Each test picks its strides for levels 0 and 1. */
+uint32_t sweep_fp32_input(int level, uint64_t i, uint32_t stride0, uint32_t stride1);
+
 /* The number of threads: $SMMA_THREADS if set, else the online CPUs. */
 unsigned sweep_threads(void);
 

@@ -91,18 +91,6 @@ struct ctx {
     int level;
 };
 
-static uint32_t
-input_bits(int level, uint64_t i)
-{
-    if (level >= 2)
-        return (uint32_t) i;
-    if (i < 65536)
-        return (uint32_t) i << 16;
-    i -= 65536;
-    /* Spread the rest over the space, varying the low bits too. */
-    return (uint32_t) (i * (level == 0 ? 0x10001u * 16 : 1021u * 1024u + 1u));
-}
-
 static void
 check_range(uint64_t lo, uint64_t hi, void *vctx, sweep_result *r)
 {
@@ -110,7 +98,7 @@ check_range(uint64_t lo, uint64_t hi, void *vctx, sweep_result *r)
     uint64_t i;
 
     for (i = lo; i < hi; i++) {
-        uint32_t b = input_bits(cx->level, i);
+        uint32_t b = sweep_fp32_input(cx->level, i, 0x10001u * 16, 1021u * 1024u + 1u);
         uint32_t want = cuda_convert(cx->c, smma_f32_from_bits(b));
         uint32_t got = smma_encode_f32bits(cx->c->f, b, &cx->cvt);
 

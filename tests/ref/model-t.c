@@ -12,17 +12,6 @@
 
 #include "tap/basic.h"
 
-static const smma_model *
-model(const char *name)
-{
-    const smma_model *m;
-    smma_error err;
-
-    if (smma_model_from_name(name, &m, &err) != SMMA_OK)
-        bail("%s", err.msg);
-    return m;
-}
-
 static smma_gemm_shape
 shape(smma_format a, smma_format b, smma_format scale, smma_format c, size_t k)
 {
@@ -44,7 +33,7 @@ static void
 expect(const char *mname, const smma_gemm_shape *s, const uint32_t *a, const uint32_t *b,
        const uint32_t *sa, const uint32_t *sb, uint32_t c, uint32_t want, const char *why)
 {
-    const smma_model *m = model(mname);
+    const smma_model *m = tap_model(mname);
     smma_error err;
     uint32_t got;
 
@@ -235,21 +224,21 @@ main(void)
         const smma_model *m;
 
         err.msg[0] = '\0';
-        ok(smma_model_check(model("h100-bf16"), &s, &err) == SMMA_EINVAL &&
+        ok(smma_model_check(tap_model("h100-bf16"), &s, &err) == SMMA_EINVAL &&
                strstr(err.msg, "fp32") != NULL,
            "h100-bf16 refuses fp32 elements (%s)", err.msg);
-        ok(smma_model_check(model("h100-fp8-promote32"), &t, &err) == SMMA_EINVAL &&
+        ok(smma_model_check(tap_model("h100-fp8-promote32"), &t, &err) == SMMA_EINVAL &&
                strstr(err.msg, "scales") != NULL,
            "promotion needs scales (%s)", err.msg);
         t.scale_fmt = SMMA_E8M0;
         t.vec = 16;
-        ok(smma_model_check(model("h100-fp8-promote32"), &t, &err) == SMMA_EINVAL &&
+        ok(smma_model_check(tap_model("h100-fp8-promote32"), &t, &err) == SMMA_EINVAL &&
                strstr(err.msg, "divide") != NULL,
            "promotion interval must divide vec (%s)", err.msg);
-        ok(smma_model_check(model("h100-bf16"), &u, &err) == SMMA_EINVAL &&
+        ok(smma_model_check(tap_model("h100-bf16"), &u, &err) == SMMA_EINVAL &&
                strstr(err.msg, "fraction bits") != NULL,
            "fp16 x fp16 with ue4m3 scales is too wide for the window (%s)", err.msg);
-        ok(smma_model_check(model("exact-rn"), &s, &err) == SMMA_OK, "exact takes anything");
+        ok(smma_model_check(tap_model("exact-rn"), &s, &err) == SMMA_OK, "exact takes anything");
         ok(smma_model_from_name("h100-bf17", &m, &err) == SMMA_EINVAL &&
                strstr(err.msg, "'h100-bf17'") != NULL && strstr(err.msg, "exact-rn") != NULL,
            "unknown model: error names it and the known ones");

@@ -128,17 +128,6 @@ struct ctx {
     int level;
 };
 
-static uint32_t
-input_bits(int level, uint64_t i)
-{
-    if (level >= 2)
-        return (uint32_t) i;
-    if (i < 65536)
-        return (uint32_t) i << 16;
-    i -= 65536;
-    return (uint32_t) (i * (level == 0 ? 0x10001u * 16 * 16 : 4093u * 1024u + 1u));
-}
-
 static uint8_t
 oracle(const struct ctx *cx, uint32_t b)
 {
@@ -171,7 +160,7 @@ check_range(uint64_t lo, uint64_t hi, void *vctx, sweep_result *r)
     uint64_t i;
 
     for (i = lo; i < hi; i++) {
-        uint32_t b = input_bits(cx->level, i);
+        uint32_t b = sweep_fp32_input(cx->level, i, 0x10001u * 16 * 16, 4093u * 1024u + 1u);
         uint8_t want = oracle(cx, b);
         uint8_t got = smma_block_scale_from_amax(cx->c->f, b, &cx->o);
 

@@ -29,17 +29,6 @@ static const smma_mma_instr all_instrs[NINSTR] = {
     SMMA_MMA_M16N8K32_E5M2,
 };
 
-static const smma_model *
-model(const char *name)
-{
-    const smma_model *m;
-    smma_error err;
-
-    if (smma_model_from_name(name, &m, &err) != SMMA_OK)
-        bail("%s", err.msg);
-    return m;
-}
-
 static const smma_frag_layout *
 layout(smma_mma_instr i, smma_operand op)
 {
@@ -366,7 +355,7 @@ struct regs {
 static void
 check_routing(smma_mma_instr in, tap_rng *rng)
 {
-    const smma_model *exact = model("exact-rn");
+    const smma_model *exact = tap_model("exact-rn");
     smma_format f = smma_mma_instr_format(in);
     unsigned k = smma_mma_instr_k(in), i, j, kk, bad = 0;
     smma_cvt cvt = smma_cvt_default();
@@ -425,7 +414,7 @@ check_routing(smma_mma_instr in, tap_rng *rng)
 static void
 check_random(smma_mma_instr in, const char *model_name, size_t tiles, uint64_t seed)
 {
-    const smma_model *m = model(model_name);
+    const smma_model *m = tap_model(model_name);
     smma_gemm_shape s;
     smma_error err;
     unsigned k = smma_mma_instr_k(in), i, j, kk;
@@ -491,12 +480,12 @@ check_exec_errors(void)
     memset(&r, 0, sizeof(r));
     memset(r.d, 0x77, sizeof(r.d));
     memcpy(before, r.d, sizeof(before));
-    ok(smma_mma_exec(SMMA_MMA_M16N8K32_E4M3, model("h100-fp8-promote32"), r.a, r.b, r.c, r.d,
+    ok(smma_mma_exec(SMMA_MMA_M16N8K32_E4M3, tap_model("h100-fp8-promote32"), r.a, r.b, r.c, r.d,
                      &err) == SMMA_EINVAL &&
            strstr(err.msg, "h100-fp8-promote32") != NULL &&
            memcmp(before, r.d, sizeof(before)) == 0,
        "a model that cannot compute the shape is refused, D untouched: %s", err.msg);
-    ok(smma_mma_exec(SMMA_MMA_INSTR_COUNT, model("exact-rn"), r.a, r.b, r.c, r.d, &err) ==
+    ok(smma_mma_exec(SMMA_MMA_INSTR_COUNT, tap_model("exact-rn"), r.a, r.b, r.c, r.d, &err) ==
            SMMA_EINVAL,
        "an unknown instruction is refused: %s", err.msg);
     ok(smma_mma_exec(SMMA_MMA_M16N8K16_BF16, NULL, r.a, r.b, r.c, r.d, &err) == SMMA_EINVAL,

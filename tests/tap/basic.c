@@ -303,3 +303,14 @@ tap_seconds(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
 }
+
+const smma_model *
+tap_model(const char *name)
+{
+    const smma_model *m;
+    smma_error err;
+
+    if (smma_model_from_name(name, &m, &err) != SMMA_OK)
+        bail("%s", err.msg);
+    return m;
+}

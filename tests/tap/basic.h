@@ -80,6 +80,9 @@ typedef struct { smma_rng g; } tap_rng;
 void tap_rng_seed(tap_rng *r, uint64_t seed);
 uint64_t tap_rng_next(tap_rng *r);
 
+/* The numerics model of that name; bails out when there is none. */
+const smma_model *tap_model(const char *name);
+
 /* A monotonic clock in seconds, for the timings tests print. */
 double tap_seconds(void);
 

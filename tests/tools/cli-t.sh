@@ -29,8 +29,6 @@ fi
 . "$SMMA_SRCDIR/tests/tap/libtap.sh"
 
 prog=$SMMA_BUILDDIR/tools/softmma
-nl='
-'
 
 plan_lazy
 

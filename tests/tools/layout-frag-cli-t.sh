@@ -36,8 +36,6 @@ fi
 . "$SMMA_SRCDIR/tests/tap/libtap.sh"
 
 prog=$SMMA_BUILDDIR/tools/softmma
-nl='
-'
 work=${TMPDIR:-/tmp}/smma-layout-frag.$$
 rm -rf "$work"
 if ! mkdir "$work"; then echo "Bail out! cannot create $work"; exit 1; fi

@@ -24,8 +24,6 @@ fi
 . "$SMMA_SRCDIR/tests/tap/libtap.sh"
 
 prog=$SMMA_BUILDDIR/tools/softmma
-nl='
-'
 tmp=${TMPDIR:-/tmp}/smma-quant-cli.$$
 mkdir -p "$tmp" || exit 1
 trap 'rm -rf "$tmp"' EXIT
