@@ -45,8 +45,7 @@ AS_CASE([$smma_with_cuda],
     AS_IF([test -z "$NVCC"], [AC_PATH_PROG([NVCC], [nvcc], [], [$PATH:/usr/local/cuda/bin])])
     AS_IF([test -z "$NVCC"],
       [smma_cuda_reason="nvcc not found (PATH, /usr/local/cuda/bin)"],
-      [CUDA_HOME=`dirname "$NVCC"`
-       CUDA_HOME=`dirname "$CUDA_HOME"`])],
+      [CUDA_HOME=])],
   [CUDA_HOME=$smma_with_cuda
    AS_IF([test -z "$NVCC"], [NVCC=$CUDA_HOME/bin/nvcc])
    AS_IF([test ! -x "$NVCC"], [smma_cuda_reason="no nvcc at $NVCC"; NVCC=])])
@@ -66,11 +65,25 @@ AS_IF([test -n "$NVCC"], [
   done])
 
 AS_IF([test -n "$NVCC" && test -z "$smma_cuda_reason"], [
-  AC_MSG_CHECKING([whether $NVCC compiles for$CUDA_ARCHS])
   cat > conftest.cu <<_SMMA_EOF
 __global__ void smma_conftest(float *x) { x@<:@threadIdx.x@:>@ += 1.0f; }
 int main(void) { return 0; }
 _SMMA_EOF
+  dnl nvcc may be a wrapper script or a symbolic link outside the toolkit
+  dnl (/usr/local/bin/nvcc, /usr/bin/nvcc): ask nvcc itself where its
+  dnl toolkit and its libraries are.
+  smma_cuda_dry=`$NVCC -dryrun conftest.cu -o conftest 2>&1`
+  AS_IF([test -z "$CUDA_HOME"], [
+    smma_cuda_top=`echo "$smma_cuda_dry" | sed -n 's/^#. TOP=//p' | sed 1q`
+    AS_IF([test -n "$smma_cuda_top" && test -d "$smma_cuda_top"],
+      [CUDA_HOME=`cd "$smma_cuda_top" && pwd -P`],
+      [smma_cuda_top=`dirname "$NVCC"`
+       CUDA_HOME=`dirname "$smma_cuda_top"`])])
+  smma_cuda_libdirs=`echo "$smma_cuda_dry" | sed -n 's/^#. LIBRARIES=//p' \
+    | tr ' ' '\n' | sed -n 's/^"*-L\(@<:@^"@:>@*\)"*$/\1/p' | grep -v '/stubs$'`
+  AC_MSG_CHECKING([for the CUDA toolkit])
+  AC_MSG_RESULT([$CUDA_HOME])
+  AC_MSG_CHECKING([whether $NVCC compiles for$CUDA_ARCHS])
   AS_IF([$NVCC $NVCCFLAGS $NVCC_GENCODE -c conftest.cu -o conftest.$OBJEXT >conftest.err 2>&1],
     [AC_MSG_RESULT([yes])
      have_cuda=yes],
@@ -79,11 +92,35 @@ _SMMA_EOF
      cat conftest.err >&AS_MESSAGE_LOG_FD])
   rm -f conftest.cu conftest.$OBJEXT conftest.err])
 
+dnl The C compiler links the programs, against the static runtime (no
+dnl -lcuda: linking works without a driver).  Prove that it links.
 AS_IF([test "$have_cuda" = yes], [
-  AS_IF([test -d "$CUDA_HOME/lib64"], [smma_cuda_libdir=$CUDA_HOME/lib64],
-        [smma_cuda_libdir=$CUDA_HOME/lib])
-  CUDA_LIBS="-L$smma_cuda_libdir -lcudart_static -lstdc++ -lpthread -ldl -lrt"
-  AC_DEFINE([HAVE_CUDA], [1], [Define if the CUDA kernels and probes are built.])])
+  AC_MSG_CHECKING([for libcudart_static.a])
+  smma_cuda_libdir=
+  for smma_d in $smma_cuda_libdirs "$CUDA_HOME/lib64" "$CUDA_HOME/lib" \
+                "$CUDA_HOME"/targets/*/lib; do
+    AS_IF([test -f "$smma_d/libcudart_static.a"],
+      [smma_cuda_libdir=$smma_d; break])
+  done
+  AS_IF([test -n "$smma_cuda_libdir"],
+    [AC_MSG_RESULT([$smma_cuda_libdir])
+     CUDA_LIBS="-L$smma_cuda_libdir -lcudart_static -lstdc++ -lpthread -ldl -lrt"
+     AC_MSG_CHECKING([whether programs link with $CUDA_LIBS])
+     smma_save_LIBS=$LIBS
+     LIBS="$CUDA_LIBS $LIBS"
+     AC_LINK_IFELSE([AC_LANG_PROGRAM([[int cudaGetDeviceCount(int *);]],
+                                     [[int n; return cudaGetDeviceCount(&n);]])],
+       [AC_MSG_RESULT([yes])],
+       [AC_MSG_RESULT([no])
+        have_cuda=no
+        smma_cuda_reason="cannot link with $CUDA_LIBS (see config.log)"])
+     LIBS=$smma_save_LIBS],
+    [AC_MSG_RESULT([no])
+     have_cuda=no
+     smma_cuda_reason="no libcudart_static.a under $CUDA_HOME"])
+  AS_IF([test "$have_cuda" = yes],
+    [AC_DEFINE([HAVE_CUDA], [1], [Define if the CUDA kernels and probes are built.])],
+    [CUDA_LIBS=])])
 
 dnl The host conversion functions of the toolkit's headers, from plain C.
 AS_IF([test "$smma_with_cuda" != no && test -n "$CUDA_HOME"], [
