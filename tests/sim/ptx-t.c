@@ -14,88 +14,29 @@
  *     accepts .x8 and .x16 with four registers, outside the PTX ISA's
  *     grammar, so .x8 is refused by the API alone: shown as a diagnostic.)
  *
- * ptxas is the one beside the nvcc that configure found (SMMA_NVCC, from
- * Makefile.am).  Module files are mkstemp files under $TMPDIR, removed.
+ * ptxas is the one beside the nvcc that configure found (tests/ptxas.h).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <config.h>
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <softmma/ptx.h>
 
+#include "ptxas.h"
 #include "tap/basic.h"
 
-#ifndef SMMA_NVCC
-#define SMMA_NVCC ""
-#endif
-
-static char ptxas[4096];
-
-/* ptxas beside nvcc, or "" when there is no CUDA. */
-static void
-find_ptxas(void)
-{
-#ifdef HAVE_CUDA
-    const char *nvcc = SMMA_NVCC;
-    size_t n = strlen(nvcc);
-
-    if (n >= 4 && strcmp(nvcc + n - 4, "nvcc") == 0 && n + 2 < sizeof(ptxas)) {
-        memcpy(ptxas, nvcc, n - 4);
-        strcpy(ptxas + n - 4, "ptxas");
-        if (access(ptxas, X_OK) == 0)
-            return;
-    }
-#endif
-    ptxas[0] = '\0';
-}
-
-/* Writes a module holding one instruction for target sm_<target> and runs
- * ptxas on it.  Returns ptxas's exit status (-1 when it could not run); its
- * first lines of output are shown as diagnostics when show is true. */
+/* Assembles one instruction, after the declarations of SMMA_PTX_DECLS,
+ * for sm_<target>. */
 static int
 assemble(const char *instr, unsigned target, bool show)
 {
-    const char *tmpdir = getenv("TMPDIR");
-    char path[4096], errpath[4096], cmd[4 * 4096], line[512];
-    FILE *f;
-    int fd, efd, rc, n = 0;
+    char body[4096], tgt[16];
 
-    if (tmpdir == NULL || *tmpdir == '\0')
-        tmpdir = "/tmp";
-    snprintf(path, sizeof(path), "%s/smma-ptx-XXXXXX", tmpdir);
-    snprintf(errpath, sizeof(errpath), "%s/smma-ptxas-XXXXXX", tmpdir);
-    fd = mkstemp(path);
-    if (fd < 0)
-        sysbail("cannot create %s", path);
-    efd = mkstemp(errpath);
-    if (efd < 0)
-        sysbail("cannot create %s", errpath);
-    close(efd);
-    f = fdopen(fd, "w");
-    if (f == NULL)
-        sysbail("cannot open %s", path);
-    fprintf(f, ".version %s\n.target sm_%u\n.address_size 64\n\n"
-            ".visible .entry smma_ptx_test()\n{\n%s    mov.b32 %%addr, 0;\n    %s\n"
-            "    ret;\n}\n",
-            SMMA_PTX_VERSION, target, SMMA_PTX_DECLS, instr);
-    if (fclose(f) != 0)
-        sysbail("cannot write %s", path);
-    snprintf(cmd, sizeof(cmd), "'%s' -arch=sm_%u '%s' -o /dev/null >'%s' 2>&1", ptxas, target,
-             path, errpath);
-    rc = system(cmd);
-    rc = rc == -1 ? -1 : (WIFEXITED(rc) ? WEXITSTATUS(rc) : -1);
-    if (show && (f = fopen(errpath, "r")) != NULL) {
-        while (n++ < 5 && fgets(line, sizeof(line), f) != NULL)
-            diag("ptxas: %s", strtok(line, "\n"));
-        fclose(f);
-    }
-    remove(path);
-    remove(errpath);
-    return rc;
+    snprintf(body, sizeof(body), "%s    mov.b32 %%addr, 0;\n    %s\n", SMMA_PTX_DECLS, instr);
+    snprintf(tgt, sizeof(tgt), "sm_%u", target);
+    return ptxas_module(SMMA_PTX_VERSION, tgt, body, show);
 }
 
 static const unsigned nums[3] = { 1, 2, 4 };
@@ -110,8 +51,7 @@ main(void)
     int rc;
     bool have;
 
-    find_ptxas();
-    have = ptxas[0] != '\0';
+    have = ptxas_available();
     plan(14 + 4 * 2 + 12 * 2 + 2);
 
     /* The API. */
@@ -158,7 +98,7 @@ main(void)
             bail("%s", err.msg);
         target = smma_ptx_mma_target((smma_mma_instr) i);
         if (!have) {
-            skip_block(2, "no ptxas (configure found no CUDA)");
+            skip_block(2, PTXAS_SKIP);
             continue;
         }
         rc = assemble(buf, target, true);
@@ -180,7 +120,7 @@ main(void)
                     bail("%s", err.msg);
                 target = smma_ptx_matrix_target(&op);
                 if (!have) {
-                    skip_block(2, "no ptxas (configure found no CUDA)");
+                    skip_block(2, PTXAS_SKIP);
                     continue;
                 }
                 is_int(0, assemble(buf, target, true), "ptxas assembles %s for sm_%u", buf,
@@ -192,7 +132,7 @@ main(void)
             }
     /* Illegal selectors. */
     if (!have) {
-        skip_block(2, "no ptxas (configure found no CUDA)");
+        skip_block(2, PTXAS_SKIP);
     } else {
         ok(assemble("ldmatrix.sync.aligned.m8n8.x3.shared.b16 {%r0, %r1, %r2}, [%addr];", 75,
                     false) != 0,
