@@ -17,7 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include <softmma/fragment.h>
+#include <softmma/grid.h>
 #include <softmma/scale_layout.h>
 
 #include "cli.h"
@@ -180,89 +180,79 @@ done:
 }
 
 
-/* ------------------------------------------------------------ fragments */
+/* ------------------------------------------------------------ grids */
 
 static const char frag_usage[] =
     "Usage: softmma layout INSTRUCTION OPERAND [--text | --svg FILE]\n"
+    "           [--byte-id N] [--thread-id N] [--sf-id N] [--num N]\n"
     "       softmma layout --list\n\n"
-    "Draws a register fragment layout of mma.sync: which lane, register and\n"
-    "element of a warp holds each element of one operand tile.  INSTRUCTION is\n"
-    "mma.m16n8k16.bf16, mma.m16n8k16.f16, mma.m16n8k32.e4m3 or mma.m16n8k32.e5m2\n"
-    "(or its full PTX spelling); OPERAND is a, b, c or d.  The tiles are A 16 x K\n"
-    "(rows m, cols k), B K x 8 (rows k, cols n), C and D 16 x 8 (rows m, cols n);\n"
-    "see doc/layouts.md.\n\n"
+    "Draws a layout of an instruction: which lane (thread), register and element\n"
+    "holds each element of one operand tile, or where an element lies in tensor\n"
+    "memory.  'softmma layout --list' names every INSTRUCTION and OPERAND, e.g.\n"
+    "'mma.m16n8k16.bf16 a' (the full PTX spelling of an mma.sync works too).  The\n"
+    "selectors are those of the instruction: --byte-id and --thread-id for the\n"
+    "scale factors of block-scaled mma.sync, --sf-id for the scale-factor id of\n"
+    "tcgen05, --num for the .num of tcgen05.ld/st.  See doc/layouts.md.\n\n"
     "--text (the default) prints a header line, a line of column indices, then\n"
-    "one line per row: the row index and, for each column, the slot holding that\n"
-    "element as T<lane>:r<register>.<element>, e.g. T5:r2.1.\n"
+    "one line per row: the row index and, for each column, the label of the\n"
+    "element's holder, e.g. T5:r2.1 (lane 5, register 2, element 1); '.' marks a\n"
+    "cell that no one holds.\n"
     "--svg FILE draws the same grid as an SVG picture coloured by lane into FILE\n"
     "('-' for stdout).  The file is replaced atomically; on an error nothing is\n"
-    "written.  --list names every modeled layout, fragment and scale.\n";
+    "written.\n";
 
-static const char *const operand_names[] = { "a", "b", "c", "d" };
-
-static bool
-operand_from_name(const char *s, smma_operand *op)
+/* The header: "NAME: WHAT", and the axes when WHAT does not name them. */
+static void
+grid_header(FILE *f, const smma_grid *g)
 {
-    unsigned i;
-
-    for (i = 0; i < sizeof(operand_names) / sizeof(operand_names[0]); i++)
-        if (strcasecmp(s, operand_names[i]) == 0) {
-            *op = (smma_operand) i;
-            return true;
-        }
-    return false;
+    fprintf(f, "%s: %s", g->name, g->what);
+    if (strstr(g->what, "(rows") == NULL)
+        fprintf(f, " (rows %s, cols %s)", g->row_axis, g->col_axis);
 }
 
-/* What the rows and the columns of an operand's tile index. */
-static void
-tile_axes(smma_operand op, const char **rows, const char **cols)
+/* The widest label of the grid. */
+static size_t
+grid_width(const smma_grid *g)
 {
-    *rows = op == SMMA_OP_B ? "k" : "m";
-    *cols = op == SMMA_OP_A ? "k" : "n";
-}
-
-/* "T5:r2.1" for the slot holding (row, col), which is inside the tile. */
-static void
-cell_text(const smma_frag_layout *l, unsigned row, unsigned col, char *lane_s, size_t lane_n,
-          char *slot_s, size_t slot_n)
-{
-    unsigned lane = 0, reg = 0, elem = 0;
-
-    smma_frag_slot(l, row, col, &lane, &reg, &elem);
-    snprintf(lane_s, lane_n, "T%u", lane);
-    snprintf(slot_s, slot_n, "r%u.%u", reg, elem);
-}
-
-static void
-frag_header(FILE *f, const smma_frag_layout *l, smma_operand op)
-{
-    const char *rows, *cols;
-
-    tile_axes(op, &rows, &cols);
-    fprintf(f, "%s: %u x %u %s (rows %s, cols %s), %u registers x %u element%s per lane",
-            l->name, l->rows, l->cols, smma_format_name(l->fmt), rows, cols, l->regs,
-            l->elems, l->elems == 1 ? "" : "s");
-}
-
-/* The text grid: every cell 8 wide ("T31:r3.3" is the widest), no trailing
- * blanks, so that tests can compare whole lines. */
-static void
-frag_print_text(const smma_frag_layout *l, smma_operand op)
-{
-    char lane_s[16], slot_s[16], cell[40];
+    smma_grid_cell c;
+    size_t w = 1, n;
     unsigned row, col;
 
-    frag_header(stdout, l, op);
-    printf("; cell T<lane>:r<register>.<element>\n   ");
-    for (col = 0; col < l->cols; col++)
-        printf(col + 1 < l->cols ? " %-8u" : " %u", col);
+    for (row = 0; row < g->rows; row++)
+        for (col = 0; col < g->cols; col++) {
+            g->cell(g, row, col, &c);
+            n = strlen(c.label);
+            if (n > w)
+                w = n;
+        }
+    return w;
+}
+
+/* The text grid: every column as wide as the widest label, no trailing
+ * blanks, so that tests can compare whole lines. */
+static void
+grid_print_text(const smma_grid *g)
+{
+    int w = (int) grid_width(g);
+    smma_grid_cell c;
+    unsigned row, col;
+
+    grid_header(stdout, g);
+    printf("; cell %s\n   ", g->legend);
+    for (col = 0; col < g->cols; col++)
+        if (col + 1 < g->cols)
+            printf(" %-*u", w, g->col0 + col);
+        else
+            printf(" %u", g->col0 + col);
     putchar('\n');
-    for (row = 0; row < l->rows; row++) {
-        printf("%3u", row);
-        for (col = 0; col < l->cols; col++) {
-            cell_text(l, row, col, lane_s, sizeof(lane_s), slot_s, sizeof(slot_s));
-            snprintf(cell, sizeof(cell), "%s:%s", lane_s, slot_s);
-            printf(col + 1 < l->cols ? " %-8s" : " %s", cell);
+    for (row = 0; row < g->rows; row++) {
+        printf("%3u", g->row0 + row);
+        for (col = 0; col < g->cols; col++) {
+            g->cell(g, row, col, &c);
+            if (col + 1 < g->cols)
+                printf(" %-*s", w, c.label);
+            else
+                printf(" %s", c.label);
         }
         putchar('\n');
     }
@@ -271,16 +261,21 @@ frag_print_text(const smma_frag_layout *l, smma_operand op)
 /* A light fill for lane 0..31, all 32 different.  Hues step by 13/32 of the
  * circle (13 is prime to 32, so every hue is used once), which puts
  * neighbouring lanes, side by side in most grids, far apart in hue; odd
- * lanes are paler than even ones.  The text stays black on all of them. */
+ * lanes are paler than even ones.  Threads of later warps take the colour
+ * of their lane.  The text stays black on all of them. */
 static void
 lane_colour(unsigned lane, char *out, size_t n)
 {
-    double h = (double) ((lane * 13u) % 32u) * 6.0 / 32.0, v = 0.98;
+    double h = (double) ((lane % 32u * 13u) % 32u) * 6.0 / 32.0, v = 0.98;
     double s = lane % 2 ? 0.30 : 0.50;
     unsigned sector = (unsigned) h;
     double f = h - sector, p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f));
     double r, g, b;
 
+    if (lane == SMMA_GRID_NOBODY) {
+        snprintf(out, n, "#f4f4f4");
+        return;
+    }
     switch (sector % 6) {
     case 0: r = v; g = t; b = p; break;
     case 1: r = q; g = v; b = p; break;
@@ -293,48 +288,57 @@ lane_colour(unsigned lane, char *out, size_t n)
              (unsigned) (b * 255 + 0.5));
 }
 
-enum { SVG_CW = 48, SVG_CH = 34, SVG_LEFT = 40, SVG_TOP = 52, SVG_PAD = 12 };
+enum { SVG_CH = 34, SVG_LEFT = 40, SVG_TOP = 52, SVG_PAD = 12 };
 
 /* The SVG picture: a title, column indices above, row indices left, and one
- * line per cell (a rect of class "cell" and its two labels). */
+ * line per cell (a rect of class "cell" and its label, split at ':' into
+ * two lines). */
 static void
-frag_write_svg(FILE *f, const smma_frag_layout *l, smma_operand op)
+grid_write_svg(FILE *f, const smma_grid *g)
 {
-    unsigned w = SVG_LEFT + l->cols * SVG_CW + SVG_PAD, h = SVG_TOP + l->rows * SVG_CH + SVG_PAD;
-    char lane_s[16], slot_s[16], fill[16];
-    const char *rows, *cols;
-    unsigned row, col, lane, reg, elem;
+    unsigned cw = (unsigned) (grid_width(g) > 7 ? 6 * grid_width(g) / 2 + 28 : 48);
+    unsigned w = SVG_LEFT + g->cols * cw + SVG_PAD, h = SVG_TOP + g->rows * SVG_CH + SVG_PAD;
+    char fill[16], first[32];
+    const char *second;
+    smma_grid_cell c;
+    unsigned row, col;
 
-    tile_axes(op, &rows, &cols);
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" "
                "viewBox=\"0 0 %u %u\" font-family=\"monospace\" font-size=\"11\" "
                "text-anchor=\"middle\">\n", w, h, w, h);
     fputs("<title>", f);
-    frag_header(f, l, op);
+    grid_header(f, g);
     fputs("</title>\n", f);
     fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n", w, h);
     fprintf(f, "<text x=\"%u\" y=\"18\" text-anchor=\"start\" font-size=\"13\">%s "
-               "(rows %s, cols %s)</text>\n", SVG_PAD, l->name, rows, cols);
+               "(rows %s, cols %s)</text>\n", SVG_PAD, g->name, g->row_axis, g->col_axis);
     fprintf(f, "<text x=\"%u\" y=\"%u\" text-anchor=\"end\" font-style=\"italic\">%s\\%s</text>\n",
-            SVG_LEFT - 6, SVG_TOP - 8, rows, cols);
-    for (col = 0; col < l->cols; col++)
-        fprintf(f, "<text x=\"%u\" y=\"%u\">%u</text>\n", SVG_LEFT + col * SVG_CW + SVG_CW / 2,
-                SVG_TOP - 8, col);
-    for (row = 0; row < l->rows; row++)
+            SVG_LEFT - 6, SVG_TOP - 8, g->row_axis, g->col_axis);
+    for (col = 0; col < g->cols; col++)
+        fprintf(f, "<text x=\"%u\" y=\"%u\">%u</text>\n", SVG_LEFT + col * cw + cw / 2,
+                SVG_TOP - 8, g->col0 + col);
+    for (row = 0; row < g->rows; row++)
         fprintf(f, "<text x=\"%u\" y=\"%u\" text-anchor=\"end\">%u</text>\n", SVG_LEFT - 6,
-                SVG_TOP + row * SVG_CH + SVG_CH / 2 + 4, row);
-    for (row = 0; row < l->rows; row++)
-        for (col = 0; col < l->cols; col++) {
-            unsigned x = SVG_LEFT + col * SVG_CW, y = SVG_TOP + row * SVG_CH;
+                SVG_TOP + row * SVG_CH + SVG_CH / 2 + 4, g->row0 + row);
+    for (row = 0; row < g->rows; row++)
+        for (col = 0; col < g->cols; col++) {
+            unsigned x = SVG_LEFT + col * cw, y = SVG_TOP + row * SVG_CH;
+            char *colon;
 
-            smma_frag_slot(l, row, col, &lane, &reg, &elem);
-            lane_colour(lane, fill, sizeof(fill));
-            cell_text(l, row, col, lane_s, sizeof(lane_s), slot_s, sizeof(slot_s));
+            g->cell(g, row, col, &c);
+            lane_colour(c.owner, fill, sizeof(fill));
+            snprintf(first, sizeof(first), "%s", c.label);
+            colon = strchr(first, ':');
+            second = "";
+            if (colon != NULL) {
+                *colon = '\0';
+                second = c.label + (colon - first) + 1;
+            }
             fprintf(f, "<g><rect class=\"cell\" x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
                        "fill=\"%s\" stroke=\"#404040\" stroke-width=\"0.75\"/>"
                        "<text x=\"%u\" y=\"%u\">%s</text><text x=\"%u\" y=\"%u\">%s</text></g>\n",
-                    x, y, (unsigned) SVG_CW, (unsigned) SVG_CH, fill, x + SVG_CW / 2, y + 14,
-                    lane_s, x + SVG_CW / 2, y + 28, slot_s);
+                    x, y, cw, (unsigned) SVG_CH, fill, x + cw / 2, y + 14, first, x + cw / 2,
+                    y + 28, second);
         }
     fputs("</svg>\n", f);
 }
@@ -343,7 +347,7 @@ frag_write_svg(FILE *f, const smma_frag_layout *l, smma_operand op)
  * so that a reader never sees half a picture and an error leaves path as it
  * was. */
 static int
-frag_svg_file(const char *path, const smma_frag_layout *l, smma_operand op)
+grid_svg_file(const char *path, const smma_grid *g)
 {
     size_t n = strlen(path) + 32;
     char *tmp = malloc(n);
@@ -365,7 +369,7 @@ frag_svg_file(const char *path, const smma_frag_layout *l, smma_operand op)
         free(tmp);
         return rc;
     }
-    frag_write_svg(f, l, op);
+    grid_write_svg(f, g);
     bad = ferror(f);
     if (fclose(f) != 0 || bad)
         rc = cli_error("--svg %s: cannot write %s", path, tmp);
@@ -378,41 +382,61 @@ frag_svg_file(const char *path, const smma_frag_layout *l, smma_operand op)
 }
 
 static void
+list_one(const char *instr, const char *operand, const char *what, void *ctx)
+{
+    char both[128];
+
+    (void) ctx;
+    snprintf(both, sizeof(both), "%s %s", instr, operand);
+    printf("  %-40s %s\n", both, what);
+}
+
+static void
 layout_list(void)
 {
-    const smma_frag_layout *l;
-    char what[64];
-    unsigned i, op;
+    unsigned i;
 
-    puts("fragment layouts (softmma layout INSTRUCTION OPERAND):");
-    for (i = 0; i < SMMA_MMA_INSTR_COUNT; i++)
-        for (op = SMMA_OP_A; op <= SMMA_OP_D; op++) {
-            l = smma_frag_layout_get((smma_mma_instr) i, (smma_operand) op);
-            snprintf(what, sizeof(what), "%u x %u %s", l->rows, l->cols,
-                     smma_format_name(l->fmt));
-            printf("  %-20s %-13s %u registers x %u element%s per lane\n", l->name, what,
-                   l->regs, l->elems, l->elems == 1 ? "" : "s");
-        }
+    puts("instruction layouts (softmma layout INSTRUCTION OPERAND):");
+    smma_grid_list(list_one, NULL);
     puts("scale layouts (softmma layout scale --layout NAME ...):");
     for (i = 0; i < SMMA_SL_COUNT; i++)
         printf("  scale --layout %s\n", smma_scale_layout_name((smma_scale_layout) i));
 }
 
+/* Parses a selector option into *out (left at -1 when s is NULL). */
+static bool
+parse_selector(const char *opt, const char *s, int *out, int *rc)
+{
+    uint64_t v;
+
+    if (s == NULL)
+        return true;
+    if (!cli_parse_uint(s, 1u << 20, &v)) {
+        *rc = cli_error("malformed --%s '%s' (a non-negative integer)", opt, s);
+        return false;
+    }
+    *out = (int) v;
+    return true;
+}
+
 static int
 layout_frag(int argc, char **argv)
 {
-    const char *svg = NULL;
+    const char *svg = NULL, *byte_s = NULL, *thread_s = NULL, *sf_s = NULL, *num_s = NULL;
     bool text = false, list = false;
     const struct opt_spec specs[] = {
         { "text", false, NULL, &text },
         { "svg", true, &svg, NULL },
         { "list", false, NULL, &list },
+        { "byte-id", true, &byte_s, NULL },
+        { "thread-id", true, &thread_s, NULL },
+        { "sf-id", true, &sf_s, NULL },
+        { "num", true, &num_s, NULL },
         { NULL, false, NULL, NULL },
     };
-    const smma_frag_layout *l;
+    smma_grid_opts o = SMMA_GRID_OPTS_NONE;
     struct opt_result r;
-    smma_mma_instr in;
-    smma_operand op;
+    smma_grid g;
     smma_error err;
     int rc = opt_parse(argc, argv, specs, &r);
 
@@ -423,7 +447,8 @@ layout_frag(int argc, char **argv)
         goto done;
     }
     if (list) {
-        if (r.npos > 0 || text || svg != NULL)
+        if (r.npos > 0 || text || svg != NULL || byte_s != NULL || thread_s != NULL ||
+            sf_s != NULL || num_s != NULL)
             rc = cli_error("--list takes no other arguments");
         else
             layout_list();
@@ -433,16 +458,8 @@ layout_frag(int argc, char **argv)
         rc = cli_error("usage: softmma layout KIND ... | INSTRUCTION OPERAND | --list");
         goto done;
     }
-    if (smma_mma_instr_from_name(r.pos[0], &in, &err) != SMMA_OK) {
-        rc = cli_error("%s", err.msg);
-        goto done;
-    }
     if (r.npos == 1) {
-        rc = cli_error("missing OPERAND (a, b, c or d) after '%s'", r.pos[0]);
-        goto done;
-    }
-    if (!operand_from_name(r.pos[1], &op)) {
-        rc = cli_error("unknown operand '%s' (known: a, b, c, d)", r.pos[1]);
+        rc = cli_error("missing OPERAND after '%s' (see softmma layout --list)", r.pos[0]);
         goto done;
     }
     if (r.npos > 2) {
@@ -453,13 +470,21 @@ layout_frag(int argc, char **argv)
         rc = cli_error("--text and --svg exclude each other");
         goto done;
     }
-    l = smma_frag_layout_get(in, op);
+    if (!parse_selector("byte-id", byte_s, &o.byte_id, &rc) ||
+        !parse_selector("thread-id", thread_s, &o.thread_id, &rc) ||
+        !parse_selector("sf-id", sf_s, &o.sf_id, &rc) ||
+        !parse_selector("num", num_s, &o.num, &rc))
+        goto done;
+    if (smma_grid_find(r.pos[0], r.pos[1], &o, &g, &err) != SMMA_OK) {
+        rc = cli_error("%s", err.msg);
+        goto done;
+    }
     if (svg == NULL)
-        frag_print_text(l, op);
+        grid_print_text(&g);
     else if (strcmp(svg, "-") == 0)
-        frag_write_svg(stdout, l, op);
+        grid_write_svg(stdout, &g);
     else
-        rc = frag_svg_file(svg, l, op);
+        rc = grid_svg_file(svg, &g);
 done:
     opt_free(&r);
     return rc;
@@ -476,11 +501,23 @@ static const struct layout_kind kinds[] = {
     { "scale", layout_scale },
 };
 
+/* True for a name that starts like an instruction (its error then names
+ * the instruction, not a layout kind). */
+static bool
+looks_like_instruction(const char *s)
+{
+    static const char *const prefixes[] = { "mma.", "ldmatrix", "stmatrix", "wgmma", "tcgen05" };
+    size_t i;
+
+    for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+        if (strncasecmp(s, prefixes[i], strlen(prefixes[i])) == 0)
+            return true;
+    return false;
+}
+
 int
 cmd_layout(int argc, char **argv)
 {
-    smma_mma_instr in;
-    smma_error err;
     size_t i;
 
     if (argc < 2) {
@@ -494,7 +531,7 @@ cmd_layout(int argc, char **argv)
                "       softmma layout --list\n\n"
                "Draws layouts as text or SVG.  Kinds:\n"
                "  scale   scale-factor layouts (softmma layout scale --help)\n"
-               "INSTRUCTION OPERAND draws a register fragment layout of mma.sync, e.g.\n"
+               "INSTRUCTION OPERAND draws the layout of an instruction's operand, e.g.\n"
                "'softmma layout mma.m16n8k16.bf16 a' (softmma layout mma.m16n8k16.bf16 a\n"
                "--help).  --list names every modeled layout.\n");
         return CLI_OK;
@@ -503,12 +540,15 @@ cmd_layout(int argc, char **argv)
         if (strcmp(argv[1], kinds[i].name) == 0)
             return kinds[i].run(argc - 1, argv + 1);
     /* A first word that is neither a kind nor an instruction is named as
-     * both, unless it looks like an instruction. */
-    if (argv[1][0] != '-' && smma_mma_instr_from_name(argv[1], &in, &err) != SMMA_OK) {
-        if (strncasecmp(argv[1], "mma", 3) == 0)
-            return cli_error("%s", err.msg);
-        return cli_error("unknown layout kind '%s' (known: scale) and no such instruction "
-                         "(see softmma layout --list)", argv[1]);
+     * both. */
+    if (argv[1][0] != '-' && !looks_like_instruction(argv[1])) {
+        smma_grid g;
+        smma_error err;
+
+        if (smma_grid_find(argv[1], "?", NULL, &g, &err) == SMMA_EINVAL &&
+            strncmp(err.msg, "unknown instruction", 19) == 0)
+            return cli_error("unknown layout kind '%s' (known: scale) and no such instruction "
+                             "(see softmma layout --list)", argv[1]);
     }
     return layout_frag(argc, argv);
 }

@@ -131,21 +131,9 @@ smma_gpu_mma(int instr, const uint32_t *a_regs, const uint32_t *b_regs, const ui
         goto done;
     }
     mma_probe_kernel<<<1024, 256>>>(instr, da, db, dc, dd, ncases);
-    if ((e = cudaGetLastError()) != cudaSuccess || (e = cudaDeviceSynchronize()) != cudaSuccess) {
-        rc = cuda_fail(msg, msg_len, SMMA_GPU_ECUDA, "mma_probe_kernel", e);
+    rc = finish_launch("mma_probe_kernel", smma_mma_probe_missing, "sm_89+", msg, msg_len);
+    if (rc != SMMA_GPU_OK)
         goto done;
-    }
-    if ((e = cudaMemcpyFromSymbol(&missing, smma_mma_probe_missing, sizeof(missing))) !=
-        cudaSuccess) {
-        rc = cuda_fail(msg, msg_len, SMMA_GPU_ECUDA, "cudaMemcpyFromSymbol", e);
-        goto done;
-    }
-    if (missing != 0) {
-        rc = set_msg(msg, msg_len, SMMA_GPU_EARCH,
-                     "the code that ran (built for sm_%u) lacks this instruction; "
-                     "configure --with-cuda-arch with an sm_89+ target", missing / 10);
-        goto done;
-    }
     if ((e = cudaMemcpy(d_regs, dd, abytes, cudaMemcpyDeviceToHost)) != cudaSuccess) {
         rc = cuda_fail(msg, msg_len, SMMA_GPU_ECUDA, "cudaMemcpy (to host)", e);
         goto done;

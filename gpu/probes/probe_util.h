@@ -52,4 +52,28 @@ cuda_fail(char *msg, size_t msg_len, int status, const char *what, cudaError_t e
             return cuda_fail(msg, msg_len, SMMA_GPU_ECUDA, #call, e_);        \
     } while (0)
 
+/* Waits for the kernel just launched, then reads the flag (a __device__
+ * unsigned int) that the kernel sets to __CUDA_ARCH__ when the code that ran
+ * lacks the instruction.  Returns SMMA_GPU_OK; SMMA_GPU_ECUDA naming the
+ * kernel when the launch or the wait failed; SMMA_GPU_EARCH naming the
+ * target that ran and the one needed (need, e.g. "sm_89+"). */
+template <typename T>
+static int
+finish_launch(const char *kernel, const T &missing_flag, const char *need, char *msg,
+              size_t msg_len)
+{
+    unsigned int missing = 0;
+    cudaError_t e;
+
+    if ((e = cudaGetLastError()) != cudaSuccess || (e = cudaDeviceSynchronize()) != cudaSuccess)
+        return cuda_fail(msg, msg_len, SMMA_GPU_ECUDA, kernel, e);
+    if ((e = cudaMemcpyFromSymbol(&missing, missing_flag, sizeof(missing))) != cudaSuccess)
+        return cuda_fail(msg, msg_len, SMMA_GPU_ECUDA, "cudaMemcpyFromSymbol", e);
+    if (missing != 0)
+        return set_msg(msg, msg_len, SMMA_GPU_EARCH,
+                       "the code that ran (built for sm_%u) lacks this instruction; "
+                       "configure --with-cuda-arch with an %s target", missing / 10, need);
+    return SMMA_GPU_OK;
+}
+
 #endif /* SOFTMMA_GPU_PROBE_UTIL_H */

@@ -102,6 +102,31 @@ int smma_gpu_mma(int instr, const uint32_t *a_regs, const uint32_t *b_regs,
                  const uint32_t *c_regs, uint32_t *d_regs, size_t ncases, char *msg,
                  size_t msg_len);
 
+/* The shared-memory window of one ldmatrix / stmatrix case: 512 bytes, 32
+ * rows of 16 bytes. */
+#define SMMA_GPU_MATRIX_SMEM 512
+
+/* Executes one ldmatrix (kind 0) or stmatrix (kind 1) .m8n8.xNUM{.trans}
+ * .shared.b16 per case on device 0.  Case t has a 512-byte shared-memory
+ * window whose initial bytes are smem_in[t * 512 .. +511], and each lane l
+ * gives the byte offset addr[t * 32 + l] into that window (a multiple of 16,
+ * below 512; the lanes whose address the variant does not use are ignored
+ * as on the GPU, but must still be valid offsets).
+ *   ldmatrix: lane l's registers are stored to regs_out[(t * 32 + l) * 4 + j]
+ *             for j < num, and 0 for num <= j < 4; smem_out is not used and
+ *             may be NULL.
+ *   stmatrix: lane l stores regs_in[(t * 32 + l) * 4 + j], j < num; the
+ *             window after the store is copied to smem_out[t * 512 ..];
+ *             regs_out is not used and may be NULL.
+ * Returns SMMA_GPU_OK; SMMA_GPU_EINVAL for a bad kind or num (1, 2, 4), an
+ * address that is not a multiple of 16 below 512, or a NULL array that the
+ * kind needs; SMMA_GPU_ENODEV; SMMA_GPU_EARCH when the device or the code
+ * that runs lacks the instruction (ldmatrix needs sm_75, stmatrix sm_90);
+ * SMMA_GPU_ECUDA.  On failure msg receives a one-line reason. */
+int smma_gpu_matrix(int kind, unsigned num, int trans, const uint8_t *smem_in,
+                    const uint32_t *addr, const uint32_t *regs_in, uint32_t *regs_out,
+                    uint8_t *smem_out, size_t ncases, char *msg, size_t msg_len);
+
 /* Frees the device buffer that the launchers keep between calls.  Safe to
  * call at any time, more than once, and when nothing was allocated; a later
  * launcher call allocates again.  Errors from the driver are ignored. */

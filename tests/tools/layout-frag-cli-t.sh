@@ -25,7 +25,8 @@
 #   k32 B (31, 7): half 1, pos 15 -> lane 28 + 3 = 31, reg 1, elem 3: T31:r1.3.
 #   k32 B row 0: n 0..7 -> lanes 0, 4, ..., 28, reg 0, elem 0.
 #   C row 0: n 0..7 -> lanes 0,0,1,1,2,2,3,3, regs 0,1,0,1,...
-#   D (13, 5): lane 20 + 2 = 22, reg 2 + 1 = 3: T22:r3.0.
+#   D (13, 5): lane 20 + 2 = 22, reg 2 + 1 = 3: T22:r3 (one element per
+#   register: no element index).
 
 if [ -z "$SMMA_SRCDIR" ]; then
     SMMA_SRCDIR=$(cd "$(dirname "$0")/../.." && pwd)
@@ -105,7 +106,7 @@ expect_line "k16 A: row 8 (registers 1 and 3)" \
 T0:r3.0  T0:r3.1  T1:r3.0  T1:r3.1  T2:r3.0  T2:r3.1  T3:r3.0  T3:r3.1" \
     layout mma.m16n8k16.bf16 a
 expect_line "k16 C: row 0" \
-"  0 T0:r0.0  T0:r1.0  T1:r0.0  T1:r1.0  T2:r0.0  T2:r1.0  T3:r0.0  T3:r1.0" \
+"  0 T0:r0  T0:r1  T1:r0  T1:r1  T2:r0  T2:r1  T3:r0  T3:r1" \
     layout mma.m16n8k16.f16 c
 expect_line "k32 B: header line" \
 "mma.m16n8k32.e4m3 b: 32 x 8 e4m3 (rows k, cols n), 2 registers x 4 elements per lane; \
@@ -115,7 +116,7 @@ expect_line "k32 B: row 0" \
     layout mma.m16n8k32.e4m3 b
 expect_line "k16 D: header says 1 element" \
 "mma.m16n8k16.bf16 d: 16 x 8 fp32 (rows m, cols n), 4 registers x 1 element per lane; \
-cell T<lane>:r<register>.<element>" layout mma.m16n8k16.bf16 d
+cell T<lane>:r<register>" layout mma.m16n8k16.bf16 d
 
 expect_cell "k16 A (0, 0) is T0:r0.0" mma.m16n8k16.bf16 a 0 0 T0:r0.0
 expect_cell "k16 A (8, 9) is T0:r3.1" mma.m16n8k16.bf16 a 8 9 T0:r3.1
@@ -124,7 +125,17 @@ expect_cell "k16 A (1, 11) is T5:r2.1" mma.m16n8k16.f16 a 1 11 T5:r2.1
 expect_cell "k16 B (9, 3) is T12:r1.1" mma.m16n8k16.bf16 b 9 3 T12:r1.1
 expect_cell "k32 A (9, 21) is T5:r3.1" mma.m16n8k32.e4m3 a 9 21 T5:r3.1
 expect_cell "k32 B (31, 7) is T31:r1.3" mma.m16n8k32.e5m2 b 31 7 T31:r1.3
-expect_cell "D (13, 5) is T22:r3.0" mma.m16n8k32.e5m2 d 13 5 T22:r3.0
+expect_cell "D (13, 5) is T22:r3" mma.m16n8k32.e5m2 d 13 5 T22:r3
+
+# ldmatrix / stmatrix (softmma/ldmatrix.h): element (r, c) of matrix i is row
+# 8i + r.  Without .trans lane = 4r + c/2, elem c%2; with .trans lane =
+# 4c + r/2, elem r%2; the register is i; lane 8i + r gives the row address.
+#   .x4 (10, 5): matrix 1, r 2, c 5 -> lane 10, reg 1, elem 1: T10:r1.1;
+#   .x4.trans: lane 21, elem 0: T21:r1.0; addr of row 10: T10.
+expect_cell "ldmatrix.x4 (10, 5) is T10:r1.1" ldmatrix.x4 regs 10 5 T10:r1.1
+expect_cell "ldmatrix.x4.trans (10, 5) is T21:r1.0" ldmatrix.x4.trans regs 10 5 T21:r1.0
+expect_cell "stmatrix.x2.trans (10, 5) is T21:r1.0" stmatrix.x2.trans regs 10 5 T21:r1.0
+expect_cell "ldmatrix.x4 addr of row 10 is T10" ldmatrix.x4 addr 10 0 T10
 
 # Shape: a header, a column line, one line per row; every slot exactly once.
 for spec in "mma.m16n8k16.bf16 a 16 16" "mma.m16n8k16.bf16 b 16 8" \
@@ -156,11 +167,14 @@ is "16" "$(printf '%s\n' "$tap_out" | grep -c '^  mma\.m16n8k')" \
 is "5" "$(printf '%s\n' "$tap_out" | grep -c '^  scale --layout ')" \
     "--list names the 5 scale layouts"
 expect_line "--list: k16 bf16 A" \
-"  mma.m16n8k16.bf16 a  16 x 16 bf16  4 registers x 2 elements per lane" layout --list
+"  mma.m16n8k16.bf16 a                      16 x 16 bf16 (rows m, cols k), 4 registers x 2 elements per lane" \
+    layout --list
 expect_line "--list: k32 e5m2 B" \
-"  mma.m16n8k32.e5m2 b  32 x 8 e5m2   2 registers x 4 elements per lane" layout --list
+"  mma.m16n8k32.e5m2 b                      32 x 8 e5m2 (rows k, cols n), 2 registers x 4 elements per lane" \
+    layout --list
 expect_line "--list: f16 D" \
-"  mma.m16n8k16.f16 d   16 x 8 fp32   4 registers x 1 element per lane" layout --list
+"  mma.m16n8k16.f16 d                       16 x 8 fp32 (rows m, cols n), 4 registers x 1 element per lane" \
+    layout --list
 for name in linear 128x4 triton5d cdna4-16 cdna4-32; do
     expect_line "--list: scale layout $name" "  scale --layout $name" layout --list
 done
@@ -220,7 +234,7 @@ printf 'old\n' >"$work/keep.svg"
 expect_err "unknown instruction with --svg" "unknown instruction 'mma.m16n8k16.bf32'" \
     layout mma.m16n8k16.bf32 a --svg "$work/keep.svg"
 is "old" "$(cat "$work/keep.svg")" "... the existing file is untouched"
-expect_err "unknown operand with --svg" "unknown operand 'e' (known: a, b, c, d)" \
+expect_err "unknown operand with --svg" "unknown operand 'e' of mma.m16n8k16.bf16 (known: a, b, c, d)" \
     layout mma.m16n8k16.bf16 e --svg "$work/new.svg"
 expect_err "--text with --svg" "exclude" \
     layout mma.m16n8k16.bf16 a --text --svg "$work/new.svg"
@@ -251,7 +265,13 @@ done
 expect_err "unknown instruction" "unknown instruction 'mma.m16n8k8.tf32'" \
     layout mma.m16n8k8.tf32 a
 expect_err "unknown first word, neither kind nor instruction" \
-    "unknown layout kind 'wgmma' (known: scale)" layout wgmma a
+    "unknown layout kind 'fragment' (known: scale) and no such instruction" layout fragment a
+expect_err "a selector that the instruction does not take" \
+    "mma.m16n8k16.bf16 takes no selectors" layout mma.m16n8k16.bf16 a --byte-id 1
+expect_err "a malformed selector" "malformed --num 'x2'" layout mma.m16n8k16.bf16 a --num x2
+expect_err "ldmatrix: an unknown variant" "unknown variant 'ldmatrix.x3'" layout ldmatrix.x3 regs
+expect_err "ldmatrix: an unknown operand" "unknown operand 'a' of ldmatrix.x4" \
+    layout ldmatrix.x4 a
 expect_err "unknown operand" "unknown operand 'x'" layout mma.m16n8k16.bf16 x
 expect_err "missing operand" "missing OPERAND" layout mma.m16n8k16.bf16
 expect_err "extra argument" "unexpected argument 'c'" layout mma.m16n8k16.bf16 a c
