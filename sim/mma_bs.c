@@ -338,10 +338,11 @@ smma_mma_bs_from_name(const char *name, smma_mma_bs *out, smma_error *err)
         if (strcasecmp(name, aliases[i].alias) == 0)
             return smma_mma_bs_at(aliases[i].index, out, err);
     return smma_error_set(err, SMMA_EINVAL,
-                          "unknown instruction '%.60s' (known: mma.m16n8k32.f8f6f4.A.B, "
-                          "mma.m16n8k32.mxf8f6f4.A.B with A, B in e4m3 e5m2 e3m2 e2m3 e2m1; "
-                          "mma.m16n8k64.mxf4; mma.m16n8k64.mxf4nvf4.2x, .4x, .4x.ue8m0; "
-                          "or the PTX spelling)", name);
+                          "unknown instruction '%.48s' (known: "
+                          "mma.m16n8k32.{f8f6f4,mxf8f6f4}.A.B, A and B in e4m3 e5m2 e3m2 "
+                          "e2m3 e2m1; mma.m16n8k64.mxf4; "
+                          "mma.m16n8k64.mxf4nvf4{.2x,.4x,.4x.ue8m0}; or the PTX spelling)",
+                          name);
 }
 
 unsigned

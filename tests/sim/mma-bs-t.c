@@ -874,6 +874,40 @@ check_random(unsigned vi, const char *model_name, size_t tiles, uint64_t seed, b
        every_sel ? ", every selector set" : "", bad);
 }
 
+/* Exact-class inputs (smma_gemm_generate SMMA_CLASS_EXACT): every model
+ * gives the same bits, for every variant -- the property the GPU test
+ * relies on to check layouts independently of the accumulation. */
+static void
+check_exact_class(void)
+{
+    static const char *const names[5] = { "exact-rn", "exact-rz", "h100-fp8", "b200-fp8",
+                                           "fp32-fma-seq" };
+    unsigned vi, m, bad = 0;
+
+    for (vi = 0; vi < NV; vi++) {
+        smma_mma_bs v = variant(vi);
+        smma_gemm_shape s;
+        smma_gemm_data g;
+        smma_gemm_operands op;
+        smma_error err;
+        uint32_t first[128], d[128];
+
+        if (smma_mma_bs_shape(&v, &s, &err) != SMMA_OK ||
+            smma_gemm_generate(&s, SMMA_CLASS_EXACT, 4242 + vi, &g, &err) != SMMA_OK)
+            bail("%s", err.msg);
+        op = smma_gemm_data_operands(&s, &g);
+        for (m = 0; m < 5; m++) {
+            if (smma_gemm(tap_model(names[m]), &s, &op, m == 0 ? first : d, &err) != SMMA_OK)
+                bail("%s: %s", names[m], err.msg);
+            if (m > 0 && memcmp(first, d, sizeof(d)) != 0 && bad++ < 3)
+                diag("%s: %s differs from exact-rn on exact-class input", smma_mma_bs_name(&v),
+                     names[m]);
+        }
+        smma_gemm_data_free(&g);
+    }
+    ok(bad == 0, "exact-class tiles of every variant: five models give the same bits");
+}
+
 static void
 check_exec_errors(void)
 {
@@ -1335,6 +1369,7 @@ main(void)
     check_random(51, "h100-fp8", 0, 91000, true);
     check_random(52, "exact-rz", 0, 92000, true);
     check_random(53, "exact-rn", 0, 93000, true);
+    check_exact_class();
     check_exec_errors();
     check_ptx_text();
     check_ptxas();
