@@ -51,10 +51,10 @@ __device__ unsigned int smma_mma_bs_probe_missing;
 
 /* Operand lists: %0-%3 D, %4-%7 A, %8-%9 B, %10-%13 C, then scale-a-data,
  * {byte-id-a, thread-id-a}, scale-b-data, {byte-id-b, thread-id-b}. */
-#define OUTS "=f"(d0), "=f"(d1), "=f"(d2), "=f"(d3)
+#define OUTS "=f"(dv.x), "=f"(dv.y), "=f"(dv.z), "=f"(dv.w)
 #define INS                                                                               \
-    "r"(av.x), "r"(av.y), "r"(av.z), "r"(av.w), "r"(bv.x), "r"(bv.y), "f"(c0), "f"(c1),   \
-        "f"(c2), "f"(c3)
+    "r"(av.x), "r"(av.y), "r"(av.z), "r"(av.w), "r"(bv.x), "r"(bv.y), "f"(cv.x),          \
+        "f"(cv.y), "f"(cv.z), "f"(cv.w)
 #define SF_INS "r"(sfa), "h"(bida), "h"(tida), "r"(sfb), "h"(bidb), "h"(tidb)
 #define REGS "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13}"
 #define SF_REGS ", %14, {%15, %16}, %17, {%18, %19};"
@@ -96,17 +96,17 @@ mma_bs_probe_kernel(int variant, unsigned short bida, unsigned short tida, unsig
     size_t nwarps = ((size_t) gridDim.x * blockDim.x) >> 5;
 
     for (size_t t = warp; t < ncases; t += nwarps) {
-        const uint4 av = reinterpret_cast<const uint4 *>(a)[t * 32 + lane];
-        const uint2 bv = reinterpret_cast<const uint2 *>(b)[t * 32 + lane];
-        const uint4 cv = reinterpret_cast<const uint4 *>(c)[t * 32 + lane];
-        const uint32_t sfa = sa != NULL ? sa[t * 32 + lane] : 0u;
-        const uint32_t sfb = sb != NULL ? sb[t * 32 + lane] : 0u;
-        float c0 = __uint_as_float(cv.x), c1 = __uint_as_float(cv.y);
-        float c2 = __uint_as_float(cv.z), c3 = __uint_as_float(cv.w);
-        float d0 = 0, d1 = 0, d2 = 0, d3 = 0;
+        /* Lane l of case t: 16 bytes of A, 8 of B, 16 of C (fp32), 4 + 4 of
+         * scales; the scale arrays are NULL for the f8f6f4 variants. */
+        size_t at = t * 32 + lane;
+        const uint4 av = reinterpret_cast<const uint4 *>(a)[at];
+        const uint2 bv = reinterpret_cast<const uint2 *>(b)[at];
+        const float4 cv = reinterpret_cast<const float4 *>(c)[at];
+        const uint32_t sfa = sa == NULL ? 0u : sa[at], sfb = sb == NULL ? 0u : sb[at];
+        float4 dv = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 
-        (void) sfa;
-        (void) sfb;
+        /* Unused where the device code lacks the instructions. */
+        (void) av, (void) bv, (void) cv, (void) sfa, (void) sfb;
         switch (variant) {
 #if defined(SMMA_MMA_BS_DEVICE)
         CASES25(0, F8);
@@ -125,9 +125,7 @@ mma_bs_probe_kernel(int variant, unsigned short bida, unsigned short tida, unsig
 #endif
             break;
         }
-        reinterpret_cast<uint4 *>(d)[t * 32 + lane] =
-            make_uint4(__float_as_uint(d0), __float_as_uint(d1), __float_as_uint(d2),
-                       __float_as_uint(d3));
+        reinterpret_cast<float4 *>(d)[at] = dv;
     }
 }
 
@@ -148,17 +146,52 @@ selectors_legal(int variant, unsigned bida, unsigned tida, unsigned bidb, unsign
     return bida == 0 && bidb == 0;
 }
 
+/* The device buffers of one call. */
+enum { BUF_A, BUF_B, BUF_C, BUF_D, BUF_SA, BUF_SB, NBUF };
+
+/* Copies the inputs, runs the kernel and copies D back (the buffers are
+ * allocated and freed by the caller). */
+static int
+run(int variant, const unsigned short sel[4], const uint32_t *const host[NBUF],
+    uint32_t *const dev[NBUF], const size_t bytes[NBUF], uint32_t *d_regs, size_t ncases,
+    char *msg, size_t msg_len)
+{
+    unsigned int missing = 0;
+    int i;
+
+    CUDA_TRY(cudaMemcpyToSymbol(smma_mma_bs_probe_missing, &missing, sizeof(missing)));
+    for (i = 0; i < NBUF; i++)
+        if (host[i] != NULL && dev[i] != NULL)
+            CUDA_TRY(cudaMemcpy(dev[i], host[i], bytes[i], cudaMemcpyHostToDevice));
+    mma_bs_probe_kernel<<<1024, 256>>>(variant, sel[0], sel[1], sel[2], sel[3], dev[BUF_A],
+                                       dev[BUF_B], dev[BUF_C], dev[BUF_SA], dev[BUF_SB],
+                                       dev[BUF_D], ncases);
+    CUDA_TRY(cudaGetLastError());
+    CUDA_TRY(cudaDeviceSynchronize());
+    CUDA_TRY(cudaMemcpyFromSymbol(&missing, smma_mma_bs_probe_missing, sizeof(missing)));
+    if (missing != 0)
+        return set_msg(msg, msg_len, SMMA_GPU_EARCH,
+                       "the code that ran (built for sm_%u) lacks variant %d; configure "
+                       "--with-cuda-arch with sm_120a (variant 53 also needs PTX ISA 9.1)",
+                       (missing - 1) / 10, variant);
+    CUDA_TRY(cudaMemcpy(d_regs, dev[BUF_D], bytes[BUF_D], cudaMemcpyDeviceToHost));
+    return SMMA_GPU_OK;
+}
+
 int
 smma_gpu_mma_bs(int variant, unsigned byte_id_a, unsigned thread_id_a, unsigned byte_id_b,
                 unsigned thread_id_b, const uint32_t *a_regs, const uint32_t *b_regs,
                 const uint32_t *c_regs, const uint32_t *sfa_regs, const uint32_t *sfb_regs,
                 uint32_t *d_regs, size_t ncases, char *msg, size_t msg_len)
 {
-    int major = 0, minor = 0, rc;
     bool scaled = variant >= 25;
-    size_t abytes = ncases * 32 * 16, bbytes = ncases * 32 * 8, sbytes = ncases * 32 * 4;
-    uint32_t *da = NULL, *db = NULL, *dc = NULL, *dd = NULL, *dsa = NULL, *dsb = NULL;
-    unsigned int missing = 0;
+    const unsigned short sel[4] = { (unsigned short) byte_id_a, (unsigned short) thread_id_a,
+                                    (unsigned short) byte_id_b, (unsigned short) thread_id_b };
+    const uint32_t *const host[NBUF] = { a_regs, b_regs, c_regs, NULL, sfa_regs, sfb_regs };
+    const size_t bytes[NBUF] = { ncases * 32 * 16, ncases * 32 * 8, ncases * 32 * 16,
+                                 ncases * 32 * 16, ncases * 32 * 4, ncases * 32 * 4 };
+    uint32_t *dev[NBUF] = { NULL, NULL, NULL, NULL, NULL, NULL };
+    int major = 0, minor = 0, rc, i;
     cudaError_t e;
 
     if (variant < 0 || variant >= SMMA_GPU_MMA_BS_COUNT)
@@ -179,59 +212,13 @@ smma_gpu_mma_bs(int variant, unsigned byte_id_a, unsigned thread_id_a, unsigned 
     if (major != 12)
         return set_msg(msg, msg_len, SMMA_GPU_EARCH, "needs sm_120a or sm_121a (found sm_%d%d)",
                        major, minor);
-    e = cudaMemcpyToSymbol(smma_mma_bs_probe_missing, &missing, sizeof(missing));
-    if (e != cudaSuccess)
-        return cuda_fail(msg, msg_len, SMMA_GPU_ECUDA, "cudaMemcpyToSymbol", e);
-    if ((e = cudaMalloc((void **) &da, abytes)) != cudaSuccess ||
-        (e = cudaMalloc((void **) &db, bbytes)) != cudaSuccess ||
-        (e = cudaMalloc((void **) &dc, abytes)) != cudaSuccess ||
-        (e = cudaMalloc((void **) &dd, abytes)) != cudaSuccess ||
-        (scaled && ((e = cudaMalloc((void **) &dsa, sbytes)) != cudaSuccess ||
-                    (e = cudaMalloc((void **) &dsb, sbytes)) != cudaSuccess))) {
-        rc = cuda_fail(msg, msg_len, SMMA_GPU_ENOMEM, "cudaMalloc", e);
-        goto done;
-    }
-    if ((e = cudaMemcpy(da, a_regs, abytes, cudaMemcpyHostToDevice)) != cudaSuccess ||
-        (e = cudaMemcpy(db, b_regs, bbytes, cudaMemcpyHostToDevice)) != cudaSuccess ||
-        (e = cudaMemcpy(dc, c_regs, abytes, cudaMemcpyHostToDevice)) != cudaSuccess ||
-        (scaled &&
-         ((e = cudaMemcpy(dsa, sfa_regs, sbytes, cudaMemcpyHostToDevice)) != cudaSuccess ||
-          (e = cudaMemcpy(dsb, sfb_regs, sbytes, cudaMemcpyHostToDevice)) != cudaSuccess))) {
-        rc = cuda_fail(msg, msg_len, SMMA_GPU_ECUDA, "cudaMemcpy (to device)", e);
-        goto done;
-    }
-    mma_bs_probe_kernel<<<1024, 256>>>(variant, (unsigned short) byte_id_a,
-                                       (unsigned short) thread_id_a,
-                                       (unsigned short) byte_id_b,
-                                       (unsigned short) thread_id_b, da, db, dc, dsa, dsb, dd,
-                                       ncases);
-    if ((e = cudaGetLastError()) != cudaSuccess || (e = cudaDeviceSynchronize()) != cudaSuccess) {
-        rc = cuda_fail(msg, msg_len, SMMA_GPU_ECUDA, "mma_bs_probe_kernel", e);
-        goto done;
-    }
-    if ((e = cudaMemcpyFromSymbol(&missing, smma_mma_bs_probe_missing, sizeof(missing))) !=
-        cudaSuccess) {
-        rc = cuda_fail(msg, msg_len, SMMA_GPU_ECUDA, "cudaMemcpyFromSymbol", e);
-        goto done;
-    }
-    if (missing != 0) {
-        rc = set_msg(msg, msg_len, SMMA_GPU_EARCH,
-                     "the code that ran (built for sm_%u) lacks variant %d; configure "
-                     "--with-cuda-arch with sm_120a (variant 53 also needs PTX ISA 9.1)",
-                     (missing - 1) / 10, variant);
-        goto done;
-    }
-    if ((e = cudaMemcpy(d_regs, dd, abytes, cudaMemcpyDeviceToHost)) != cudaSuccess) {
-        rc = cuda_fail(msg, msg_len, SMMA_GPU_ECUDA, "cudaMemcpy (to host)", e);
-        goto done;
-    }
     rc = SMMA_GPU_OK;
-done:
-    cudaFree(da);
-    cudaFree(db);
-    cudaFree(dc);
-    cudaFree(dd);
-    cudaFree(dsa);
-    cudaFree(dsb);
+    for (i = 0; i < (scaled ? NBUF : BUF_SA) && rc == SMMA_GPU_OK; i++)
+        if ((e = cudaMalloc((void **) &dev[i], bytes[i])) != cudaSuccess)
+            rc = cuda_fail(msg, msg_len, SMMA_GPU_ENOMEM, "cudaMalloc", e);
+    if (rc == SMMA_GPU_OK)
+        rc = run(variant, sel, host, dev, bytes, d_regs, ncases, msg, msg_len);
+    for (i = 0; i < NBUF; i++)
+        cudaFree(dev[i]);
     return rc;
 }

@@ -94,6 +94,29 @@ ref_sel_legal(unsigned sv, unsigned bida, unsigned tida, unsigned bidb, unsigned
            tida <= 1 && tidb <= 3;
 }
 
+/* A legal variant with one field changed (-1: unchanged), and the message. */
+struct bad_field {
+    unsigned variant;
+    int scale_vec, scale_fmt, a_fmt;
+    bool acc_f16;
+    const char *msg;
+};
+
+static const struct bad_field bad_fields[] = {
+    { 50, 4, -1, -1, false, "mxf4: scale_vec 4X is not legal (mxf4 takes 2X)" },
+    { 51, -1, SMMA_UE4M3, -1, false,
+      "mxf4nvf4: stype ue4m3 is not legal with scale_vec 2X (2X takes ue8m0; ue4m3 needs 4X)" },
+    { 30, -1, SMMA_UE4M3, -1, false, "mxf8f6f4: stype ue4m3 is not legal (mxf8f6f4 takes ue8m0)" },
+    { 50, -1, -1, SMMA_E4M3, false, "mxf4: atype e4m3 is not legal (mxf4 takes e2m1 only)" },
+    { 3, -1, -1, -1, true,
+      "f8f6f4 with .f16 C and D is legal PTX but not modelled by softmma (only .f32)" },
+    { 33, -1, -1, -1, true, "mxf8f6f4: .block_scale takes .f32 C and D only, not .f16" },
+    { 0, 1, SMMA_E8M0, -1, false,
+      "f8f6f4 has no scale factors: scale_vec must be 0 and scale_fmt none (got 1X, e8m0)" },
+    { 12, -1, -1, SMMA_BF16, false,
+      "f8f6f4: atype bf16 is not legal (legal: e4m3, e5m2, e3m2, e2m3, e2m1)" },
+};
+
 static void
 check_variants(void)
 {
@@ -188,40 +211,23 @@ check_variants(void)
     ok(legal == NV && agree == (SMMA_MMA_KIND_COUNT + 1) * 36 * 6 * 4,
        "the API's check agrees with Table 36 on %u combinations (%u legal)", agree, legal);
 
-    /* Messages. */
-    v = variant(50);
-    v.scale_vec = 4;
-    smma_mma_bs_check(&v, &err);
-    is_string("mxf4: scale_vec 4X is not legal (mxf4 takes 2X)", err.msg, "mxf4 4X message");
-    v = variant(51);
-    v.scale_fmt = SMMA_UE4M3;
-    smma_mma_bs_check(&v, &err);
-    is_string("mxf4nvf4: stype ue4m3 is not legal with scale_vec 2X (2X takes ue8m0; ue4m3 "
-              "needs 4X)", err.msg, "mxf4nvf4 2X ue4m3 message");
-    v = variant(30);
-    v.scale_fmt = SMMA_UE4M3;
-    smma_mma_bs_check(&v, &err);
-    is_string("mxf8f6f4: stype ue4m3 is not legal (mxf8f6f4 takes ue8m0)", err.msg,
-              "mxf8f6f4 ue4m3 message");
-    v = variant(50);
-    v.a_fmt = SMMA_E4M3;
-    smma_mma_bs_check(&v, &err);
-    is_string("mxf4: atype e4m3 is not legal (mxf4 takes e2m1 only)", err.msg,
-              "mxf4 e4m3 message");
-    v = variant(3);
-    v.acc_f16 = true;
-    ok(smma_mma_bs_check(&v, &err) == SMMA_EINVAL && strstr(err.msg, "not modelled") != NULL,
-       "f8f6f4 with .f16 C/D: %s", err.msg);
-    v = variant(33);
-    v.acc_f16 = true;
-    smma_mma_bs_check(&v, &err);
-    is_string("mxf8f6f4: .block_scale takes .f32 C and D only, not .f16", err.msg,
-              "mxf8f6f4 with .f16 C/D message");
-    v = variant(0);
-    v.scale_vec = 1;
-    v.scale_fmt = SMMA_E8M0;
-    ok(smma_mma_bs_check(&v, &err) == SMMA_EINVAL && strstr(err.msg, "no scale factors"),
-       "f8f6f4 with scales: %s", err.msg);
+    /* Messages: a legal variant with one field changed. */
+    for (i = 0; i < sizeof(bad_fields) / sizeof(bad_fields[0]); i++) {
+        const struct bad_field *t = &bad_fields[i];
+
+        v = variant(t->variant);
+        if (t->scale_vec >= 0)
+            v.scale_vec = (unsigned) t->scale_vec;
+        if (t->scale_fmt >= 0)
+            v.scale_fmt = (smma_format) t->scale_fmt;
+        if (t->a_fmt >= 0)
+            v.a_fmt = (smma_format) t->a_fmt;
+        v.acc_f16 = t->acc_f16;
+        ok(smma_mma_bs_check(&v, &err) == SMMA_EINVAL && strcmp(err.msg, t->msg) == 0,
+           "refused with the message \"%s\"", t->msg);
+        if (strcmp(err.msg, t->msg) != 0)
+            diag("got \"%s\"", err.msg);
+    }
     ok(smma_mma_bs_check(NULL, &err) == SMMA_EINVAL, "no variant: %s", err.msg);
 
     /* Table 37 against the API, selector values 0..7. */
@@ -283,35 +289,34 @@ check_variants(void)
 /* ---- A, B, C, D layouts ------------------------------------------------------ */
 
 /*
- * The ISA's formulas per element index i (register i / elems):
- * m16n8k32 A: row = group for i < 4 || 8 <= i < 12, else group + 8;
- *             col = tig*4 + (i & 3) [+ 16 for i >= 8]
- * m16n8k32 B: row = tig*4 + (i & 3) [+ 16 for i >= 4]; col = group
- * m16n8k64 A: row = group for i < 8 || 16 <= i < 24, else group + 8;
- *             col = tig*8 + (i & 7) [+ 32 for i >= 16]
- * m16n8k64 B: row = tig*8 + (i & 7) [+ 32 for i >= 8]; col = group
- * C/D:        row = group [+ 8 for i >= 2]; col = tig*2 + (i & 1)
+ * The ISA's formulas per element index i (register i / n), n = 4 containers
+ * (m16n8k32) or 8 e2m1 (m16n8k64) per register; the ISA writes them with
+ * the numbers of each shape put in:
+ *   A: row = group for 0 <= i < n || 2n <= i < 3n, else group + 8;
+ *      col = tig*n + (i & (n-1)) for i < 2n, + 4n for i >= 2n
+ *      (k32: "i < 4 || 8 <= i < 12", "+ 16 for i >= 8";
+ *       k64: "i < 8 || 16 <= i < 24", "+ 32 for i >= 16")
+ *   B: row = tig*n + (i & (n-1)) for i < n, + 4n for i >= n; col = group
+ *   C/D: row = group for i < 2, else group + 8; col = tig*2 + (i & 1)
  */
 static void
-ptx_coord(unsigned k, smma_operand op, unsigned lane, unsigned i, unsigned *row, unsigned *col)
+ptx_coord(unsigned n, smma_operand op, unsigned lane, unsigned i, unsigned *row, unsigned *col)
 {
-    unsigned g = lane >> 2, t = lane % 4;
+    unsigned group = lane >> 2, tig = lane % 4;
 
-    if (op == SMMA_OP_C || op == SMMA_OP_D) {
-        *row = i < 2 ? g : g + 8;
-        *col = t * 2 + (i & 1);
-    } else if (k == 32 && op == SMMA_OP_A) {
-        *row = (i < 4 || (8 <= i && i < 12)) ? g : g + 8;
-        *col = t * 4 + (i & 3) + (i >= 8 ? 16 : 0);
-    } else if (k == 32) {
-        *row = t * 4 + (i & 3) + (i >= 4 ? 16 : 0);
-        *col = g;
-    } else if (op == SMMA_OP_A) {
-        *row = (i < 8 || (16 <= i && i < 24)) ? g : g + 8;
-        *col = t * 8 + (i & 7) + (i >= 16 ? 32 : 0);
-    } else {
-        *row = t * 8 + (i & 7) + (i >= 8 ? 32 : 0);
-        *col = g;
+    switch (op) {
+    case SMMA_OP_A:
+        *row = (i < n || (2 * n <= i && i < 3 * n)) ? group : group + 8;
+        *col = tig * n + (i & (n - 1)) + (i >= 2 * n ? 4 * n : 0);
+        break;
+    case SMMA_OP_B:
+        *row = tig * n + (i & (n - 1)) + (i >= n ? 4 * n : 0);
+        *col = group;
+        break;
+    default:
+        *row = i < 2 ? group : group + 8;
+        *col = tig * 2 + (i & 1);
+        break;
     }
 }
 
@@ -337,7 +342,7 @@ check_layout(unsigned vi, smma_operand op)
                 if (smma_frag_slot(&l, row, col, &l2, &g2, &e2) != SMMA_OK || l2 != lane ||
                     g2 != reg || e2 != e)
                     inv++;
-                ptx_coord(k, op, lane, reg * l.elems + e, &r2, &c2);
+                ptx_coord(k / 8, op, lane, reg * l.elems + e, &r2, &c2);
                 if ((r2 != row || c2 != col) && ptx++ < 5)
                     diag("%s lane %u reg %u elem %u: (%u, %u), the ISA says (%u, %u)", l.name,
                          lane, reg, e, row, col, r2, c2);
@@ -798,74 +803,80 @@ check_hand_cases(void)
     }
 }
 
-/* Random tiles: exec equals smma_gemm on the same tiles, bitwise. */
+/* Packs generated operands (K-major A and B, as smma_gemm_generate makes
+ * them) into registers; the scale registers start as garbage, so only the
+ * bytes the selectors pick can matter. */
+static void
+pack_generated(const smma_mma_bs *v, const smma_mma_bs_sel *sel, const smma_gemm_data *g,
+               tap_rng *rng, struct regs *r)
+{
+    unsigned k = smma_mma_bs_k(v), n, kk, i;
+    uint32_t btile[64 * 8];
+    smma_error err;
+
+    for (n = 0; n < 8; n++)
+        for (kk = 0; kk < k; kk++)
+            btile[kk * 8 + n] = g->b[n * k + kk];
+    for (i = 0; i < 32; i++) {
+        r->sfa[i] = (uint32_t) tap_rng_next(rng);
+        r->sfb[i] = (uint32_t) tap_rng_next(rng);
+    }
+    if (smma_mma_bs_pack(v, SMMA_OP_A, g->a, r->a, &err) != SMMA_OK ||
+        smma_mma_bs_pack(v, SMMA_OP_B, btile, r->b, &err) != SMMA_OK ||
+        smma_mma_bs_pack(v, SMMA_OP_C, g->c, r->c, &err) != SMMA_OK ||
+        (v->scale_vec != 0 &&
+         (smma_mma_bs_sf_pack(v, SMMA_OP_A, sel, g->sa, r->sfa, &err) != SMMA_OK ||
+          smma_mma_bs_sf_pack(v, SMMA_OP_B, sel, g->sb, r->sfb, &err) != SMMA_OK)))
+        bail("pack: %s", err.msg);
+}
+
+/* Random tiles: exec equals smma_gemm on the same tiles, bitwise.  Tile t
+ * takes selector set (37 t) mod ns, spread over all of them; with every_sel
+ * there is one tile per selector set. */
 static void
 check_random(unsigned vi, const char *model_name, size_t tiles, uint64_t seed, bool every_sel)
 {
     smma_mma_bs v = variant(vi);
     const smma_model *m = tap_model(model_name);
     smma_mma_bs_sel sels[128];
-    unsigned ns = v.scale_vec != 0 ? all_sels(v.scale_vec, sels) : 1;
+    unsigned ns = v.scale_vec != 0 ? all_sels(v.scale_vec, sels) : 1, i;
+    smma_frag_layout ld = layout(&v, SMMA_OP_D);
     smma_gemm_shape s;
     smma_error err;
-    smma_frag_layout ld = layout(&v, SMMA_OP_D);
-    unsigned k = smma_mma_bs_k(&v), j, kk, i;
     size_t t, bad = 0, cases = 0;
     tap_rng rng;
 
-    if (every_sel)
-        tiles = ns;
     if (smma_mma_bs_shape(&v, &s, &err) != SMMA_OK)
         bail("%s", err.msg);
     tap_rng_seed(&rng, seed);
+    tiles = every_sel ? ns : tiles;
     for (t = 0; t < tiles; t++) {
-        /* Tile t takes selector set (37 t) mod ns: spread over all of them. */
         const smma_mma_bs_sel *sel = &sels[every_sel ? t : (37 * t) % ns];
-        smma_gemm_data g;
+        uint32_t want[128], got[128], keep[32 * 4];
         smma_gemm_operands op;
-        uint32_t btile[64 * 8], ref[128], d[128];
+        smma_gemm_data g;
         struct regs r;
 
         if (smma_gemm_generate(&s, SMMA_CLASS_RANDOM, seed + t, &g, &err) != SMMA_OK)
             bail("generate: %s", err.msg);
+        pack_generated(&v, sel, &g, &rng, &r);
         op = smma_gemm_data_operands(&s, &g);
-        if (smma_gemm(m, &s, &op, ref, &err) != SMMA_OK)
-            bail("gemm: %s", err.msg);
-        for (kk = 0; kk < k; kk++)
-            for (j = 0; j < 8; j++)
-                btile[kk * 8 + j] = g.b[j * k + kk];
-        /* Scale registers start as garbage: only the selected bytes count. */
-        for (i = 0; i < 32; i++) {
-            r.sfa[i] = (uint32_t) tap_rng_next(&rng);
-            r.sfb[i] = (uint32_t) tap_rng_next(&rng);
-        }
-        if (smma_mma_bs_pack(&v, SMMA_OP_A, g.a, r.a, &err) != SMMA_OK ||
-            smma_mma_bs_pack(&v, SMMA_OP_B, btile, r.b, &err) != SMMA_OK ||
-            smma_mma_bs_pack(&v, SMMA_OP_C, g.c, r.c, &err) != SMMA_OK ||
-            (v.scale_vec != 0 &&
-             (smma_mma_bs_sf_pack(&v, SMMA_OP_A, sel, g.sa, r.sfa, &err) != SMMA_OK ||
-              smma_mma_bs_sf_pack(&v, SMMA_OP_B, sel, g.sb, r.sfb, &err) != SMMA_OK)))
-            bail("pack: %s", err.msg);
-        if (smma_mma_bs_exec(&v, sel, m, r.a, r.b, r.c, r.sfa, r.sfb, r.d, &err) != SMMA_OK)
-            bail("exec %s: %s", smma_mma_bs_name(&v), err.msg);
-        smma_frag_unpack(&ld, r.d, d);
-        for (i = 0; i < 128; i++) {
-            cases++;
-            if (d[i] != ref[i] && bad++ < 5)
+        if (smma_gemm(m, &s, &op, want, &err) != SMMA_OK ||
+            smma_mma_bs_exec(&v, sel, m, r.a, r.b, r.c, r.sfa, r.sfb, r.d, &err) != SMMA_OK)
+            bail("%s: %s", smma_mma_bs_name(&v), err.msg);
+        smma_frag_unpack(&ld, r.d, got);
+        for (i = 0; i < 128; i++, cases++)
+            if (got[i] != want[i] && bad++ < 5)
                 diag("%s seed %llu sel {%u,%u},{%u,%u} D[%u][%u]: want %08lx got %08lx",
                      smma_mma_bs_name(&v), (unsigned long long) (seed + t), sel->byte_id_a,
                      sel->thread_id_a, sel->byte_id_b, sel->thread_id_b, i / 8, i % 8,
-                     (unsigned long) ref[i], (unsigned long) d[i]);
-        }
-        if (t == 0 && !every_sel) {
-            uint32_t keep[32 * 4];
-
-            memcpy(keep, r.d, sizeof(keep));
-            if (smma_mma_bs_exec(&v, sel, m, r.a, r.b, r.c, r.sfa, r.sfb, r.c, &err) !=
-                    SMMA_OK ||
-                memcmp(keep, r.c, sizeof(keep)) != 0)
-                bad++;
-        }
+                     (unsigned long) want[i], (unsigned long) got[i]);
+        /* D may be C's registers. */
+        memcpy(keep, r.d, sizeof(keep));
+        if (t == 0 &&
+            (smma_mma_bs_exec(&v, sel, m, r.a, r.b, r.c, r.sfa, r.sfb, r.c, &err) != SMMA_OK ||
+             memcmp(keep, r.c, sizeof(keep)) != 0))
+            bad++;
         smma_gemm_data_free(&g);
     }
     ok(bad == 0 && cases == tiles * 128,
@@ -1262,6 +1273,25 @@ count_one(const char *instr, const char *operand, const char *what, void *ctx)
         l->bad++;
 }
 
+/* Lookups the drawable form refuses, and a part of each message. */
+struct grid_error {
+    const char *instr, *operand;
+    int byte_id, thread_id, sf_id;
+    const char *want;
+};
+
+static const struct grid_error grid_errors[] = {
+    { "mma.m16n8k32.f8f6f4.e4m3.e4m3", "sfa", -1, -1, -1,
+      "mma.m16n8k32.f8f6f4.e4m3.e4m3: unknown operand 'sfa' (known: a, b, c, d)" },
+    { "mma.m16n8k64.mxf4", "e", -1, -1, -1, "unknown operand 'e' (known: a, b, c, d, sfa, sfb)" },
+    { "mma.m16n8k64.mxf4", "sfa", 1, -1, -1,
+      "byte-id-a 1 is not legal with .scale_vec::2X (legal: 0 or 2)" },
+    { "mma.m16n8k64.mxf4", "sfb", -1, 4, -1, "thread-id-b 4 is not legal (legal: 0..3)" },
+    { "mma.m16n8k64.mxf4nvf4.4x", "sfa", -1, 2, -1, "thread-id-a 2 is not legal" },
+    { "mma.m16n8k64.mxf4", "a", -1, 0, -1, "apply to sfa and sfb only" },
+    { "mma.m16n8k64.mxf4", "sfa", -1, -1, 1, "mma.sync takes byte-id and thread-id" },
+};
+
 static void
 check_grid(void)
 {
@@ -1270,6 +1300,7 @@ check_grid(void)
     smma_error err;
     char lab[32];
     struct listing l = { 0, 0 };
+    size_t i;
 
     o.byte_id = 0;
     o.thread_id = 1;
@@ -1310,30 +1341,17 @@ check_grid(void)
            "mma.m16n8k16.bf16 is not this family's");
     is_int(SMMA_GRID_NOT_MINE, smma_mma_bs_grid("wgmma.m64n8k16.bf16", "a", NULL, &g, &err),
            "nor is wgmma");
-    ok(smma_mma_bs_grid("mma.m16n8k32.f8f6f4.e4m3.e4m3", "sfa", NULL, &g, &err) == SMMA_EINVAL &&
-           strcmp(err.msg, "mma.m16n8k32.f8f6f4.e4m3.e4m3: unknown operand 'sfa' (known: a, b, "
-                           "c, d)") == 0,
-       "f8f6f4 has no sfa: %s", err.msg);
-    ok(smma_mma_bs_grid("mma.m16n8k64.mxf4", "e", NULL, &g, &err) == SMMA_EINVAL &&
-           strstr(err.msg, "a, b, c, d, sfa, sfb") != NULL,
-       "an unknown operand: %s", err.msg);
-    o.byte_id = 1;
-    ok(smma_mma_bs_grid("mma.m16n8k64.mxf4", "sfa", &o, &g, &err) == SMMA_EINVAL &&
-           strstr(err.msg, "byte-id-a 1 is not legal") != NULL,
-       "an illegal byte-id: %s", err.msg);
-    o.byte_id = -1;
-    o.thread_id = 4;
-    ok(smma_mma_bs_grid("mma.m16n8k64.mxf4", "sfb", &o, &g, &err) == SMMA_EINVAL &&
-           strstr(err.msg, "thread-id-b 4 is not legal") != NULL,
-       "an illegal thread-id: %s", err.msg);
-    o.thread_id = 0;
-    ok(smma_mma_bs_grid("mma.m16n8k64.mxf4", "a", &o, &g, &err) == SMMA_EINVAL &&
-           strstr(err.msg, "sfa and sfb only") != NULL,
-       "selectors for operand a: %s", err.msg);
-    o = (smma_grid_opts) SMMA_GRID_OPTS_NONE;
-    o.sf_id = 1;
-    ok(smma_mma_bs_grid("mma.m16n8k64.mxf4", "sfa", &o, &g, &err) == SMMA_EINVAL,
-       "a tcgen05 selector: %s", err.msg);
+    for (i = 0; i < sizeof(grid_errors) / sizeof(grid_errors[0]); i++) {
+        const struct grid_error *t = &grid_errors[i];
+
+        o = (smma_grid_opts) SMMA_GRID_OPTS_NONE;
+        o.byte_id = t->byte_id;
+        o.thread_id = t->thread_id;
+        o.sf_id = t->sf_id;
+        ok(smma_mma_bs_grid(t->instr, t->operand, &o, &g, &err) == SMMA_EINVAL &&
+               strstr(err.msg, t->want) != NULL,
+           "%s %s refused: %s", t->instr, t->operand, err.msg);
+    }
     smma_mma_bs_grid_list(count_one, &l);
     ok(l.n == 25 * 4 + 29 * 6 && l.bad == 0,
        "the list has %u layouts (want %u), every one drawable with every cell held (%u bad)",
