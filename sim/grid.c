@@ -1,7 +1,8 @@
 /*
  * grid.c - every modeled layout in the drawable form of softmma/grid.h: the
  * families of this file (mma.sync of fragment.h, ldmatrix / stmatrix of
- * ldmatrix.h) and the table of all families.
+ * ldmatrix.h) and the table of all families (with the block-scaled mma.sync
+ * of mma_bs.h).
  */
 #include <config.h>
 
@@ -12,6 +13,7 @@
 #include <softmma/fragment.h>
 #include <softmma/grid.h>
 #include <softmma/ldmatrix.h>
+#include <softmma/mma_bs.h>
 
 /* "T5:r2.1", or "T5:r2" when a register holds one element. */
 static void
@@ -232,6 +234,7 @@ struct family {
 static const struct family families[] = {
     { mma_grid, mma_list },
     { matrix_grid, matrix_list },
+    { smma_mma_bs_grid, smma_mma_bs_grid_list },
 };
 
 int

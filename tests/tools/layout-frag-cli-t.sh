@@ -162,7 +162,7 @@ expect_out "options may come first" "$want" layout --text mma.m16n8k16.bf16 a
 
 run_prog "$prog" layout --list
 is 0 "$tap_rc" "--list exits 0"
-is "16" "$(printf '%s\n' "$tap_out" | grep -c '^  mma\.m16n8k')" \
+is "16" "$(printf '%s\n' "$tap_out" | grep -cE '^  mma\.m16n8k(16|32)\.(bf16|f16|e4m3|e5m2) [abcd] ')" \
     "--list names 16 fragment layouts (4 instructions x a, b, c, d)"
 is "5" "$(printf '%s\n' "$tap_out" | grep -c '^  scale --layout ')" \
     "--list names the 5 scale layouts"
