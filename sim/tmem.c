@@ -331,59 +331,55 @@ ldst_access(const smma_tmem_ldst *op, unsigned warp, uint32_t taddr, const char 
     return SMMA_OK;
 }
 
-int
-smma_tmem_ld(const smma_tmem_ldst *op, const smma_tmem *t, unsigned warp, uint32_t taddr,
-             uint32_t *regs, smma_error *err)
+/* tcgen05.ld (to == NULL: from `from` into out) or tcgen05.st (from in into
+ * `to`), through the one layout. */
+static int
+ldst_move(const char *what, const smma_tmem_ldst *op, const smma_tmem *from, smma_tmem *to,
+          unsigned warp, uint32_t taddr, const uint32_t *in, uint32_t *out, smma_error *err)
 {
     unsigned lane0 = smma_tmem_addr_lane(taddr), col0 = smma_tmem_addr_col(taddr);
     unsigned nregs, nel, th, r, e, dl, dc;
-    int rc = ldst_access(op, warp, taddr, "tcgen05.ld", err);
+    int rc = ldst_access(op, warp, taddr, what, err);
 
     if (rc != SMMA_OK)
         return rc;
-    if (t == NULL || regs == NULL)
-        return smma_error_set(err, SMMA_EINVAL, "tcgen05.ld: no TMEM or registers given");
+    if ((to == NULL && (from == NULL || out == NULL)) || (to != NULL && in == NULL))
+        return smma_error_set(err, SMMA_EINVAL, "%s: no TMEM or registers given", what);
     nregs = smma_tmem_ldst_regs(op);
     nel = smma_tmem_ldst_elems(op);
     for (th = 0; th < WARP; th++)
         for (r = 0; r < nregs; r++) {
-            uint32_t w = 0;
+            uint32_t w = to != NULL ? in[th * nregs + r] : 0;
 
             for (e = 0; e < nel; e++) {
-                uint32_t cell;
-
                 smma_tmem_ldst_coord(op, th, r, e, &dl, &dc);
-                cell = t->cell[lane0 + dl][col0 + dc];
-                w |= op->pack ? (cell & 0xFFFFu) << (16 * e) : cell;
+                if (to != NULL)
+                    to->cell[lane0 + dl][col0 + dc] = op->pack ? (w >> (16 * e)) & 0xFFFFu : w;
+                else if (op->pack)
+                    w |= (from->cell[lane0 + dl][col0 + dc] & 0xFFFFu) << (16 * e);
+                else
+                    w = from->cell[lane0 + dl][col0 + dc];
             }
-            regs[th * nregs + r] = w;
+            if (to == NULL)
+                out[th * nregs + r] = w;
         }
     return SMMA_OK;
+}
+
+int
+smma_tmem_ld(const smma_tmem_ldst *op, const smma_tmem *t, unsigned warp, uint32_t taddr,
+             uint32_t *regs, smma_error *err)
+{
+    return ldst_move("tcgen05.ld", op, t, NULL, warp, taddr, NULL, regs, err);
 }
 
 int
 smma_tmem_st(const smma_tmem_ldst *op, smma_tmem *t, unsigned warp, uint32_t taddr,
              const uint32_t *regs, smma_error *err)
 {
-    unsigned lane0 = smma_tmem_addr_lane(taddr), col0 = smma_tmem_addr_col(taddr);
-    unsigned nregs, nel, th, r, e, dl, dc;
-    int rc = ldst_access(op, warp, taddr, "tcgen05.st", err);
-
-    if (rc != SMMA_OK)
-        return rc;
-    if (t == NULL || regs == NULL)
+    if (t == NULL)
         return smma_error_set(err, SMMA_EINVAL, "tcgen05.st: no TMEM or registers given");
-    nregs = smma_tmem_ldst_regs(op);
-    nel = smma_tmem_ldst_elems(op);
-    for (th = 0; th < WARP; th++)
-        for (r = 0; r < nregs; r++)
-            for (e = 0; e < nel; e++) {
-                uint32_t w = regs[th * nregs + r];
-
-                smma_tmem_ldst_coord(op, th, r, e, &dl, &dc);
-                t->cell[lane0 + dl][col0 + dc] = op->pack ? (w >> (16 * e)) & 0xFFFFu : w;
-            }
-    return SMMA_OK;
+    return ldst_move("tcgen05.st", op, NULL, t, warp, taddr, regs, NULL, err);
 }
 
 /* ---- D and A in TMEM ---------------------------------------------------------- */

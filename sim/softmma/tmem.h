@@ -132,12 +132,13 @@ typedef struct smma_tmem_ldst {
 } smma_tmem_ldst;
 
 /* Checks a variant: shape, .num legal for the shape, and for .16x32bx2 a
- * half_off in [w, 512) where w is the column width of one half (the two
- * accesses must not overlap: the ISA does not forbid overlapping halves,
- * softmma refuses them so that the layout stays a bijection; ptxas accepts
- * any immediate, even 0, and an immediate with lane bits, which would move
- * the second access to other lanes: not modelled), half_off 0 otherwise.
- * SMMA_EINVAL with a message naming the field and its legal values. */
+ * half_off >= w with half_off + w <= 512, where w is the column width of
+ * one half (the two accesses must not overlap: the ISA does not forbid
+ * overlapping halves, softmma refuses them so that the layout stays a
+ * bijection; ptxas accepts any immediate, even 0, and an immediate with
+ * lane bits, which would move the second access to other lanes: not
+ * modelled), half_off 0 otherwise.  SMMA_EINVAL with a message naming the
+ * field and its legal values. */
 int smma_tmem_ldst_check(const smma_tmem_ldst *op, smma_error *err);
 
 /* 32-bit registers per thread (ISA table: num for .32x32b, .16x64b and
