@@ -2,7 +2,7 @@
  * grid.c - every modeled layout in the drawable form of softmma/grid.h: the
  * families of this file (mma.sync of fragment.h, ldmatrix / stmatrix of
  * ldmatrix.h) and the table of all families (with the block-scaled mma.sync
- * of mma_bs.h).
+ * of mma_bs.h and the tcgen05 tensor-memory layouts of tmem.h).
  */
 #include <config.h>
 
@@ -14,6 +14,7 @@
 #include <softmma/grid.h>
 #include <softmma/ldmatrix.h>
 #include <softmma/mma_bs.h>
+#include <softmma/tmem.h>
 
 /* "T5:r2.1", or "T5:r2" when a register holds one element. */
 static void
@@ -235,6 +236,7 @@ static const struct family families[] = {
     { mma_grid, mma_list },
     { matrix_grid, matrix_list },
     { smma_mma_bs_grid, smma_mma_bs_grid_list },
+    { smma_tmem_grid, smma_tmem_grid_list },
 };
 
 int

@@ -42,6 +42,9 @@ typedef struct smma_grid {
     char legend[64];        /* what a label means, e.g. "T<lane>:r<register>.<element>" */
     unsigned rows, cols;
     unsigned row0, col0;    /* the index of the first row and column shown (a window) */
+    unsigned copies;        /* how many cells hold each label: 1 (or 0, read as 1), more
+                               where the picture shows copies (tcgen05 scale factors in
+                               the four TMEM partitions, tcgen05.cp multicast) */
     /* Fills *out for cell (row, col), 0 <= row < rows, 0 <= col < cols. */
     void (*cell)(const struct smma_grid *g, unsigned row, unsigned col, smma_grid_cell *out);
     unsigned param[16];     /* the family's own parameters */

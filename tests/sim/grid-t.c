@@ -2,7 +2,8 @@
  * tests/sim/grid-t.c - the drawable form of every modeled layout
  * (softmma/grid.h): everything that smma_grid_list names can be found, has a
  * tile, and labels every cell it holds with a label of its own (a layout
- * never puts two elements in one slot); lookups refuse unknown names,
+ * never puts two elements in one slot), or, in a picture of copies, with a
+ * label that exactly g.copies cells share; lookups refuse unknown names,
  * operands and selectors with a message.
  */
 #include <config.h>
@@ -47,11 +48,13 @@ cmp_label(const void *a, const void *b)
     return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
-/* The number of held cells whose label another held cell repeats. */
+/* The number of distinct held labels that do not appear exactly g->copies
+ * times (once, unless the picture shows copies). */
 static size_t
-repeated_labels(const smma_grid *g, size_t *held)
+miscounted_labels(const smma_grid *g, size_t *held)
 {
-    size_t n = (size_t) g->rows * g->cols, k = 0, i, dup = 0;
+    size_t n = (size_t) g->rows * g->cols, k = 0, i, run = 1, bad = 0;
+    size_t copies = g->copies > 1 ? g->copies : 1;
     char **labels = malloc(n * sizeof(char *));
     smma_grid_cell c;
     unsigned row, col;
@@ -69,14 +72,20 @@ repeated_labels(const smma_grid *g, size_t *held)
             memcpy(labels[k++], c.label, sizeof(c.label));
         }
     qsort(labels, k, sizeof(char *), cmp_label);
-    for (i = 1; i < k; i++)
-        if (strcmp(labels[i - 1], labels[i]) == 0)
-            dup++;
+    for (i = 1; i <= k; i++) {
+        if (i < k && strcmp(labels[i - 1], labels[i]) == 0) {
+            run++;
+            continue;
+        }
+        if (run != copies)
+            bad++;
+        run = 1;
+    }
     for (i = 0; i < k; i++)
         free(labels[i]);
     free(labels);
     *held = k;
-    return dup;
+    return bad;
 }
 
 int
@@ -100,10 +109,11 @@ main(void)
             skip("not found");
             continue;
         }
-        dup = repeated_labels(&g, &held);
+        dup = miscounted_labels(&g, &held);
         ok(g.rows > 0 && g.cols > 0 && held > 0 && dup == 0,
-           "%s %s: %u x %u, %zu cells held, no label twice (%zu repeated)", l.e[i].instr,
-           l.e[i].operand, g.rows, g.cols, held, dup);
+           "%s %s: %u x %u, %zu cells held, each label %u time%s (%zu labels not)",
+           l.e[i].instr, l.e[i].operand, g.rows, g.cols, held, g.copies > 1 ? g.copies : 1,
+           g.copies > 1 ? "s" : "", dup);
     }
     free(l.e);
 
