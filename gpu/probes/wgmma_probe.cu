@@ -307,17 +307,47 @@ check_args(int instr, unsigned flags, const uint32_t *a_regs, const uint8_t *b_s
     return SMMA_GPU_OK;
 }
 
+/* The device arrays of one call: A, B images, descriptors, C in, D out. */
+enum { BUF_A, BUF_B, BUF_DESC, BUF_C, BUF_D, NBUF };
+
+/* Launches the kernel on the device arrays and checks that it ran the real
+ * instruction. */
+static int
+launch(int instr, unsigned flags, void *const *dev, size_t b_bytes, size_t ncases, char *msg,
+       size_t msg_len)
+{
+    unsigned int missing = 1, grid = ncases < 4096 ? (unsigned) ncases : 4096u;
+    cudaError_t e;
+
+    pick(instr, flags)<<<grid, 128>>>(
+        (const uint32_t *) dev[BUF_A], (const uint8_t *) dev[BUF_B], b_bytes,
+        (const uint64_t *) dev[BUF_DESC], (const uint32_t *) dev[BUF_C], (uint32_t *) dev[BUF_D],
+        ncases, (flags & SMMA_GPU_WGMMA_NO_ACC) ? 0 : 1);
+    e = cudaGetLastError();
+    if (e == cudaSuccess)
+        e = cudaDeviceSynchronize();
+    if (e != cudaSuccess)
+        return cuda_fail(msg, msg_len, SMMA_GPU_ECUDA, "wgmma_probe_kernel", e);
+    CUDA_TRY(cudaMemcpyFromSymbol(&missing, smma_wgmma_probe_missing, sizeof(missing)));
+    if (missing != 0)
+        return set_msg(msg, msg_len, SMMA_GPU_EARCH,
+                       "the code that ran (built for sm_%u) lacks wgmma: configure "
+                       "--with-cuda-arch with sm_90a", missing / 10);
+    return SMMA_GPU_OK;
+}
+
 int
 smma_gpu_wgmma(int instr, unsigned flags, const uint32_t *a_regs, const uint8_t *b_smem,
                size_t b_bytes, const uint64_t *b_desc, const uint32_t *c_regs, uint32_t *d_regs,
                size_t ncases, char *msg, size_t msg_len)
 {
-    int major = 0, minor = 0, rc;
-    size_t nr, abytes, cbytes;
-    uint32_t *da = NULL, *dc = NULL, *dd = NULL;
-    uint8_t *db = NULL;
-    uint64_t *ddesc = NULL;
-    unsigned int missing = 0, grid;
+    const size_t cbytes = ncases * 128 * (wg_n(instr) / 2) * sizeof(uint32_t);
+    const size_t bytes[NBUF] = { ncases * 128 * 4 * sizeof(uint32_t), ncases * b_bytes,
+                                 ncases * sizeof(uint64_t), cbytes, cbytes };
+    const void *const host[NBUF] = { a_regs, b_smem, b_desc, c_regs, NULL };
+    void *dev[NBUF] = { NULL, NULL, NULL, NULL, NULL };
+    int major = 0, minor = 0, rc, i;
+    unsigned int zero = 0;
     cudaError_t e;
 
     rc = check_args(instr, flags, a_regs, b_smem, b_bytes, b_desc, c_regs, d_regs, ncases, msg,
@@ -332,56 +362,23 @@ smma_gpu_wgmma(int instr, unsigned flags, const uint32_t *a_regs, const uint8_t 
                        "%s needs an sm_90 device (wgmma is sm_90a only; found sm_%d%d)",
                        wg_names[instr], major, minor);
     CUDA_TRY(cudaSetDevice(0));
-    CUDA_TRY(cudaMemcpyToSymbol(smma_wgmma_probe_missing, &missing, sizeof(missing)));
-    nr = wg_n(instr) / 2;
-    abytes = ncases * 128 * 4 * sizeof(uint32_t);
-    cbytes = ncases * 128 * nr * sizeof(uint32_t);
-    if ((e = cudaMalloc((void **) &da, abytes)) != cudaSuccess ||
-        (e = cudaMalloc((void **) &db, ncases * b_bytes)) != cudaSuccess ||
-        (e = cudaMalloc((void **) &ddesc, ncases * sizeof(uint64_t))) != cudaSuccess ||
-        (e = cudaMalloc((void **) &dc, cbytes)) != cudaSuccess ||
-        (e = cudaMalloc((void **) &dd, cbytes)) != cudaSuccess) {
-        rc = cuda_fail(msg, msg_len,
-                       e == cudaErrorMemoryAllocation ? SMMA_GPU_ENOMEM : SMMA_GPU_ECUDA,
-                       "cudaMalloc", e);
-        goto done;
+    CUDA_TRY(cudaMemcpyToSymbol(smma_wgmma_probe_missing, &zero, sizeof(zero)));
+    for (i = 0; i < NBUF && rc == SMMA_GPU_OK; i++) {
+        if ((e = cudaMalloc(&dev[i], bytes[i])) != cudaSuccess)
+            rc = cuda_fail(msg, msg_len,
+                           e == cudaErrorMemoryAllocation ? SMMA_GPU_ENOMEM : SMMA_GPU_ECUDA,
+                           "cudaMalloc", e);
+        else if (host[i] != NULL &&
+                 (e = cudaMemcpy(dev[i], host[i], bytes[i], cudaMemcpyHostToDevice)) !=
+                     cudaSuccess)
+            rc = cuda_fail(msg, msg_len, SMMA_GPU_ECUDA, "cudaMemcpy (to device)", e);
     }
-    if ((e = cudaMemcpy(da, a_regs, abytes, cudaMemcpyHostToDevice)) != cudaSuccess ||
-        (e = cudaMemcpy(db, b_smem, ncases * b_bytes, cudaMemcpyHostToDevice)) != cudaSuccess ||
-        (e = cudaMemcpy(ddesc, b_desc, ncases * sizeof(uint64_t), cudaMemcpyHostToDevice)) !=
-            cudaSuccess ||
-        (e = cudaMemcpy(dc, c_regs, cbytes, cudaMemcpyHostToDevice)) != cudaSuccess) {
-        rc = cuda_fail(msg, msg_len, SMMA_GPU_ECUDA, "cudaMemcpy (to device)", e);
-        goto done;
-    }
-    grid = ncases < 4096 ? (unsigned) ncases : 4096u;
-    pick(instr, flags)<<<grid, 128>>>(da, db, b_bytes, ddesc, dc, dd, ncases,
-                                      (flags & SMMA_GPU_WGMMA_NO_ACC) ? 0 : 1);
-    if ((e = cudaGetLastError()) != cudaSuccess || (e = cudaDeviceSynchronize()) != cudaSuccess) {
-        rc = cuda_fail(msg, msg_len, SMMA_GPU_ECUDA, "wgmma_probe_kernel", e);
-        goto done;
-    }
-    if ((e = cudaMemcpyFromSymbol(&missing, smma_wgmma_probe_missing, sizeof(missing))) !=
-        cudaSuccess) {
-        rc = cuda_fail(msg, msg_len, SMMA_GPU_ECUDA, "cudaMemcpyFromSymbol", e);
-        goto done;
-    }
-    if (missing != 0) {
-        rc = set_msg(msg, msg_len, SMMA_GPU_EARCH,
-                     "the code that ran (built for sm_%u) lacks wgmma: configure "
-                     "--with-cuda-arch with sm_90a", missing / 10);
-        goto done;
-    }
-    if ((e = cudaMemcpy(d_regs, dd, cbytes, cudaMemcpyDeviceToHost)) != cudaSuccess) {
+    if (rc == SMMA_GPU_OK)
+        rc = launch(instr, flags, dev, b_bytes, ncases, msg, msg_len);
+    if (rc == SMMA_GPU_OK &&
+        (e = cudaMemcpy(d_regs, dev[BUF_D], cbytes, cudaMemcpyDeviceToHost)) != cudaSuccess)
         rc = cuda_fail(msg, msg_len, SMMA_GPU_ECUDA, "cudaMemcpy (to host)", e);
-        goto done;
-    }
-    rc = SMMA_GPU_OK;
-done:
-    cudaFree(da);
-    cudaFree(db);
-    cudaFree(ddesc);
-    cudaFree(dc);
-    cudaFree(dd);
+    for (i = 0; i < NBUF; i++)
+        cudaFree(dev[i]);
     return rc;
 }

@@ -528,23 +528,38 @@ test_addr(void)
     uint32_t byte;
     smma_error err = { "" };
 
-    /* The ISA's canonical-layout examples (see tests/sim/tcgen05-t.c). */
-    is_int(404, addr(0, 256, 128, SMMA_WGMMA_SWIZZLE_NONE, false, 32 / 2, 9, 10),
-           "K-major none bf16 (9, 10): 16 + 128 + 2*2 + 256 = 404");
-    is_int(402, addr(0, 256, 128, SMMA_WGMMA_SWIZZLE_NONE, true, 16, 9, 9),
-           "MN-major none bf16 (9, 9): 2 + 128 + 16 + 256 = 402");
-    is_int(178, addr(0, 256, 512, SMMA_WGMMA_SWIZZLE_32B, true, 16, 1, 5),
-           "MN-major 32B bf16 (1, 5): 162, bit 7 flips bit 4 -> 178");
-    is_int(214, addr(0, 512, 1024, SMMA_WGMMA_SWIZZLE_64B, true, 16, 3, 3),
-           "MN-major 64B bf16 (3, 3): 198, bits 7-8 = 01 -> 214");
-    is_int(144, addr(0, 16, 1024, SMMA_WGMMA_SWIZZLE_128B, false, 16, 1, 0),
-           "K-major 128B bf16 (1, 0): 128 -> 144");
-    is_int(992, addr(0, 16, 1024, SMMA_WGMMA_SWIZZLE_128B, false, 16, 7, 8),
-           "K-major 128B bf16 (7, 8): 912 -> 992");
-    is_int(176, addr(32, 16, 1024, SMMA_WGMMA_SWIZZLE_128B, false, 16, 1, 0),
-           "K-major 128B bf16 at start 32, (1, 0): 160 -> 176");
-    is_int(0x4000 + 512 + 19, addr(0x4000, 16, 512, SMMA_WGMMA_SWIZZLE_64B, false, 8, 8, 19),
-           "K-major 64B e4m3 at 0x4000, (8, 19): start + SBO + 19 (bits 7-8 of 0x4213 are 0)");
+    /* The ISA's canonical-layout examples (see tests/sim/tcgen05-t.c), and
+     * addresses summed by hand. */
+    static const struct {
+        uint32_t start, lbo, sbo;
+        smma_wgmma_swizzle s;
+        bool mn;
+        unsigned bits, row, k;
+        uint32_t want;
+        const char *why;
+    } lit[] = {
+        { 0, 256, 128, SMMA_WGMMA_SWIZZLE_NONE, false, 16, 9, 10, 404,
+          "K-major none bf16 (9, 10): 16 + 128 + 2*2 + 256" },
+        { 0, 256, 128, SMMA_WGMMA_SWIZZLE_NONE, true, 16, 9, 9, 402,
+          "MN-major none bf16 (9, 9): 2 + 128 + 16 + 256" },
+        { 0, 256, 512, SMMA_WGMMA_SWIZZLE_32B, true, 16, 1, 5, 178,
+          "MN-major 32B bf16 (1, 5): 162, bit 7 flips bit 4" },
+        { 0, 512, 1024, SMMA_WGMMA_SWIZZLE_64B, true, 16, 3, 3, 214,
+          "MN-major 64B bf16 (3, 3): 198, bits 7-8 = 01" },
+        { 0, 16, 1024, SMMA_WGMMA_SWIZZLE_128B, false, 16, 1, 0, 144,
+          "K-major 128B bf16 (1, 0): 128, bit 7 flips bit 4" },
+        { 0, 16, 1024, SMMA_WGMMA_SWIZZLE_128B, false, 16, 7, 8, 992,
+          "K-major 128B bf16 (7, 8): 912, bits 7-9 = 111" },
+        { 32, 16, 1024, SMMA_WGMMA_SWIZZLE_128B, false, 16, 1, 0, 176,
+          "K-major 128B bf16 at start 32, (1, 0): 160, bit 7 flips bit 4" },
+        { 0x4000, 16, 512, SMMA_WGMMA_SWIZZLE_64B, false, 8, 8, 19, 0x4000 + 512 + 19,
+          "K-major 64B e4m3 at 0x4000, (8, 19): start + SBO + 19, bits 7-8 of 0x4213 are 0" },
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(lit) / sizeof(lit[0]); i++)
+        is_int(lit[i].want, addr(lit[i].start, lit[i].lbo, lit[i].sbo, lit[i].s, lit[i].mn,
+                                 lit[i].bits, lit[i].row, lit[i].k), "address %s", lit[i].why);
 
     /* A kernel steps K inside a 128-byte swizzled row by adding 32 bytes to
      * the start: the element k of the tile at start + 32 is element k + 16
