@@ -54,6 +54,11 @@
  *     row = 16w + group + 8 * ((i >> 1) & 1)
  *     col = 8 (i >> 2) + 2 tig + (i & 1)
  *
+ * The ISA draws these layouts as figures; the formulas are transcribed
+ * from CuTe's ALayout_64x16, ALayout_64x32 and CLayout_64xN and agree with
+ * the ISA's description of the figures (each warp the mma.m16n8k16 /
+ * mma.m16n8k32 arrangement, 16 rows per warp).
+ *
  * For example thread 37 (warp 1, lane 5: group 1, tig 1) holds in A of
  * m64nNk16 a5 = register 2, element 1 = (row 17, col 11), and in D d6 =
  * register 6 = (row 25, col 10).  B has no register fragment.

@@ -223,9 +223,12 @@ struct lit {
 static void
 test_literals(void)
 {
-    /* Read off the ISA's figures ("WGMMA .m64nNk16 register fragment layout
-     * for matrix A", "... for accumulator matrix D", "WGMMA .m64nNk32 ...
-     * for matrix A"): warp w repeats warp 0's picture 16w rows lower. */
+    /* Hand-derived cells: the ISA gives these layouts as figures ("WGMMA
+     * .m64nNk16 register fragment layout for matrix A", "... for accumulator
+     * matrix D", "WGMMA .m64nNk32 ... for matrix A"), in which warp w repeats
+     * warp 0's mma.m16n8k16 / m16n8k32 picture 16w rows lower; each cell
+     * below is worked out from that description by hand (group = lane / 4,
+     * tig = lane % 4), and CuTe's layouts check every cell further down. */
     static const struct lit lits[] = {
         { 0, 8, SMMA_WGMMA_OP_A, 0, 0, 1, 0, 1, "T0 a1: row 0, col 1" },
         { 0, 8, SMMA_WGMMA_OP_A, 1, 0, 0, 0, 2, "T1 a0: row 0, col 2" },
