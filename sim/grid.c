@@ -2,7 +2,8 @@
  * grid.c - every modeled layout in the drawable form of softmma/grid.h: the
  * families of this file (mma.sync of fragment.h, ldmatrix / stmatrix of
  * ldmatrix.h) and the table of all families (with the block-scaled mma.sync
- * of mma_bs.h and the tcgen05 tensor-memory layouts of tmem.h).
+ * of mma_bs.h, wgmma of wgmma.h and the tcgen05 tensor-memory layouts of
+ * tmem.h).
  */
 #include <config.h>
 
@@ -15,6 +16,7 @@
 #include <softmma/ldmatrix.h>
 #include <softmma/mma_bs.h>
 #include <softmma/tmem.h>
+#include <softmma/wgmma.h>
 
 /* "T5:r2.1", or "T5:r2" when a register holds one element. */
 static void
@@ -236,6 +238,7 @@ static const struct family families[] = {
     { mma_grid, mma_list },
     { matrix_grid, matrix_list },
     { smma_mma_bs_grid, smma_mma_bs_grid_list },
+    { smma_wgmma_grid, smma_wgmma_grid_list },
     { smma_tmem_grid, smma_tmem_grid_list },
 };
 
