@@ -93,8 +93,8 @@ models_out=$tap_out
 [ "$tap_rc" -eq 0 ] && [ -z "$tap_err" ]
 ok $? "models exits 0 with nothing on stderr"
 for ms in "exact-rn=definition" "exact-rz=definition" "fp32-fma-seq=definition" \
-    "h100-bf16=validated on H100 (mma.sync.m16n8k16 bf16 and f16), 1,000,000 cases each" \
-    "h100-fp8=provisional (refuted for mma.sync.m16n8k32 on H100: 0 of 10,000 cases; wgmma not yet probed)" \
+    "h100-bf16=validated on H100 (mma.sync.m16n8k16 bf16 and f16, 1,000,000 cases each; wgmma m64n8k16 bf16 and f16, 100,000 cases each)" \
+    "h100-fp8=validated on H100 for wgmma (m64n8k32, every e4m3/e5m2 pair, 100,000 cases each); refuted for mma.sync.m16n8k32 (0 of 10,000 cases)" \
     "b200-fp8=provisional (fits 9,999 of 10,000 published measurements)" \
     "bf16-upcast-h100=provisional" "h100-fp8-promote32=provisional"; do
     m=${ms%%=*}
