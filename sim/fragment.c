@@ -8,7 +8,9 @@
  *   A: elem_bits < 32 and cols > 8; runs of `elems` consecutive k per
  *      register, the second half of K in registers 2 and 3;
  *   B: elem_bits < 32 and cols == 8; the same runs along k, column = group;
- *   C/D: elem_bits == 32; pairs of columns, rows group and group + 8.
+ *   C/D: acc and elem_bits == 32; pairs of columns, rows group and group + 8;
+ *   C/D f16: acc and elem_bits == 16; two columns per register, the second
+ *      register for row group + 8.
  * smma_frag_coord and smma_frag_slot are each written from the PTX ISA's
  * formulas, not one from the other; the tests check that they are inverses.
  */
@@ -22,43 +24,55 @@
 #define WARP 32u
 #define TILE_MAX (16u * 32u) /* the largest tile: A of m16n8k32 */
 
-enum shape { SHAPE_A, SHAPE_B, SHAPE_CD };
+enum shape { SHAPE_A, SHAPE_B, SHAPE_CD, SHAPE_CD16 };
 
 struct instr_info {
     const char *name;
     const char *ptx;
     smma_format fmt;
+    smma_format acc;  /* the format of C and D */
     unsigned k;
     smma_frag_layout op[4];
 };
 
 #define FRAG16(n, f)                                                                      \
     {                                                                                     \
-        { n " a", f, 16, 16, 4, 2, 16 }, { n " b", f, 16, 8, 2, 2, 16 },                  \
-        { n " c", SMMA_FP32, 16, 8, 4, 1, 32 }, { n " d", SMMA_FP32, 16, 8, 4, 1, 32 }    \
+        { n " a", f, 16, 16, 4, 2, 16, false }, { n " b", f, 16, 8, 2, 2, 16, false },    \
+        { n " c", SMMA_FP32, 16, 8, 4, 1, 32, true },                                     \
+        { n " d", SMMA_FP32, 16, 8, 4, 1, 32, true }                                      \
+    }
+#define FRAG16H(n)                                                                        \
+    {                                                                                     \
+        { n " a", SMMA_FP16, 16, 16, 4, 2, 16, false },                                   \
+        { n " b", SMMA_FP16, 16, 8, 2, 2, 16, false },                                    \
+        { n " c", SMMA_FP16, 16, 8, 2, 2, 16, true },                                     \
+        { n " d", SMMA_FP16, 16, 8, 2, 2, 16, true }                                      \
     }
 #define FRAG32(n, f)                                                                      \
     {                                                                                     \
-        { n " a", f, 16, 32, 4, 4, 8 }, { n " b", f, 32, 8, 2, 4, 8 },                    \
-        { n " c", SMMA_FP32, 16, 8, 4, 1, 32 }, { n " d", SMMA_FP32, 16, 8, 4, 1, 32 }    \
+        { n " a", f, 16, 32, 4, 4, 8, false }, { n " b", f, 32, 8, 2, 4, 8, false },      \
+        { n " c", SMMA_FP32, 16, 8, 4, 1, 32, true },                                     \
+        { n " d", SMMA_FP32, 16, 8, 4, 1, 32, true }                                      \
     }
 
 static const struct instr_info instrs[SMMA_MMA_INSTR_COUNT] = {
     { "mma.m16n8k16.bf16", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", SMMA_BF16,
-      16, FRAG16("mma.m16n8k16.bf16", SMMA_BF16) },
-    { "mma.m16n8k16.f16", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", SMMA_FP16, 16,
-      FRAG16("mma.m16n8k16.f16", SMMA_FP16) },
+      SMMA_FP32, 16, FRAG16("mma.m16n8k16.bf16", SMMA_BF16) },
+    { "mma.m16n8k16.f16", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", SMMA_FP16,
+      SMMA_FP32, 16, FRAG16("mma.m16n8k16.f16", SMMA_FP16) },
     { "mma.m16n8k32.e4m3", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", SMMA_E4M3,
-      32, FRAG32("mma.m16n8k32.e4m3", SMMA_E4M3) },
+      SMMA_FP32, 32, FRAG32("mma.m16n8k32.e4m3", SMMA_E4M3) },
     { "mma.m16n8k32.e5m2", "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32", SMMA_E5M2,
-      32, FRAG32("mma.m16n8k32.e5m2", SMMA_E5M2) },
+      SMMA_FP32, 32, FRAG32("mma.m16n8k32.e5m2", SMMA_E5M2) },
+    { "mma.m16n8k16.f16.f16", "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16", SMMA_FP16,
+      SMMA_FP16, 16, FRAG16H("mma.m16n8k16.f16.f16") },
 };
 
 static enum shape
 shape_of(const smma_frag_layout *l)
 {
-    if (l->elem_bits == 32)
-        return SHAPE_CD;
+    if (l->acc || l->elem_bits == 32)
+        return l->elem_bits == 16 ? SHAPE_CD16 : SHAPE_CD;
     return l->cols == 8 ? SHAPE_B : SHAPE_A;
 }
 
@@ -108,7 +122,8 @@ smma_mma_instr_from_name(const char *name, smma_mma_instr *out, smma_error *err)
         }
     return smma_error_set(err, SMMA_EINVAL,
                           "unknown instruction '%s' (known: mma.m16n8k16.bf16, "
-                          "mma.m16n8k16.f16, mma.m16n8k32.e4m3, mma.m16n8k32.e5m2)", name);
+                          "mma.m16n8k16.f16, mma.m16n8k32.e4m3, mma.m16n8k32.e5m2, "
+                          "mma.m16n8k16.f16.f16)", name);
 }
 
 int
@@ -120,7 +135,7 @@ smma_mma_instr_shape(smma_mma_instr i, smma_gemm_shape *s, smma_error *err)
     s->a_fmt = s->b_fmt = instrs[i].fmt;
     s->scale_fmt = SMMA_NONE;
     s->vec = 32;
-    s->c_fmt = s->d_fmt = SMMA_FP32;
+    s->c_fmt = s->d_fmt = instrs[i].acc;
     s->m = 16;
     s->n = 8;
     s->k = instrs[i].k;
@@ -135,7 +150,9 @@ smma_mma_instr_shape(smma_mma_instr i, smma_gemm_shape *s, smma_error *err)
  *      group + 8 for a4..a7 and a12..a15: element i sits in register
  *      i / elems, so both are this formula);
  *   B: row = tig * elems + elem + reg * K/2, col = group;
- *   C/D: row = group + 8 * (reg >> 1), col = tig * 2 + (reg & 1).
+ *   C/D: row = group + 8 * (reg >> 1), col = tig * 2 + (reg & 1);
+ *   C/D f16: row = group + 8 * reg, col = tig * 2 + elem (the ISA's c0..c3
+ *      are elements 0, 1 of registers 0 and 1).
  */
 void
 smma_frag_coord(const smma_frag_layout *l, unsigned lane, unsigned reg, unsigned elem,
@@ -156,6 +173,10 @@ smma_frag_coord(const smma_frag_layout *l, unsigned lane, unsigned reg, unsigned
     case SHAPE_B:
         *row = tig * l->elems + elem + reg * (l->rows / 2);
         *col = group;
+        break;
+    case SHAPE_CD16:
+        *row = group + 8 * reg;
+        *col = tig * 2 + elem;
         break;
     case SHAPE_CD:
     default:
@@ -190,6 +211,11 @@ smma_frag_slot(const smma_frag_layout *l, unsigned row, unsigned col, unsigned *
         *lane = col * 4 + pos / l->elems;
         *reg = half;
         *elem = pos % l->elems;
+        break;
+    case SHAPE_CD16:
+        *lane = (row % 8) * 4 + col / 2;
+        *reg = row / 8;
+        *elem = col % 2;
         break;
     case SHAPE_CD:
     default:

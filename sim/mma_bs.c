@@ -389,6 +389,7 @@ smma_mma_bs_layout(const smma_mma_bs *v, smma_operand op, smma_frag_layout *out,
     k = smma_mma_bs_k(v);
     bits = k == 64 ? 4 : 8; /* packed e2m1, or one 8-bit container */
     out->name = layout_names[v->kind][op];
+    out->acc = op == SMMA_OP_C || op == SMMA_OP_D;
     switch (op) {
     case SMMA_OP_A:
     case SMMA_OP_B:

@@ -41,6 +41,10 @@ smma_ptx_mma(smma_mma_instr i, char *buf, size_t size, smma_error *err)
     if ((unsigned) i >= SMMA_MMA_INSTR_COUNT)
         return smma_error_set(err, SMMA_EINVAL, "instruction %d is not a modeled mma",
                               (int) i);
+    if (i == SMMA_MMA_M16N8K16_F16_F16)
+        return emit(buf, size, err,
+                    "%s {%%dh0, %%dh1}, {%%a0, %%a1, %%a2, %%a3}, {%%b0, %%b1}, {%%ch0, %%ch1};",
+                    smma_mma_instr_ptx(i));
     return emit(buf, size, err,
                 "%s {%%d0, %%d1, %%d2, %%d3}, {%%a0, %%a1, %%a2, %%a3}, {%%b0, %%b1}, "
                 "{%%c0, %%c1, %%c2, %%c3};",
@@ -73,6 +77,7 @@ smma_ptx_mma_target(smma_mma_instr i)
     switch (i) {
     case SMMA_MMA_M16N8K16_BF16:
     case SMMA_MMA_M16N8K16_F16:
+    case SMMA_MMA_M16N8K16_F16_F16:
         return 80;
     case SMMA_MMA_M16N8K32_E4M3:
     case SMMA_MMA_M16N8K32_E5M2:

@@ -9,6 +9,7 @@
  *     mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
  *     mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32     (sm_89+)
  *     mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32     (sm_89+)
+ *     mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16       (2 C, 2 D registers)
  * and stores its 4 D registers.  The kernel holds no layout: tests/gpu/mma-t.c
  * unpacks D with the simulator and compares it bit for bit with the
  * simulator's execution of the same instruction under a numerics model, so
@@ -47,8 +48,16 @@ mma_probe_kernel(int instr, const uint32_t *a, const uint32_t *b, const uint32_t
         float c0 = __uint_as_float(cv.x), c1 = __uint_as_float(cv.y);
         float c2 = __uint_as_float(cv.z), c3 = __uint_as_float(cv.w);
         float d0 = 0, d1 = 0, d2 = 0, d3 = 0;
+        uint32_t h0 = 0, h1 = 0;
 
         switch (instr) {
+        case SMMA_GPU_MMA_M16N8K16_F16_F16:
+            asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 "
+                         "{%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%8,%9};"
+                         : "=r"(h0), "=r"(h1)
+                         : "r"(av.x), "r"(av.y), "r"(av.z), "r"(av.w), "r"(bv.x), "r"(bv.y),
+                           "r"(cv.x), "r"(cv.y));
+            break;
         case SMMA_GPU_MMA_M16N8K16_BF16:
             asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
                          "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
@@ -87,8 +96,10 @@ mma_probe_kernel(int instr, const uint32_t *a, const uint32_t *b, const uint32_t
             break;
         }
         reinterpret_cast<uint4 *>(d)[t * 32 + lane] =
-            make_uint4(__float_as_uint(d0), __float_as_uint(d1), __float_as_uint(d2),
-                       __float_as_uint(d3));
+            instr == SMMA_GPU_MMA_M16N8K16_F16_F16
+                ? make_uint4(h0, h1, 0, 0)
+                : make_uint4(__float_as_uint(d0), __float_as_uint(d1), __float_as_uint(d2),
+                             __float_as_uint(d3));
     }
 }
 
@@ -96,13 +107,13 @@ int
 smma_gpu_mma(int instr, const uint32_t *a_regs, const uint32_t *b_regs, const uint32_t *c_regs,
              uint32_t *d_regs, size_t ncases, char *msg, size_t msg_len)
 {
-    int major = 0, minor = 0, rc;
+    int major = 0, minor = 0, rc, fp8;
     size_t abytes = ncases * 32 * 16, bbytes = ncases * 32 * 8;
     uint32_t *da = NULL, *db = NULL, *dc = NULL, *dd = NULL;
     unsigned int missing = 0;
     cudaError_t e;
 
-    if (instr < SMMA_GPU_MMA_M16N8K16_BF16 || instr > SMMA_GPU_MMA_M16N8K32_E5M2)
+    if (instr < SMMA_GPU_MMA_M16N8K16_BF16 || instr > SMMA_GPU_MMA_M16N8K16_F16_F16)
         return set_msg(msg, msg_len, SMMA_GPU_EINVAL, "unknown mma instruction %d", instr);
     if (ncases == 0)
         return SMMA_GPU_OK;
@@ -111,9 +122,10 @@ smma_gpu_mma(int instr, const uint32_t *a_regs, const uint32_t *b_regs, const ui
     rc = smma_gpu_device_info(&major, &minor, NULL, 0, msg, msg_len);
     if (rc != SMMA_GPU_OK)
         return rc;
-    if (major * 10 + minor < 80 || (instr >= SMMA_GPU_MMA_M16N8K32_E4M3 && major * 10 + minor < 89))
+    fp8 = instr == SMMA_GPU_MMA_M16N8K32_E4M3 || instr == SMMA_GPU_MMA_M16N8K32_E5M2;
+    if (major * 10 + minor < 80 || (fp8 && major * 10 + minor < 89))
         return set_msg(msg, msg_len, SMMA_GPU_EARCH, "needs sm_%s or later (found sm_%d%d)",
-                       instr >= SMMA_GPU_MMA_M16N8K32_E4M3 ? "89" : "80", major, minor);
+                       fp8 ? "89" : "80", major, minor);
     e = cudaMemcpyToSymbol(smma_mma_probe_missing, &missing, sizeof(missing));
     if (e != cudaSuccess)
         return cuda_fail(msg, msg_len, SMMA_GPU_ECUDA, "cudaMemcpyToSymbol", e);

@@ -82,7 +82,8 @@ enum {
     SMMA_GPU_MMA_M16N8K16_BF16 = 0, /* mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 */
     SMMA_GPU_MMA_M16N8K16_F16 = 1,  /* mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 */
     SMMA_GPU_MMA_M16N8K32_E4M3 = 2, /* mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 */
-    SMMA_GPU_MMA_M16N8K32_E5M2 = 3  /* mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32 */
+    SMMA_GPU_MMA_M16N8K32_E5M2 = 3, /* mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32 */
+    SMMA_GPU_MMA_M16N8K16_F16_F16 = 4 /* mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 */
 };
 
 /* Executes one mma.sync per case on device 0 and hands back every output
@@ -92,7 +93,9 @@ enum {
  * executes the instruction, and stores d_regs[(t * 32 + l) * 4 + r].  The
  * caller packs the operands with the simulator (smma_frag_pack) and unpacks
  * D the same way, so a probe tests the layouts and the numerics together.
- * All four instructions take 4 A, 2 B, 4 C and 4 D registers per lane.
+ * The f32-accumulator forms take 4 A, 2 B, 4 C and 4 D registers per lane;
+ * the f16.f16 form has 2 C and 2 D registers, in slots 0 and 1 of the same
+ * four per lane (slots 2 and 3 of D are stored as 0).
  *
  * Returns SMMA_GPU_OK; SMMA_GPU_EINVAL for a bad instr or NULL arrays with
  * ncases > 0; SMMA_GPU_ENODEV; SMMA_GPU_EARCH when the device or the code

@@ -24,6 +24,10 @@
  *   m16n8k32 B  reg 0 (k = 4tig..4tig+3, n = group)
  *               reg 1 (k = 4tig+16..+19, n = group)
  *   C and D     reg 0, 1 (group, 2tig, 2tig+1)  reg 2, 3 (group+8, 2tig, 2tig+1)
+ *   C and D .f16 (m16n8k16 with f16 accumulators, Figure 84 and its formula
+ *               "row = groupID for c0, c1, groupID + 8 for c2, c3; col =
+ *               threadID_in_group * 2 + (i & 1)"): two f16 per register,
+ *               reg 0 (group, 2tig..2tig+1), reg 1 (group+8, 2tig..2tig+1)
  *
  * Within a register the lower-index element (smaller k) occupies the lower
  * bits: element e of a register holds bits [e * elem_bits, (e+1) * elem_bits),
@@ -32,6 +36,7 @@
 #ifndef SOFTMMA_FRAGMENT_H
 #define SOFTMMA_FRAGMENT_H 1
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <softmma/format.h>
@@ -48,6 +53,7 @@ typedef enum smma_mma_instr {
     SMMA_MMA_M16N8K16_F16,       /* mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 */
     SMMA_MMA_M16N8K32_E4M3,      /* mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 */
     SMMA_MMA_M16N8K32_E5M2,      /* mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32 */
+    SMMA_MMA_M16N8K16_F16_F16,   /* mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 */
     SMMA_MMA_INSTR_COUNT
 } smma_mma_instr;
 
@@ -61,7 +67,9 @@ typedef struct smma_frag_layout {
     unsigned rows, cols;     /* the tile: A 16xK, B Kx8 (row = k, col = n), C/D 16x8 */
     unsigned regs;           /* 32-bit registers per lane */
     unsigned elems;          /* elements per register */
-    unsigned elem_bits;      /* bits per element in the register (16, 8, 32) */
+    unsigned elem_bits;      /* bits per element in the register (4, 8, 16, 32) */
+    bool acc;                /* an accumulator (C or D): tells a 16 x 8 f16 C or D apart
+                                from the 16 x 8 B of m16n8k16 */
 } smma_frag_layout;
 
 /* The layout of operand op of instruction i (a static object), or NULL when
@@ -69,7 +77,8 @@ typedef struct smma_frag_layout {
 const smma_frag_layout *smma_frag_layout_get(smma_mma_instr i, smma_operand op);
 
 /* The short name of an instruction: "mma.m16n8k16.bf16", "mma.m16n8k16.f16",
- * "mma.m16n8k32.e4m3", "mma.m16n8k32.e5m2"; "?" when i is out of range. */
+ * "mma.m16n8k32.e4m3", "mma.m16n8k32.e5m2", "mma.m16n8k16.f16.f16" (f16
+ * accumulators); "?" when i is out of range. */
 const char *smma_mma_instr_name(smma_mma_instr i);
 
 /* The full PTX spelling of an instruction, e.g.
@@ -113,7 +122,7 @@ void smma_frag_unpack(const smma_frag_layout *l, const uint32_t *regs, uint32_t 
  * in, d_regs out (each 32 * regs words of its operand's layout), unpacking
  * through the layouts and computing D = A*B + C with the numerics model
  * (smma_dot per output element: row i of A, column j of B, C[i][j]; C and D
- * fp32, no scales).  Returns SMMA_OK; SMMA_EINVAL for an instruction out of
+ * fp32, or f16 for SMMA_MMA_M16N8K16_F16_F16; no scales).  Returns SMMA_OK; SMMA_EINVAL for an instruction out of
  * range or a NULL argument; or the error of smma_model_check, d_regs then
  * untouched.  d_regs may alias c_regs (D and C may be the same registers, as
  * in PTX). */
@@ -122,7 +131,8 @@ int smma_mma_exec(smma_mma_instr i, const smma_model *model, const uint32_t *a_r
                   smma_error *err);
 
 /* The shape smma_mma_exec computes: m 16, n 8, k of the instruction, A and
- * B in its element format, no scales, C and D fp32.  Returns SMMA_EINVAL for
+ * B in its element format, no scales, C and D fp32 (f16 for the f16.f16
+ * form).  Returns SMMA_EINVAL for
  * an instruction out of range. */
 int smma_mma_instr_shape(smma_mma_instr i, smma_gemm_shape *s, smma_error *err);
 

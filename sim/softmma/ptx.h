@@ -6,7 +6,9 @@
  * fixed register names that a caller declares:
  *
  *   mma.sync (fragment.h)   D {%d0..%d3} .f32, A {%a0..%a3} .b32,
- *                           B {%b0, %b1} .b32, C {%c0..%c3} .f32
+ *                           B {%b0, %b1} .b32, C {%c0..%c3} .f32;
+ *                           with f16 accumulators D {%dh0, %dh1} and
+ *                           C {%ch0, %ch1}, .b32 (two f16 each)
  *   ldmatrix / stmatrix     {%r0} .. {%r0, %r1, %r2, %r3} .b32, address %addr
  *                           (.b32: a .shared window offset)
  *
@@ -17,6 +19,7 @@
  * Minimum targets (the "Target ISA Notes" of the PTX ISA's mma section and
  * of 9.7.14.5.15 ldmatrix and 9.7.14.5.16 stmatrix; FACTS.md section 6):
  *   mma.m16n8k16 .f16 / .bf16 with .f32 accumulators   sm_80
+ *   mma.m16n8k16 .f16 with .f16 accumulators           sm_80
  *   mma.m16n8k32 .e4m3 / .e5m2                          sm_89
  *   ldmatrix .m8n8 .b16                                 sm_75
  *   stmatrix .m8n8 .b16                                 sm_90
@@ -45,7 +48,8 @@ extern "C" {
 /* Declarations of every register the emitted text names. */
 #define SMMA_PTX_DECLS                                                                    \
     "    .reg .f32 %d<4>;\n    .reg .f32 %c<4>;\n    .reg .b32 %a<4>;\n"                  \
-    "    .reg .b32 %b<2>;\n    .reg .b32 %r<4>;\n    .reg .b32 %addr;\n"
+    "    .reg .b32 %b<2>;\n    .reg .b32 %r<4>;\n    .reg .b32 %addr;\n"                \
+    "    .reg .b32 %dh<2>;\n    .reg .b32 %ch<2>;\n"
 
 /* Writes the PTX text of mma.sync instruction i (with its operands, as
  * above) to buf, NUL-terminated.  Returns SMMA_OK; SMMA_EINVAL for an

@@ -1,7 +1,8 @@
 /*
  * tests/gpu/mma-t.c - mma.sync on the GPU against the simulator.
  *
- * For each of mma.m16n8k16 bf16 and f16 and mma.m16n8k32 e4m3 and e5m2:
+ * For each of mma.m16n8k16 bf16 and f16 (f32 accumulators), mma.m16n8k16 f16
+ * with f16 accumulators, and mma.m16n8k32 e4m3 and e5m2:
  * seeded random tiles are packed into per-lane registers with the
  * simulator's layouts (smma_frag_pack), executed on the GPU by the probe
  * (gpu/probes/mma_probe.cu), and every output register is compared bit for
@@ -41,7 +42,8 @@ main(void)
 /* The primary model of each instruction on an H100, and the alternatives
  * whose agreement is reported. */
 static const char *const primary[SMMA_MMA_INSTR_COUNT] = { "h100-bf16", "h100-bf16",
-                                                           "h100-fp8", "h100-fp8" };
+                                                           "h100-fp8", "h100-fp8",
+                                                           "h100-bf16" };
 static const char *const others[] = { "exact-rn", "exact-rz", "h100-bf16", "h100-fp8",
                                       "a100-bf16", "b200-fp8" };
 
@@ -49,7 +51,7 @@ static const char *const others[] = { "exact-rn", "exact-rz", "h100-bf16", "h100
  * operands follows none of the modeled variants (bench/h100-mma-probe.md). */
 static const char *const gap[SMMA_MMA_INSTR_COUNT] = {
     NULL, NULL, "fp8 mma.sync on sm_90 is not modeled yet",
-    "fp8 mma.sync on sm_90 is not modeled yet"
+    "fp8 mma.sync on sm_90 is not modeled yet", NULL
 };
 
 struct job {
@@ -58,25 +60,32 @@ struct job {
     const uint32_t *a, *b, *c, *d;
 };
 
+/* The GPU arrays hold 4 C and 4 D registers per lane; an instruction with
+ * fewer (the f16.f16 form: 2) uses the first ones. */
 static void
 check_cases(uint64_t lo, uint64_t hi, void *vctx, sweep_result *r)
 {
     const struct job *j = vctx;
-    uint32_t d[32 * 4];
+    const smma_frag_layout *lc = smma_frag_layout_get(j->instr, SMMA_OP_C);
+    uint32_t c[32 * 4], d[32 * 4];
     uint64_t t;
 
     for (t = lo; t < hi; t++) {
-        unsigned k;
+        unsigned l, k;
 
         r->checked++;
-        if (smma_mma_exec(j->instr, j->model, j->a + t * 128, j->b + t * 64, j->c + t * 128, d,
-                          NULL) != SMMA_OK) {
+        for (l = 0; l < 32; l++)
+            for (k = 0; k < lc->regs; k++)
+                c[l * lc->regs + k] = j->c[t * 128 + l * 4 + k];
+        if (smma_mma_exec(j->instr, j->model, j->a + t * 128, j->b + t * 64, c, d, NULL) !=
+            SMMA_OK) {
             sweep_record(r, t, 0, 0xffffffffu, 0);
             continue;
         }
-        for (k = 0; k < 128; k++)
-            if (d[k] != j->d[t * 128 + k]) {
-                sweep_record(r, t, k, d[k], j->d[t * 128 + k]);
+        for (l = 0; l < 32 * lc->regs; l++)
+            if (d[l] != j->d[t * 128 + (l / lc->regs) * 4 + l % lc->regs]) {
+                k = (l / lc->regs) * 4 + l % lc->regs;
+                sweep_record(r, t, k, d[l], j->d[t * 128 + k]);
                 break;
             }
     }
@@ -142,15 +151,15 @@ main(void)
         const smma_frag_layout *lb = smma_frag_layout_get(instr, SMMA_OP_B);
         const smma_frag_layout *lc = smma_frag_layout_get(instr, SMMA_OP_C);
         const smma_frag_layout *ld = smma_frag_layout_get(instr, SMMA_OP_D);
-        uint32_t *a, *b, *c, *d, ta[16 * 32], tb[32 * 8], tc[16 * 8];
+        uint32_t *a, *b, *c, *d, ta[16 * 32], tb[32 * 8], tc[16 * 8], cr[32 * 4];
+        bool half = la->fmt == SMMA_BF16 || la->fmt == SMMA_FP16;
         tap_rng rng;
         size_t t, o;
         struct job j;
         sweep_result res;
         double t0;
 
-        (void) ld;
-        if (ii >= 2 && major * 10 + minor < 89) {
+        if (la->fmt != SMMA_BF16 && la->fmt != SMMA_FP16 && major * 10 + minor < 89) {
             skip("%s needs sm_89 (found sm_%d%d)", smma_mma_instr_name(instr), major, minor);
             continue;
         }
@@ -166,16 +175,18 @@ main(void)
             int w = t % 4 == 3 ? 30 : 8; /* a quarter with a wide exponent spread */
 
             for (e = 0; e < (size_t) la->rows * la->cols; e++)
-                ta[e] = ii < 2 ? random_half(&rng, la->fmt, ii == 1 && w > 14 ? 14 : w)
+                ta[e] = half ? random_half(&rng, la->fmt, la->fmt == SMMA_FP16 && w > 14 ? 14 : w)
                                : random_fp8(&rng, la->fmt);
             for (e = 0; e < (size_t) lb->rows * lb->cols; e++)
-                tb[e] = ii < 2 ? random_half(&rng, lb->fmt, ii == 1 && w > 14 ? 14 : w)
+                tb[e] = half ? random_half(&rng, lb->fmt, lb->fmt == SMMA_FP16 && w > 14 ? 14 : w)
                                : random_fp8(&rng, lb->fmt);
             for (e = 0; e < 16 * 8; e++)
-                tc[e] = random_c(&rng);
+                tc[e] = lc->fmt == SMMA_FP16 ? random_half(&rng, SMMA_FP16, 8) : random_c(&rng);
             smma_frag_pack(la, ta, a + t * 128);
             smma_frag_pack(lb, tb, b + t * 64);
-            smma_frag_pack(lc, tc, c + t * 128);
+            smma_frag_pack(lc, tc, cr);
+            for (e = 0; e < 32 * 4; e++)
+                c[t * 128 + e] = e % 4 < lc->regs ? cr[(e / 4) * lc->regs + e % 4] : 0;
         }
         t0 = tap_seconds();
         rc = smma_gpu_mma((int) ii, a, b, c, d, n, msg, sizeof(msg));
@@ -201,8 +212,8 @@ main(void)
             s.a_fmt = la->fmt;
             s.b_fmt = lb->fmt;
             s.scale_fmt = SMMA_NONE;
-            s.c_fmt = SMMA_FP32;
-            s.d_fmt = SMMA_FP32;
+            s.c_fmt = lc->fmt;
+            s.d_fmt = ld->fmt;
             s.m = 16;
             s.n = 8;
             s.k = la->cols;
@@ -229,10 +240,10 @@ main(void)
             unsigned row, col, lane = res.first[o].input / 4, reg = res.first[o].input % 4;
 
             smma_frag_coord(ld, lane, reg, 0, &row, &col);
-            diag("  case %llu, D[%u][%u] (lane %u reg %u): simulator 0x%08x (%a), GPU 0x%08x (%a)",
+            diag("  case %llu, D[%u][%u] (lane %u reg %u): simulator 0x%08x, GPU 0x%08x%s",
                  (unsigned long long) res.first[o].index, row, col, lane, reg,
-                 res.first[o].want, smma_decode(SMMA_FP32, res.first[o].want), res.first[o].got,
-                 smma_decode(SMMA_FP32, res.first[o].got));
+                 res.first[o].want, res.first[o].got,
+                 ld->elems > 1 ? " (two f16 elements)" : "");
         }
         diag("RESULT instr=%s model=%s cases=%zu mismatches=%llu", smma_mma_instr_name(instr),
              primary[ii], n, (unsigned long long) res.mismatches);

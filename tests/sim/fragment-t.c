@@ -26,7 +26,7 @@
 
 static const smma_mma_instr all_instrs[NINSTR] = {
     SMMA_MMA_M16N8K16_BF16, SMMA_MMA_M16N8K16_F16, SMMA_MMA_M16N8K32_E4M3,
-    SMMA_MMA_M16N8K32_E5M2,
+    SMMA_MMA_M16N8K32_E5M2, SMMA_MMA_M16N8K16_F16_F16,
 };
 
 static const smma_frag_layout *
@@ -194,6 +194,16 @@ static const struct lit lits[] = {
     { SMMA_MMA_M16N8K32_E4M3, SMMA_OP_B, 9, 0, 3, 7, 2 },
     { SMMA_MMA_M16N8K32_E5M2, SMMA_OP_B, 18, 1, 1, 25, 4 },
     { SMMA_MMA_M16N8K32_E5M2, SMMA_OP_B, 31, 1, 3, 31, 7 },
+    /* f16 C/D (two f16 per register): lane 0 c0 c1 = (0, 0) (0, 1) in reg
+     * 0, c2 c3 = (8, 0) (8, 1) in reg 1; lane 6 = g1 t2: c3 (reg 1, elem 1)
+     * is (9, 5); lane 31: c3 is (15, 7). */
+    { SMMA_MMA_M16N8K16_F16_F16, SMMA_OP_C, 0, 0, 1, 0, 1 },
+    { SMMA_MMA_M16N8K16_F16_F16, SMMA_OP_C, 0, 1, 0, 8, 0 },
+    { SMMA_MMA_M16N8K16_F16_F16, SMMA_OP_D, 6, 1, 1, 9, 5 },
+    { SMMA_MMA_M16N8K16_F16_F16, SMMA_OP_D, 31, 1, 1, 15, 7 },
+    /* ... and its A and B are those of the f32 form. */
+    { SMMA_MMA_M16N8K16_F16_F16, SMMA_OP_A, 5, 2, 1, 1, 11 },
+    { SMMA_MMA_M16N8K16_F16_F16, SMMA_OP_B, 30, 1, 0, 12, 7 },
 };
 
 static void
@@ -289,6 +299,12 @@ check_pack_literals(void)
         tile[i] = 0x3f800000u + i;
     smma_frag_pack(l, tile, regs);
     is_hex(0x3f80004d, regs[6 * 4 + 3], "mma c: lane 6 reg 3 holds (9, 5)");
+    /* f16 C, lane 6 reg 1 = (9, 4) (9, 5): codes 76, 77. */
+    l = layout(SMMA_MMA_M16N8K16_F16_F16, SMMA_OP_C);
+    for (i = 0; i < 128; i++)
+        tile[i] = 0x3c00u + i;
+    smma_frag_pack(l, tile, regs);
+    is_hex(0x3c4d3c4c, regs[6 * 2 + 1], "mma f16 c: lane 6 reg 1 holds (9, 4) and (9, 5)");
 }
 
 static void
@@ -296,9 +312,11 @@ check_names(void)
 {
     static const char *const names[NINSTR] = {
         "mma.m16n8k16.bf16", "mma.m16n8k16.f16", "mma.m16n8k32.e4m3", "mma.m16n8k32.e5m2",
+        "mma.m16n8k16.f16.f16",
     };
-    static const smma_format fmts[NINSTR] = { SMMA_BF16, SMMA_FP16, SMMA_E4M3, SMMA_E5M2 };
-    static const unsigned bits[NINSTR] = { 16, 16, 8, 8 };
+    static const smma_format fmts[NINSTR] = { SMMA_BF16, SMMA_FP16, SMMA_E4M3, SMMA_E5M2,
+                                              SMMA_FP16 };
+    static const unsigned bits[NINSTR] = { 16, 16, 8, 8, 16 };
     smma_mma_instr got;
     smma_error err;
     unsigned i;
@@ -321,11 +339,20 @@ check_names(void)
         ok(strcmp(b->name, buf) == 0 && b->fmt == fmts[i] && b->rows == k && b->cols == 8 &&
                b->regs == 2 && b->elems == 32 / bits[i] && b->elem_bits == bits[i],
            "%s: B is %u x 8, 2 regs", buf, k);
-        ok(strcmp(c->name + strlen(names[i]), " c") == 0 &&
-               strcmp(d->name + strlen(names[i]), " d") == 0 && c->fmt == SMMA_FP32 &&
-               d->fmt == SMMA_FP32 && c->rows == 16 && c->cols == 8 && c->regs == 4 &&
-               c->elems == 1 && c->elem_bits == 32 && d->regs == 4 && d->elems == 1,
-           "%s: C and D are 16 x 8 fp32, 4 regs of 1", names[i]);
+        if (all_instrs[i] == SMMA_MMA_M16N8K16_F16_F16)
+            ok(strcmp(c->name + strlen(names[i]), " c") == 0 &&
+                   strcmp(d->name + strlen(names[i]), " d") == 0 && c->fmt == SMMA_FP16 &&
+                   d->fmt == SMMA_FP16 && c->rows == 16 && c->cols == 8 && c->regs == 2 &&
+                   c->elems == 2 && c->elem_bits == 16 && d->regs == 2 && d->elems == 2 &&
+                   c->acc && d->acc && !a->acc && !b->acc,
+               "%s: C and D are 16 x 8 f16, 2 regs of 2", names[i]);
+        else
+            ok(strcmp(c->name + strlen(names[i]), " c") == 0 &&
+                   strcmp(d->name + strlen(names[i]), " d") == 0 && c->fmt == SMMA_FP32 &&
+                   d->fmt == SMMA_FP32 && c->rows == 16 && c->cols == 8 && c->regs == 4 &&
+                   c->elems == 1 && c->elem_bits == 32 && d->regs == 4 && d->elems == 1 &&
+                   c->acc && d->acc && !a->acc && !b->acc,
+               "%s: C and D are 16 x 8 fp32, 4 regs of 1", names[i]);
         ok(smma_mma_instr_from_name(names[i], &got, &err) == SMMA_OK && got == all_instrs[i],
            "'%s' is found", names[i]);
         ok(smma_mma_instr_from_name(smma_mma_instr_ptx(all_instrs[i]), &got, &err) == SMMA_OK &&
@@ -360,10 +387,12 @@ check_routing(smma_mma_instr in, tap_rng *rng)
     unsigned k = smma_mma_instr_k(in), i, j, kk, bad = 0;
     smma_cvt cvt = smma_cvt_default();
     uint32_t a[16 * 32], b[32 * 8], c[16 * 8], d[16 * 8], one = smma_encode(f, 1.0, &cvt);
+    bool f16acc = layout(in, SMMA_OP_D)->fmt == SMMA_FP16;
     struct regs r;
     smma_error err;
     int rc;
 
+    memset(&r, 0, sizeof(r));
     for (i = 0; i < 16; i++)
         for (kk = 0; kk < k; kk++)
             a[i * k + kk] = kk == (5 * i + 3) % k ? one : 0;
@@ -385,7 +414,8 @@ check_routing(smma_mma_instr in, tap_rng *rng)
     smma_frag_unpack(layout(in, SMMA_OP_D), r.d, d);
     for (i = 0; i < 16; i++)
         for (j = 0; j < 8; j++) {
-            uint32_t want = smma_f32_bits((float) smma_decode(f, b[((5 * i + 3) % k) * 8 + j]));
+            uint32_t bij = b[((5 * i + 3) % k) * 8 + j];
+            uint32_t want = f16acc ? bij : smma_f32_bits((float) smma_decode(f, bij));
 
             if (d[i * 8 + j] != want && bad++ < 10)
                 diag("D[%u][%u] = %08x, want B[%u][%u] = %08x", i, j, d[i * 8 + j],
@@ -397,8 +427,10 @@ check_routing(smma_mma_instr in, tap_rng *rng)
     /* A = 0: D = C for nonzero finite C. */
     memset(a, 0, sizeof(a));
     for (i = 0; i < 128; i++)
-        c[i] = (uint32_t) (0x3f800000u + (tap_rng_next(rng) & 0x007fffff)) ^
-               ((i & 1) ? 0x80000000u : 0);
+        c[i] = f16acc ? (uint32_t) (0x3c00u + (tap_rng_next(rng) & 0x3ff)) ^
+                            ((i & 1) ? 0x8000u : 0)
+                      : (uint32_t) (0x3f800000u + (tap_rng_next(rng) & 0x007fffff)) ^
+                            ((i & 1) ? 0x80000000u : 0);
     smma_frag_pack(layout(in, SMMA_OP_A), a, r.a);
     smma_frag_pack(layout(in, SMMA_OP_C), c, r.c);
     rc = smma_mma_exec(in, exact, r.a, r.b, r.c, r.d, &err);
@@ -429,6 +461,7 @@ check_random(smma_mma_instr in, const char *model_name, size_t tiles, uint64_t s
         uint32_t btile[32 * 8], ref[128], d[128];
         struct regs r;
 
+        memset(&r, 0, sizeof(r));
         if (smma_gemm_generate(&s, SMMA_CLASS_RANDOM, seed + t, &g, &err) != SMMA_OK)
             bail("generate: %s", err.msg);
         op = smma_gemm_data_operands(&s, &g);
@@ -454,8 +487,8 @@ check_random(smma_mma_instr in, const char *model_name, size_t tiles, uint64_t s
                 if (d[i * 8 + j] != ref[i * 8 + j] && bad++ < 10)
                     diag("seed %llu D[%u][%u]: want %08x (%.9g) got %08x (%.9g)",
                          (unsigned long long) (seed + t), i, j, ref[i * 8 + j],
-                         smma_decode(SMMA_FP32, ref[i * 8 + j]), d[i * 8 + j],
-                         smma_decode(SMMA_FP32, d[i * 8 + j]));
+                         smma_decode(s.d_fmt, ref[i * 8 + j]), d[i * 8 + j],
+                         smma_decode(s.d_fmt, d[i * 8 + j]));
             }
         /* In-place: D written over C gives the same bits. */
         if (t == 0) {

@@ -52,7 +52,7 @@ main(void)
     bool have;
 
     have = ptxas_available();
-    plan(14 + 4 * 2 + 12 * 2 + 2);
+    plan(15 + SMMA_MMA_INSTR_COUNT * 2 + 12 * 2 + 2);
 
     /* The API. */
     is_int(SMMA_OK, smma_ptx_mma(SMMA_MMA_M16N8K16_BF16, buf, sizeof(buf), &err),
@@ -60,6 +60,10 @@ main(void)
     is_string("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%d0, %d1, %d2, %d3}, "
               "{%a0, %a1, %a2, %a3}, {%b0, %b1}, {%c0, %c1, %c2, %c3};", buf,
               "... is the exact PTX");
+    smma_ptx_mma(SMMA_MMA_M16N8K16_F16_F16, buf, sizeof(buf), &err);
+    is_string("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%dh0, %dh1}, "
+              "{%a0, %a1, %a2, %a3}, {%b0, %b1}, {%ch0, %ch1};", buf,
+              "mma f16 with f16 accumulators: two registers of two f16 for C and D");
     op.kind = SMMA_LDMATRIX;
     op.num = 4;
     op.trans = true;
