@@ -61,5 +61,8 @@ void cli_print_quant_choices(const smma_profile *p);
 int cmd_gemm(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 int cmd_layout(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+int cmd_ver(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif /* SOFTMMA_CLI_H */
