@@ -616,6 +616,8 @@ read_header(smma_vec_reader *r, smma_error *err)
         if (n != 2)
             return fail(r, err, "'%s' takes one value", keys[k]);
         switch (k) {
+        case 1:
+            return fail(r, err, "malformed generator line (generator COMMAND)");
         case 0:
             if (smma_vec_suite_check(tok[1], &e2) != SMMA_OK)
                 return fail(r, err, "%s", e2.msg);
