@@ -562,35 +562,35 @@ decoded(smma_vec_type t, uint64_t v, char *buf, size_t n)
 }
 
 static void
-print_value(const char *lead, smma_vec_type t, uint64_t v)
+print_value(FILE *out, const char *lead, smma_vec_type t, uint64_t v)
 {
     char tok[20], dec[64];
 
     smma_vec_format_token(t, v, tok);
     decoded(t, v, dec, sizeof(dec));
-    printf("%s%-16s %s\n", lead, tok, dec);
+    fprintf(out, "%s%-16s %s\n", lead, tok, dec);
 }
 
 /* Prints one differing case (at most 8 differing values per field). */
 static void
-report_case(const smma_vec_header *h, const smma_vec_case *e, const smma_vec_case *g,
-            const char *where)
+report_case(FILE *out, const smma_vec_header *h, const smma_vec_case *e,
+            const smma_vec_case *g, const char *where)
 {
     size_t fi, j, shown;
     char lead[80];
 
-    printf("\ncase %llu (%s):\n", (unsigned long long) e->index, where);
+    fprintf(out, "\ncase %llu (%s):\n", (unsigned long long) e->index, where);
     for (fi = 0; fi < h->nfields; fi++) {
         const smma_vec_field *f = &h->fields[fi];
 
         if (f->out)
             continue;
         if (f->block) {
-            printf("  in  %-14s %zu x %zu values (not shown)\n", f->name, e->blocks[fi].rows,
+            fprintf(out, "  in  %-14s %zu x %zu values (not shown)\n", f->name, e->blocks[fi].rows,
                    e->blocks[fi].cols);
         } else if (f->count == 1) {
             snprintf(lead, sizeof(lead), "  in  %-14s ", f->name);
-            print_value(lead, f->type, e->scalars[f->offset]);
+            print_value(out, lead, f->type, e->scalars[f->offset]);
         } else {
             for (j = 0; j < f->count; j += 8) {
                 size_t k;
@@ -598,12 +598,12 @@ report_case(const smma_vec_header *h, const smma_vec_case *e, const smma_vec_cas
 
                 snprintf(lead, sizeof(lead), "%s[%zu..%zu]", f->name, j,
                          j + 8 < f->count ? j + 7 : f->count - 1);
-                printf("  in  %-14s", lead);
+                fprintf(out, "  in  %-14s", lead);
                 for (k = j; k < j + 8 && k < f->count; k++) {
                     smma_vec_format_token(f->type, e->scalars[f->offset + k], tok);
-                    printf(" %s", tok);
+                    fprintf(out, " %s", tok);
                 }
-                printf("\n");
+                fprintf(out, "\n");
             }
         }
     }
@@ -631,12 +631,12 @@ report_case(const smma_vec_header *h, const smma_vec_case *e, const smma_vec_cas
             else
                 snprintf(name, sizeof(name), "%s", f->name);
             snprintf(lead, sizeof(lead), "  out %-14s expected ", name);
-            print_value(lead, f->type, ev[j]);
-            print_value("                     got      ", f->type, gv[j]);
+            print_value(out, lead, f->type, ev[j]);
+            print_value(out, "                     got      ", f->type, gv[j]);
             shown++;
         }
         if (differ > shown)
-            printf("  out %-14s ... and %zu more differing values\n", f->name, differ - shown);
+            fprintf(out, "  out %-14s ... and %zu more differing values\n", f->name, differ - shown);
     }
 }
 
@@ -779,9 +779,16 @@ ver_compare(struct expected *ex, const char *rpath, bool raw, uint64_t max)
     uint64_t *bufs[SMMA_VEC_MAX_FIELDS] = { NULL }, offset = 0, ncases = 0, differ = 0;
     size_t caps[SMMA_VEC_MAX_FIELDS] = { 0 }, fi;
     smma_error err;
-    char where[256];
+    char where[256], *repbuf = NULL;
+    size_t replen = 0;
+    FILE *rep;
     int rc = CLI_OK;
 
+    /* The report is kept until the results are known to be whole: a bad
+     * file gets its message and nothing else. */
+    rep = open_memstream(&repbuf, &replen);
+    if (rep == NULL)
+        return cli_error("out of memory");
     memset(&g, 0, sizeof(g));
     if (raw) {
         rf = strcmp(rpath, "-") == 0 ? stdin : fopen(rpath, "rb");
@@ -833,9 +840,9 @@ ver_compare(struct expected *ex, const char *rpath, bool raw, uint64_t max)
         ncases++;
         if (!same_outputs(h, e, gc) && ++differ <= max) {
             if (differ == 1)
-                printf("%s: differences (expected from %s):\n", h->suite,
-                       ex->w != NULL ? "the generator" : "the suite file");
-            report_case(h, e, gc, where);
+                fprintf(rep, "%s: differences (expected from %s):\n", h->suite,
+                        ex->w != NULL ? "the generator" : "the suite file");
+            report_case(rep, h, e, gc, where);
         }
     }
     if (rf != NULL && rf != stdin)
@@ -844,6 +851,11 @@ ver_compare(struct expected *ex, const char *rpath, bool raw, uint64_t max)
     free(g.scalars);
     for (fi = 0; fi < SMMA_VEC_MAX_FIELDS; fi++)
         free(bufs[fi]);
+    if (fclose(rep) != 0 && rc == CLI_OK)
+        rc = cli_error("out of memory");
+    if (rc == CLI_OK)
+        fwrite(repbuf, 1, replen, stdout);
+    free(repbuf);
     if (rc != CLI_OK)
         return rc;
     if (differ == 0) {
