@@ -619,23 +619,31 @@ static const char *const q_groups[] = {
     "random blocks (seeded)",
 };
 
-/* One non-zero element at each scale-rule boundary of exponent k, with its
- * fp32 neighbours d in [-dmax, dmax] (softmma diff's single family). */
-static void
-q_single(struct qlist *q, const smma_block_format_desc *bd, int k, int dmax)
+void
+suite_amax_points(const smma_block_format_desc *bd, int k, double pts[5])
 {
     double M = bd->max_elem;
+    /* The element value halfway between max_elem and the next step up. */
     double sat = M + ldexp(1.0, (int) floor(log2(M)) - (int) bd->elem_man_bits - 1);
     double even = 2.0 - ldexp(1.0, -(int) bd->elem_man_bits - 1);
-    double pts[5];
-    unsigned j;
-    int d;
 
     pts[0] = ldexp(1.0, k);
     pts[1] = ldexp(M, k);
     pts[2] = ldexp(sat, k);
     pts[3] = ldexp(even, k);
     pts[4] = ldexp(1.5 * M, k);
+}
+
+/* One non-zero element at each scale-rule boundary of exponent k, with its
+ * fp32 neighbours d in [-dmax, dmax] (softmma diff's single family). */
+static void
+q_single(struct qlist *q, const smma_block_format_desc *bd, int k, int dmax)
+{
+    double pts[5];
+    unsigned j;
+    int d;
+
+    suite_amax_points(bd, k, pts);
     for (j = 0; j < 5; j++) {
         uint32_t b;
 
@@ -682,32 +690,40 @@ q_midpoint(struct qlist *q, const smma_block_format_desc *bd, int k, int sh, uin
         q_pair(q, a, b + (uint32_t) d);
 }
 
+void
+suite_random_block(uint64_t *state, unsigned n, uint32_t *x)
+{
+    unsigned j, nz = 1 + (unsigned) (next_rand(state) % n);
+    int center = (int) (next_rand(state) % 254) - 126;
+    bool bf16 = next_rand(state) % 4 == 0;
+
+    for (j = 0; j < nz; j++) {
+        uint64_t r = next_rand(state);
+        unsigned pos = (unsigned) (r % n);
+        int e = center - (int) ((r >> 8) % 16);
+        uint32_t man = (uint32_t) (r >> 24) & 0x7fffffu;
+
+        if (e < -126)
+            e = -126;
+        if (bf16)
+            man &= 0x7f0000u;
+        x[pos] = (uint32_t) ((r >> 16) & 1) << 31 | (uint32_t) (e + 127) << 23 | man;
+        if ((r >> 56) == 0)
+            x[pos] = (r >> 55) & 1 ? 0x7fc00000u : 0x7f800000u;
+    }
+}
+
 static void
 q_random(struct qlist *q, unsigned n, unsigned count, uint64_t seed)
 {
     uint64_t st = seed;
-    unsigned i, j;
+    unsigned i;
 
     for (i = 0; i < count; i++) {
         struct qblock *k = q_new(q);
-        unsigned nz = 1 + (unsigned) (next_rand(&st) % n);
-        int center = (int) (next_rand(&st) % 254) - 126;
-        bool bf16 = next_rand(&st) % 4 == 0;
 
-        for (j = 0; k != NULL && j < nz; j++) {
-            uint64_t r = next_rand(&st);
-            unsigned pos = (unsigned) (r % n);
-            int e = center - (int) ((r >> 8) % 16);
-            uint32_t man = (uint32_t) (r >> 24) & 0x7fffffu;
-
-            if (e < -126)
-                e = -126;
-            if (bf16)
-                man &= 0x7f0000u;
-            k->x[pos] = (uint32_t) ((r >> 16) & 1) << 31 | (uint32_t) (e + 127) << 23 | man;
-            if ((r >> 56) == 0)
-                k->x[pos] = (r >> 55) & 1 ? 0x7fc00000u : 0x7f800000u;
-        }
+        if (k != NULL)
+            suite_random_block(&st, n, k->x);
     }
 }
 

@@ -58,4 +58,18 @@ bool suite_committed(const struct suite *s);
 int suite_generate(const struct suite *s, unsigned level, uint64_t seed, smma_vec_writer **out,
                    smma_error *err);
 
+/* The amax values at which the scale rules of block format bd change, for
+ * exponent k: 2^k (FLOOR), max_elem 2^k (RCEIL), (max_elem + half an element
+ * step) 2^k (where elements saturate), the EVEN rounding point 2^k and
+ * 1.5 max_elem 2^k (a round-to-nearest scale).  The single-element blocks of
+ * the quant suites and of softmma diff. */
+void suite_amax_points(const smma_block_format_desc *bd, int k, double pts[5]);
+
+/* Fills a zeroed block of n fp32 values (bits) with a random block: 1 to n
+ * non-zero elements within 16 binades of a random exponent, a quarter of the
+ * blocks bf16-exact, one element in 256 Inf or NaN.  state is a splitmix64
+ * state; the same state gives the same block everywhere.  The random blocks
+ * of the quant suites and of softmma diff. */
+void suite_random_block(uint64_t *state, unsigned n, uint32_t *x);
+
 #endif /* SOFTMMA_SUITES_H */

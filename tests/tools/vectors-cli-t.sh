@@ -208,16 +208,7 @@ expect_err "ver: --level with a file" "apply to a suite name" \
     ver "$tmp/d.vec" "$tmp/d.vec" --level 2
 
 # Malformed results: FILE:LINE: message, exit 2, for each kind.
-h='softmma-vectors 1
-suite decode.e2m3
-generator softmma gen decode.e2m3 --level 1 --seed 1
-seed 1
-level 1
-profile -
-model -
-in code:e2m3
-out value:fp32
-cases 64'
+h=$(head -n 10 "$tmp/e2m3.vec")      # the header, up to "cases 64"
 bad() {
     # bad DESC FILE-CONTENT(printf format) NEEDLE
     printf "$2" >"$tmp/bad.vec"
