@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "options.h"
@@ -769,8 +770,12 @@ read_raw_case(FILE *in, const char *name, const smma_vec_header *h, const smma_v
     return CLI_OK;
 }
 
+/* Compares the cases of results rpath with ex's, printing the first max
+ * differing ones; sets *ncases and *ndiffer.  CLI_OK, or CLI_USAGE after a
+ * message when either file is bad (and then nothing else is printed). */
 static int
-ver_compare(struct expected *ex, const char *rpath, bool raw, uint64_t max)
+ver_run(struct expected *ex, const char *rpath, bool raw, uint64_t max, uint64_t *ncases_out,
+        uint64_t *differ_out)
 {
     const smma_vec_header *h = smma_vec_header_of(ex->r);
     smma_vec_reader *rr = NULL;
@@ -856,6 +861,18 @@ ver_compare(struct expected *ex, const char *rpath, bool raw, uint64_t max)
     if (rc == CLI_OK)
         fwrite(repbuf, 1, replen, stdout);
     free(repbuf);
+    *ncases_out = ncases;
+    *differ_out = differ;
+    return rc;
+}
+
+static int
+ver_compare(struct expected *ex, const char *rpath, bool raw, uint64_t max)
+{
+    const smma_vec_header *h = smma_vec_header_of(ex->r);
+    uint64_t ncases, differ;
+    int rc = ver_run(ex, rpath, raw, max, &ncases, &differ);
+
     if (rc != CLI_OK)
         return rc;
     if (differ == 0) {
@@ -1110,4 +1127,66 @@ cmd_export(int argc, char **argv)
     expected_close(&ex);
     opt_free(&r);
     return rc;
+}
+
+/* ------------------------------------------------------------------ tour */
+
+int
+cli_vectors_tour(const char *dir)
+{
+    const char *tmpdir = getenv("TMPDIR");
+    char tmp[512];
+    struct suite s;
+    size_t i, nsuites = 0, bad = 0;
+    int rc = CLI_OK;
+
+    snprintf(tmp, sizeof(tmp), "%s/softmma-tour.XXXXXX",
+             tmpdir != NULL && *tmpdir != '\0' ? tmpdir : "/tmp");
+    if (mkdtemp(tmp) == NULL)
+        return cli_error("%s: cannot create a temporary directory: %s", tmp, strerror(errno));
+    printf("   generated into %s, verified against %s:\n", tmp, dir);
+    for (i = 0; rc == CLI_OK && suite_at(i, &s); i++) {
+        smma_vec_writer *w;
+        struct expected ex;
+        const char *text;
+        char *gpath, *cpath;
+        uint64_t ncases = 0, differ = 0;
+        size_t len;
+        smma_error err;
+
+        if (!suite_committed(&s))
+            continue;
+        nsuites++;
+        if ((rc = generate(&s, SUITE_LEVEL, SUITE_SEED, &w, &text, &len)) != CLI_OK)
+            break;
+        gpath = join(tmp, s.name, ".vec");
+        cpath = join(dir, s.name, ".vec");
+        memset(&ex, 0, sizeof(ex));
+        if (gpath == NULL || cpath == NULL) {
+            rc = cli_error("out of memory");
+        } else if (smma_vec_save_bytes(text, len, gpath, &err) != SMMA_OK) {
+            rc = cli_error("%s", err.msg);
+        } else if (open_known(cpath, NULL, &ex.r) != CLI_OK ||
+                   ver_run(&ex, gpath, false, 0, &ncases, &differ) != CLI_OK) {
+            printf("   %-36s cannot be compared (above)\n", s.name);
+            bad++;
+        } else {
+            printf("   %-36s %7llu cases  %s\n", s.name, (unsigned long long) ncases,
+                   differ == 0 ? "equal" : "DIFFER");
+            bad += differ != 0;
+        }
+        expected_close(&ex);
+        if (gpath != NULL)
+            remove(gpath);
+        free(gpath);
+        free(cpath);
+        smma_vec_writer_free(w);
+    }
+    rmdir(tmp);
+    if (rc != CLI_OK)
+        return rc;
+    printf("   %zu suites: %s\n", nsuites,
+           bad == 0 ? "the reference reproduces every committed vector file"
+                    : "SOME DIFFER from the committed files");
+    return bad == 0 ? CLI_OK : CLI_MISMATCH;
 }

@@ -91,6 +91,26 @@ esac
 ok $tam "gen --check on a tampered copy: each defect named, exit 1"
 [ $tam -eq 0 ] || diag "exit $tap_rc:$nl$tap_out$nl$tap_err"
 
+# The tour ends with the same check, one line per suite.
+SMMA_VECTORS=$vec
+export SMMA_VECTORS
+run_prog "$prog" tour
+tour=1
+case $tap_out in
+    *"   decode.e2m1                               16 cases  equal"*"   $ncommitted suites: the reference reproduces every committed vector file"*)
+        [ "$tap_rc" -eq 0 ] && [ -z "$tap_err" ] && tour=0 ;;
+esac
+ok $tour "tour: every committed suite generated again and verified, one line each"
+SMMA_VECTORS=$tmp/v
+run_prog "$prog" tour
+tour=1
+case $tap_out in
+    *"decode.e2m1                               16 cases  DIFFER"*"SOME DIFFER"*)
+        [ "$tap_rc" -eq 1 ] && tour=0 ;;
+esac
+ok $tour "tour on the tampered copy: decode.e2m1 differs, exit 1"
+unset SMMA_VECTORS
+
 # ---------------------------------------------------------------- gen
 
 e2m1="softmma-vectors 1
