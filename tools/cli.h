@@ -61,5 +61,14 @@ void cli_print_quant_choices(const smma_profile *p);
 int cmd_gemm(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 int cmd_layout(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+int cmd_ver(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+
+/* The end of softmma tour: generates every committed suite into a temporary
+ * directory and verifies it against the files in dir, one line per suite.
+ * CLI_OK when all are equal, CLI_MISMATCH when some differ, CLI_USAGE on
+ * errors (printed). */
+int cli_vectors_tour(const char *dir);
 
 #endif /* SOFTMMA_CLI_H */

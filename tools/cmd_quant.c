@@ -28,6 +28,7 @@
 
 #include "cli.h"
 #include "options.h"
+#include "suites.h"
 
 /* ------------------------------------------------------------------ input */
 
@@ -714,10 +715,6 @@ static void
 family_single(struct search *s)
 {
     const smma_block_format_desc *bd = s->bd;
-    double M = bd->max_elem;
-    /* The element value halfway between max_elem and the next step up. */
-    double sat = M + ldexp(1.0, (int) floor(log2(M)) - (int) bd->elem_man_bits - 1);
-    double even = 2.0 - ldexp(1.0, -(int) bd->elem_man_bits - 1);
     static const char *const names[5] = {
         "", "max_elem * ", "(max_elem + half a step) * ", "the EVEN rounding point * ",
         "1.5 * max_elem * ",
@@ -732,11 +729,7 @@ family_single(struct search *s)
         unsigned j;
 
         k = kk % 2 ? (kk + 1) / 2 : -(kk / 2);
-        pts[0] = ldexp(1.0, k);
-        pts[1] = ldexp(M, k);
-        pts[2] = ldexp(sat, k);
-        pts[3] = ldexp(even, k);
-        pts[4] = ldexp(1.5 * M, k);
+        suite_amax_points(bd, k, pts);
         for (j = 0; j < 5; j++) {
             s->kind = 2 + j;
             if (!exact_f32(pts[j], &b) || b == 0)
@@ -868,46 +861,18 @@ family_pair(struct search *s)
     }
 }
 
-/* A deterministic generator (splitmix64), the same on every machine. */
-static uint64_t
-next_rand(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 static void
 family_random(struct search *s, uint64_t seed, unsigned count)
 {
     uint64_t st = seed;
-    unsigned i, j;
+    unsigned i;
 
     s->kind = 9;
     for (i = 0; i < count; i++) {
         struct cand c;
-        unsigned n = s->bd->block, nz = 1 + (unsigned) (next_rand(&st) % n);
-        int center = (int) (next_rand(&st) % 254) - 126;
-        bool bf16 = next_rand(&st) % 4 == 0;
 
         memset(&c, 0, sizeof(c));
-        for (j = 0; j < nz; j++) {
-            uint64_t r = next_rand(&st);
-            unsigned pos = (unsigned) (r % n);
-            int e = center - (int) ((r >> 8) % 16);
-            uint32_t sign = (uint32_t) ((r >> 16) & 1) << 31;
-            uint32_t man = (uint32_t) (r >> 24) & 0x7fffffu;
-
-            if (e < -126)
-                e = -126;
-            if (bf16)
-                man &= 0x7f0000u;
-            c.x[pos] = sign | ((uint32_t) (e + 127) << 23) | man;
-            if ((r >> 56) == 0)
-                c.x[pos] = (r >> 55) & 1 ? 0x7fc00000u : 0x7f800000u;
-        }
+        suite_random_block(&st, s->bd->block, c.x);
         snprintf(c.why, sizeof(c.why), "random block %u (seed %llu)", i,
                  (unsigned long long) seed);
         try_block(s, &c);

@@ -1,11 +1,14 @@
 /*
  * tools/cmd_tour.c - softmma tour: a short guided printout of the formats,
- * their edge values and the places where conversions disagree.
+ * their edge values and the places where conversions disagree, ending with
+ * every committed golden vector suite generated again and verified.
  */
 #include <config.h>
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "options.h"
@@ -54,8 +57,12 @@ cmd_tour(int argc, char **argv)
     char *fargv[] = { (char *) "formats", NULL };
     static const char usage[] =
         "Usage: softmma tour\n\nA short guided printout of the formats, their edge "
-        "values and\nthe conversions on which libraries disagree.\n";
+        "values and\nthe conversions on which libraries disagree; it ends by generating "
+        "every\ncommitted golden vector suite into a temporary directory and verifying\n"
+        "it against vectors/ (or $SMMA_VECTORS), one line per suite.\n";
     bool done;
+    const char *vectors;
+    struct stat st;
     int rc = opt_no_args(argc, argv, usage, &done);
 
     if (rc != CLI_OK || done)
@@ -106,6 +113,20 @@ cmd_tour(int argc, char **argv)
     show_encode(SMMA_E8M0, 0.0, "0", SMMA_RP, true, "cuda", "0x00 = 2^-127");
     show_encode(SMMA_E8M0, 0.0, "0", SMMA_RN, false, "ml_dtypes", "NaN");
 
-    printf("\nMore: softmma formats | decode | encode | profiles (each with --help).\n");
-    return CLI_OK;
+    printf("\n6. Golden vectors: what a kernel or a library is checked against\n"
+           "   (doc/vectors.md).  Every committed suite, generated again now:\n");
+    vectors = getenv("SMMA_VECTORS");
+    if (vectors == NULL || *vectors == '\0')
+        vectors = SMMA_VECTORS_DIR;
+    if (stat(vectors, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        printf("   no vectors/ directory at %s (set SMMA_VECTORS to one): skipped.\n",
+               vectors);
+        rc = CLI_OK;
+    } else {
+        rc = cli_vectors_tour(vectors);
+    }
+
+    printf("\nMore: softmma formats | decode | encode | profiles | gen | ver (each with "
+           "--help).\n");
+    return rc;
 }

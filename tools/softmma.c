@@ -121,6 +121,9 @@ static const struct command commands[] = {
     { "models", cmd_models, "list the numerics models, their parameters and status" },
     { "tour", cmd_tour, "a short guided printout of the formats and their edge values" },
     { "layout", cmd_layout, "draw fragment and scale-factor layouts" },
+    { "gen", cmd_gen, "write golden vectors of a suite; list, write or check vectors/" },
+    { "ver", cmd_ver, "compare a subject's results with golden vectors" },
+    { "export", cmd_export, "write a suite's fields as NumPy .npy files" },
 };
 
 static void
