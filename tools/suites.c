@@ -1459,6 +1459,456 @@ gen_fragment(const struct suite *s, unsigned level, uint64_t seed, smma_vec_writ
     return smma_error_set(err, SMMA_EINVAL, "%s: no fragment generator", s->name);
 }
 
+/* ------------------------------------------------------------------ mma */
+
+/* The number of random and exact-class cases of an mma suite. */
+static unsigned
+mma_cases(unsigned level, bool exact)
+{
+    if (exact)
+        return level >= 2 ? 16 : 2;
+    return level >= 2 ? 48 : 4;
+}
+
+/* Starts an mma suite: the model in the header, the scalar fields and the
+ * blocks of the specs, the comments, and the model's own line. */
+static int
+start_mma(const struct suite *s, unsigned level, uint64_t seed, const char *in,
+          const char *blocks_in, const char *blocks_out, const char *const *comments,
+          const char *provisional, smma_vec_header *h, smma_vec_writer **w, smma_error *err)
+{
+    char line[512];
+    int rc;
+
+    start_header(s, level, seed, h);
+    snprintf(h->model, sizeof(h->model), "%s", s->model->name);
+    rc = add_spec(h, in, false, false, err);
+    if (rc == SMMA_OK)
+        rc = add_spec(h, blocks_in, false, true, err);
+    if (rc == SMMA_OK)
+        rc = add_spec(h, blocks_out, true, true, err);
+    if (rc == SMMA_OK)
+        rc = smma_vec_header_check(h, err);
+    if (rc == SMMA_OK)
+        rc = open_writer(h, comments, w, err);
+    snprintf(line, sizeof(line), "model %s: %s; status: %s", s->model->name,
+             s->model->summary, s->model->status);
+    if (rc == SMMA_OK)
+        rc = smma_vec_put_comment(*w, line, err);
+    if (rc == SMMA_OK && provisional != NULL)
+        rc = smma_vec_put_comment(*w, provisional, err);
+    return rc;
+}
+
+/* One case's blocks: pointers to the values of each block field, which
+ * the case owns. */
+struct mma_case {
+    smma_vec_case c;
+    uint64_t scalars[8];
+    const smma_vec_header *h;
+};
+
+/* Sets block `name` of the case to rows x cols values. */
+static uint64_t *
+case_block(struct mma_case *mc, const char *name, size_t rows, size_t cols)
+{
+    int fi = smma_vec_field_index(mc->h, name);
+    smma_vec_block *b;
+
+    if (fi < 0)
+        return NULL;
+    b = &mc->c.blocks[fi];
+    free(b->v);
+    b->rows = rows;
+    b->cols = cols;
+    b->v = calloc(rows * cols, sizeof(uint64_t));
+    return b->v;
+}
+
+static void
+case_free(struct mma_case *mc)
+{
+    size_t i;
+
+    for (i = 0; i < SMMA_VEC_MAX_FIELDS; i++) {
+        free(mc->c.blocks[i].v);
+        mc->c.blocks[i].v = NULL;
+    }
+}
+
+/* Copies n 32-bit registers into a block of rows x n / rows values. */
+static int
+put_regs(struct mma_case *mc, const char *name, const uint32_t *regs, size_t rows, size_t n,
+         smma_error *err)
+{
+    uint64_t *v = case_block(mc, name, rows, n / rows);
+    size_t i;
+
+    if (v == NULL)
+        return smma_error_set(err, SMMA_ENOMEM, "out of memory");
+    for (i = 0; i < n; i++)
+        v[i] = regs[i];
+    return SMMA_OK;
+}
+
+/* The inputs of case i: a K-major A and B, C and the scales of shape sh,
+ * random or exact-class, from a seed of the suite's seed and the index. */
+static int
+mma_inputs(const smma_gemm_shape *sh, bool exact, uint64_t seed, unsigned i,
+           smma_gemm_data *d, smma_error *err)
+{
+    uint64_t st = seed ^ (0x9e3779b97f4a7c15ull * (i + 1));
+
+    return smma_gemm_generate(sh, exact ? SMMA_CLASS_EXACT : SMMA_CLASS_RANDOM, next_rand(&st),
+                              d, err);
+}
+
+/* B of a K-major generated operand as a K x N row-major tile. */
+static void
+b_tile(const smma_gemm_shape *sh, const uint32_t *b, uint32_t *tile)
+{
+    size_t kk, j;
+
+    for (kk = 0; kk < sh->k; kk++)
+        for (j = 0; j < sh->n; j++)
+            tile[kk * sh->n + j] = b[j * sh->k + kk];
+}
+
+static const char *const mma_sync_comments[] = {
+    "a, b, c: the 32-bit registers of A, B and C, one row per lane (32 rows), one",
+    "column per register, packed as the fragment suites of the instruction say",
+    "(fragment.INSTRUCTION.a, .b, .c); d: D's registers after the instruction",
+    "(fragment.INSTRUCTION.d); D = A B + C, each element by smma_dot under the model.",
+    "class 0: random inputs (smma_gemm_generate, SMMA_CLASS_RANDOM), 1: exact-class",
+    "inputs, on which every numerics model gives the same D", NULL
+};
+
+static int
+mma_sync_case(const struct suite *s, const smma_mma_bs *bs, const smma_mma_bs_sel *sel,
+              const smma_gemm_shape *sh, const smma_gemm_data *d, struct mma_case *mc,
+              uint64_t *st, smma_error *err)
+{
+    uint32_t tile[64 * 16], a[32 * 4], b[32 * 2], c[32 * 4], dr[32 * 4], sfa[32], sfb[32];
+    const smma_frag_layout *la, *lb, *lc;
+    smma_frag_layout bl[3];
+    unsigned i;
+    int rc = SMMA_OK;
+
+    if (bs == NULL) {
+        la = smma_frag_layout_get((smma_mma_instr) s->var, SMMA_OP_A);
+        lb = smma_frag_layout_get((smma_mma_instr) s->var, SMMA_OP_B);
+        lc = smma_frag_layout_get((smma_mma_instr) s->var, SMMA_OP_C);
+        smma_frag_pack(la, d->a, a);
+        b_tile(sh, d->b, tile);
+        smma_frag_pack(lb, tile, b);
+        smma_frag_pack(lc, d->c, c);
+        rc = smma_mma_exec((smma_mma_instr) s->var, s->model, a, b, c, dr, err);
+    } else {
+        for (i = 0; rc == SMMA_OK && i < 3; i++)
+            rc = smma_mma_bs_layout(bs, (smma_operand) i, &bl[i], err);
+        la = &bl[0];
+        lb = &bl[1];
+        lc = &bl[2];
+        if (rc == SMMA_OK)
+            rc = smma_mma_bs_pack(bs, SMMA_OP_A, d->a, a, err);
+        b_tile(sh, d->b, tile);
+        if (rc == SMMA_OK)
+            rc = smma_mma_bs_pack(bs, SMMA_OP_B, tile, b, err);
+        if (rc == SMMA_OK)
+            rc = smma_mma_bs_pack(bs, SMMA_OP_C, d->c, c, err);
+        /* The bytes the instruction does not read keep random values. */
+        for (i = 0; i < 32; i++) {
+            sfa[i] = (uint32_t) next_rand(st);
+            sfb[i] = (uint32_t) next_rand(st);
+        }
+        if (rc == SMMA_OK && bs->scale_vec)
+            rc = smma_mma_bs_sf_pack(bs, SMMA_OP_A, sel, d->sa, sfa, err);
+        if (rc == SMMA_OK && bs->scale_vec)
+            rc = smma_mma_bs_sf_pack(bs, SMMA_OP_B, sel, d->sb, sfb, err);
+        if (rc == SMMA_OK)
+            rc = smma_mma_bs_exec(bs, sel, s->model, a, b, c, sfa, sfb, dr, err);
+    }
+    if (rc == SMMA_OK)
+        rc = put_regs(mc, "a", a, 32, 32 * la->regs, err);
+    if (rc == SMMA_OK)
+        rc = put_regs(mc, "b", b, 32, 32 * lb->regs, err);
+    if (rc == SMMA_OK)
+        rc = put_regs(mc, "c", c, 32, 32 * lc->regs, err);
+    if (rc == SMMA_OK && bs != NULL && bs->scale_vec) {
+        rc = put_regs(mc, "sfa", sfa, 32, 32, err);
+        if (rc == SMMA_OK)
+            rc = put_regs(mc, "sfb", sfb, 32, 32, err);
+    }
+    if (rc == SMMA_OK)
+        rc = put_regs(mc, "d", dr, 32, 32 * lc->regs, err);
+    return rc;
+}
+
+/* The legal selectors of a block-scaled variant, {0, 0, 0, 0} first. */
+static size_t
+bs_selectors(const smma_mma_bs *v, smma_mma_bs_sel *out)
+{
+    unsigned x;
+    size_t n = 0;
+
+    for (x = 0; x < 256; x++) {
+        smma_mma_bs_sel sel = { x & 3, x >> 2 & 3, x >> 4 & 3, x >> 6 & 3 };
+
+        if (smma_mma_bs_sel_check(v, &sel, NULL) == SMMA_OK)
+            out[n++] = sel;
+    }
+    return n;
+}
+
+/* Adds comment lines (NULL-terminated). */
+static int
+put_comments(smma_vec_writer *w, const char *const *comments, smma_error *err)
+{
+    int rc = SMMA_OK;
+
+    for (; rc == SMMA_OK && *comments != NULL; comments++)
+        rc = smma_vec_put_comment(w, *comments, err);
+    return rc;
+}
+
+static int
+gen_mma_sync(const struct suite *s, unsigned level, uint64_t seed, smma_vec_writer **out,
+             smma_error *err)
+{
+    static const char *const bs_comments[] = {
+        "sfa, sfb: the scale registers (scale-a-data, scale-b-data), one per lane, and",
+        "byte_id_a, thread_id_a, byte_id_b, thread_id_b the selectors of the case",
+        "(fragment.INSTRUCTION.sfa, .sfb), {0, 0, 0, 0} in case 0, then drawn from the",
+        "legal ones; the bytes the instruction does not read hold random values, which",
+        "a subject must not read", NULL
+    };
+    static const char *const f16_comments[] = {
+        "c and d hold two f16 per register, the lower column in bits 15:0; no exact-class",
+        "cases (they need an fp32 D)", NULL
+    };
+    smma_mma_bs v, *bs = NULL;
+    smma_mma_bs_sel sels[256], zero = { 0, 0, 0, 0 };
+    smma_gemm_shape sh;
+    smma_vec_header h;
+    smma_vec_writer *w = NULL;
+    struct mma_case mc;
+    size_t nsel = 1;
+    bool scaled = false, f16acc;
+    char blocks_in[80];
+    uint64_t st = seed;
+    unsigned i, nrand, nexact;
+    int rc;
+
+    memset(&mc, 0, sizeof(mc));
+    sels[0] = zero;
+    if (s->isa == ISA_MMA_BS) {
+        rc = smma_mma_bs_at(s->var, &v, err);
+        if (rc == SMMA_OK)
+            rc = smma_mma_bs_shape(&v, &sh, err);
+        bs = &v;
+        scaled = v.scale_vec != 0;
+        if (scaled)
+            nsel = bs_selectors(&v, sels);
+    } else {
+        rc = smma_mma_instr_shape((smma_mma_instr) s->var, &sh, err);
+    }
+    if (rc != SMMA_OK)
+        return rc;
+    f16acc = sh.d_fmt != SMMA_FP32;
+    snprintf(blocks_in, sizeof(blocks_in), "a:u32 b:u32 c:%s%s", f16acc ? "u32" : "fp32",
+             scaled ? " sfa:u32 sfb:u32" : "");
+    rc = start_mma(s, level, seed,
+                   scaled ? "class:u8 byte_id_a:u8 thread_id_a:u8 byte_id_b:u8 thread_id_b:u8"
+                          : "class:u8",
+                   blocks_in, f16acc ? "d:u32" : "d:fp32", mma_sync_comments,
+                   s->isa == ISA_MMA_BS ? "sm_120a: every model here is provisional for this "
+                                          "instruction (none has been checked on a GPU)"
+                                        : NULL,
+                   &h, &w, err);
+    if (rc == SMMA_OK && scaled)
+        rc = put_comments(w, bs_comments, err);
+    if (rc == SMMA_OK && f16acc)
+        rc = put_comments(w, f16_comments, err);
+    mc.h = &h;
+    mc.c.scalars = mc.scalars;
+    nrand = mma_cases(level, false);
+    nexact = f16acc ? 0 : mma_cases(level, true);
+    for (i = 0; rc == SMMA_OK && i < nrand + nexact; i++) {
+        smma_gemm_data d;
+        const smma_mma_bs_sel *sel = &sels[i == 0 ? 0 : next_rand(&st) % nsel];
+
+        rc = mma_inputs(&sh, i >= nrand, seed, i, &d, err);
+        if (rc != SMMA_OK)
+            break;
+        mc.scalars[0] = i >= nrand;
+        mc.scalars[1] = sel->byte_id_a;
+        mc.scalars[2] = sel->thread_id_a;
+        mc.scalars[3] = sel->byte_id_b;
+        mc.scalars[4] = sel->thread_id_b;
+        rc = mma_sync_case(s, bs, sel, &sh, &d, &mc, &st, err);
+        if (rc == SMMA_OK)
+            rc = smma_vec_put_case(w, &mc.c, err);
+        smma_gemm_data_free(&d);
+    }
+    case_free(&mc);
+    return finish(rc, w, out);
+}
+
+/* The immediates of wgmma case i: the swizzle of B's descriptor cycles
+ * through none, 128B, 64B, 32B; B is N-major (16-bit only) in odd cases;
+ * A is negated in every third, B in every fifth from case 1; scale-d is
+ * false in every fourth from case 2; the core matrices or atoms of B are
+ * adjacent along K (k_inner) in cases 2, 3, 6, 7, ... */
+static void
+wgmma_case_variant(unsigned i, smma_wgmma_variant *v, smma_wgmma_swizzle *swz, bool *k_inner)
+{
+    bool wide = v->a_fmt == SMMA_BF16 || v->a_fmt == SMMA_FP16;
+
+    *swz = (smma_wgmma_swizzle) (i % 4);
+    *k_inner = (i >> 1) & 1;
+    v->trans_b = wide && i % 2 == 1;
+    v->scale_a = i % 3 == 2 ? -1 : 1;
+    v->scale_b = i % 5 == 1 ? -1 : 1;
+    v->scale_d = i % 4 != 2;
+}
+
+static int
+wgmma_case(const struct suite *s, unsigned i, const smma_gemm_shape *sh,
+           const smma_gemm_data *d, struct mma_case *mc, uint64_t *st, smma_error *err)
+{
+    smma_wgmma_variant v = smma_wgmma_variant_make(wgmma_fmts[s->var][0],
+                                                   wgmma_fmts[s->var][1], s->n);
+    uint32_t a[128 * 4], *tile, *din, *dout, bytes, j;
+    uint8_t *smem;
+    smma_wgmma_frag fa, fd;
+    smma_wgmma_swizzle swz;
+    smma_wgmma_desc desc;
+    uint64_t bdesc, *sv;
+    bool k_inner;
+    size_t size;
+    int rc;
+
+    wgmma_case_variant(i, &v, &swz, &k_inner);
+    rc = smma_wgmma_frag_get(&v, SMMA_WGMMA_OP_A, &fa, err);
+    if (rc == SMMA_OK)
+        rc = smma_wgmma_frag_get(&v, SMMA_WGMMA_OP_D, &fd, err);
+    if (rc == SMMA_OK)
+        rc = smma_wgmma_desc_dense(&v, SMMA_WGMMA_OP_B, swz, k_inner, 0, &desc, &bytes, err);
+    if (rc == SMMA_OK)
+        rc = smma_wgmma_desc_encode(&desc, &bdesc, err);
+    if (rc != SMMA_OK)
+        return rc;
+    size = (bytes + 15) / 16 * 16;
+    smem = malloc(size);
+    tile = malloc(sh->k * sh->n * sizeof(*tile));
+    din = malloc(128 * fd.regs * sizeof(*din));
+    dout = malloc(128 * fd.regs * sizeof(*dout));
+    if (smem == NULL || tile == NULL || din == NULL || dout == NULL) {
+        free(smem);
+        free(tile);
+        free(din);
+        free(dout);
+        return smma_error_set(err, SMMA_ENOMEM, "out of memory");
+    }
+    /* Bytes of the image that hold no element of B stay random. */
+    for (j = 0; j < size; j++)
+        smem[j] = (uint8_t) next_rand(st);
+    b_tile(sh, d->b, tile);
+    smma_wgmma_pack(&fa, d->a, a);
+    smma_wgmma_pack(&fd, d->c, din);
+    if (!v.scale_d)
+        for (j = 0; j < 128 * fd.regs; j++)
+            din[j] = (uint32_t) next_rand(st);
+    rc = smma_wgmma_smem_store(&v, SMMA_WGMMA_OP_B, bdesc, tile, smem, size, err);
+    if (rc == SMMA_OK)
+        rc = smma_wgmma_exec(&v, s->model, a, 0, bdesc, smem, size, din, dout, err);
+    mc->scalars[1] = v.scale_d;
+    mc->scalars[2] = v.scale_a < 0;
+    mc->scalars[3] = v.scale_b < 0;
+    mc->scalars[4] = v.trans_b;
+    mc->scalars[5] = bdesc;
+    if (rc == SMMA_OK)
+        rc = put_regs(mc, "a", a, 128, 128 * fa.regs, err);
+    if (rc == SMMA_OK && (sv = case_block(mc, "smem", size / 16, 16)) == NULL)
+        rc = smma_error_set(err, SMMA_ENOMEM, "out of memory");
+    for (j = 0; rc == SMMA_OK && j < size; j++)
+        sv[j] = smem[j];
+    if (rc == SMMA_OK)
+        rc = put_regs(mc, "d_in", din, 128, 128 * fd.regs, err);
+    if (rc == SMMA_OK)
+        rc = put_regs(mc, "d", dout, 128, 128 * fd.regs, err);
+    free(smem);
+    free(tile);
+    free(din);
+    free(dout);
+    return rc;
+}
+
+static int
+gen_mma_wgmma(const struct suite *s, unsigned level, uint64_t seed, smma_vec_writer **out,
+              smma_error *err)
+{
+    static const char *const comments[] = {
+        "a: the registers of A (wgmma with A from registers), one row per thread of the",
+        "warpgroup (128 rows), one column per register (fragment.INSTRUCTION.a); smem:",
+        "the shared memory from address 0, 16 bytes a row, holding B as the descriptor",
+        "b_desc (64 bits, PTX ISA \"Matrix Descriptor Format\") describes it, bytes outside",
+        "B random; d_in, d: D's registers (fragment.INSTRUCTION.d) before and after",
+        "wgmma.mma_async ... d, a, b_desc, scale_d, imm-scale-a, imm-scale-b[, imm-trans-b]",
+        "with imm-scale-a = -1 when neg_a is 1 (else 1), the same for B, imm-trans-b =",
+        "trans_b (B N-major; bf16/f16 only); with scale_d 0, D = A B and d_in is random",
+        "and not read.  D = A B + D, each element by smma_dot under the model.  class 0:",
+        "random inputs, 1: exact-class inputs (every numerics model gives the same D)", NULL
+    };
+    smma_wgmma_variant v = smma_wgmma_variant_make(wgmma_fmts[s->var][0],
+                                                   wgmma_fmts[s->var][1], s->n);
+    smma_gemm_shape sh;
+    smma_vec_header h;
+    smma_vec_writer *w = NULL;
+    struct mma_case mc;
+    uint64_t st = seed;
+    unsigned i, nrand = mma_cases(level, false), nexact = mma_cases(level, true);
+    int rc = smma_wgmma_shape(&v, &sh, err);
+
+    memset(&mc, 0, sizeof(mc));
+    if (rc == SMMA_OK)
+        rc = start_mma(s, level, seed,
+                       "class:u8 scale_d:u8 neg_a:u8 neg_b:u8 trans_b:u8 b_desc:u64",
+                       "a:u32 smem:u8 d_in:fp32", "d:fp32", comments, NULL, &h, &w, err);
+    mc.h = &h;
+    mc.c.scalars = mc.scalars;
+    for (i = 0; rc == SMMA_OK && i < nrand + nexact; i++) {
+        smma_gemm_data d;
+
+        rc = mma_inputs(&sh, i >= nrand, seed, i, &d, err);
+        if (rc != SMMA_OK)
+            break;
+        mc.scalars[0] = i >= nrand;
+        rc = wgmma_case(s, i, &sh, &d, &mc, &st, err);
+        if (rc == SMMA_OK)
+            rc = smma_vec_put_case(w, &mc.c, err);
+        smma_gemm_data_free(&d);
+    }
+    case_free(&mc);
+    return finish(rc, w, out);
+}
+
+static int
+gen_mma(const struct suite *s, unsigned level, uint64_t seed, smma_vec_writer **out,
+        smma_error *err)
+{
+    switch (s->isa) {
+    case ISA_MMA:
+    case ISA_MMA_BS:
+        return gen_mma_sync(s, level, seed, out, err);
+    case ISA_WGMMA:
+        return gen_mma_wgmma(s, level, seed, out, err);
+    default:
+        break;
+    }
+    return smma_error_set(err, SMMA_EINVAL, "%s: no mma generator", s->name);
+}
+
 /* ------------------------------------------------------------------ the table */
 
 /* Appends a suite to the table being built: family, instruction family,
@@ -1544,20 +1994,93 @@ fragment_suites(void)
             sim_add(SUITE_FRAGMENT, ISA_TMEM_SF, i, 0, n, "fragment.tcgen05.sf.%ux.r%u", i, n);
 }
 
+/* The models of the mma suites of an instruction family and format: the
+ * validated or primary model of the instruction (h100-bf16 for the 16-bit
+ * forms of mma.sync and wgmma, h100-fp8 for wgmma on fp8, b200-fp8 as the
+ * provisional one of the sm_120a forms) and exact-rn.  mma.sync on fp8 has
+ * no model that fits the H100 (bench/h100-mma-probe.md): exact-rn only. */
+static size_t
+mma_models(enum suite_isa isa, smma_format a, const char **names)
+{
+    size_t n = 0;
+
+    if (isa == ISA_MMA_BS)
+        names[n++] = "b200-fp8";
+    else if (a == SMMA_BF16 || a == SMMA_FP16)
+        names[n++] = "h100-bf16";
+    else if (isa == ISA_WGMMA)
+        names[n++] = "h100-fp8";
+    names[n++] = "exact-rn";
+    return n;
+}
+
+/* Adds the mma suite of an instruction named instr under each model that
+ * can compute its shape (smma_model_check). */
+static void
+mma_add(enum suite_isa isa, unsigned var, unsigned n, const char *instr,
+        const smma_gemm_shape *sh)
+{
+    const char *names[4];
+    const smma_model *m;
+    size_t k, nm = mma_models(isa, sh->a_fmt, names);
+    struct suite *s;
+
+    for (k = 0; k < nm; k++) {
+        if (smma_model_from_name(names[k], &m, NULL) != SMMA_OK ||
+            smma_model_check(m, sh, NULL) != SMMA_OK)
+            continue;
+        s = sim_add(SUITE_MMA, isa, var, 0, n, "mma.%s.%s", instr, m->name);
+        if (s != NULL)
+            s->model = m;
+    }
+}
+
+static void
+mma_suites(void)
+{
+    smma_gemm_shape sh;
+    smma_mma_bs v;
+    unsigned i, k;
+    char name[64];
+
+    for (i = 0; i < SMMA_MMA_INSTR_COUNT; i++)
+        if (smma_mma_instr_shape((smma_mma_instr) i, &sh, NULL) == SMMA_OK)
+            mma_add(ISA_MMA, i, 0, smma_mma_instr_name((smma_mma_instr) i) + 4, &sh);
+    for (i = 0; i < SMMA_MMA_BS_COUNT; i++)
+        if (smma_mma_bs_at(i, &v, NULL) == SMMA_OK && smma_mma_bs_shape(&v, &sh, NULL) == SMMA_OK)
+            mma_add(ISA_MMA_BS, i, 0, smma_mma_bs_name(&v) + 4, &sh);
+    for (i = 0; i < 6; i++)
+        for (k = 8; k <= 256; k *= k == 8 ? 8 : 4) {
+            smma_wgmma_variant wv = smma_wgmma_variant_make(wgmma_fmts[i][0], wgmma_fmts[i][1],
+                                                            k);
+
+            if (smma_wgmma_shape(&wv, &sh, NULL) == SMMA_OK &&
+                smma_wgmma_name(&wv, name, sizeof(name), NULL) == SMMA_OK)
+                mma_add(ISA_WGMMA, i, k, name, &sh);
+        }
+}
+
 static void
 sim_table_build(void)
 {
     fragment_suites();
+    mma_suites();
 }
 
-/* Committed: every mma.sync and ldmatrix/stmatrix fragment; of the sm_120a
- * forms one per kind and scale vector (f8f6f4 and mxf8f6f4 with e4m3 A and
- * e2m1 B, mxf4, mxf4nvf4 2X and 4X); wgmma at N = 8 and 64; tcgen05.ld of
- * every shape at .x1 (with and without .pack) and .x8; the D layouts at
- * N = 16; the scale factors of 128 rows. */
+/* Committed fragments: every mma.sync and ldmatrix/stmatrix one; of the
+ * sm_120a forms one per kind and scale vector (f8f6f4 and mxf8f6f4 with
+ * e4m3 A and e2m1 B, mxf4, mxf4nvf4 2X and 4X); wgmma at N = 8 and 64;
+ * tcgen05.ld of every shape at .x1 (with and without .pack) and .x8; the D
+ * layouts at N = 16; the scale factors of 128 rows.  Committed mma suites:
+ * every mma.sync one; the sm_120a forms above and mxf4nvf4 4X with ue8m0
+ * scales; wgmma at N = 8. */
 static bool
 sim_committed(const struct suite *s)
 {
+    if (s->family == SUITE_MMA)
+        return s->isa == ISA_MMA ||
+               (s->isa == ISA_MMA_BS && (s->var == 4 || s->var == 29 || s->var >= 50)) ||
+               (s->isa == ISA_WGMMA && s->n == 8);
     switch (s->isa) {
     case ISA_MMA:
     case ISA_LDMATRIX:
@@ -1599,6 +2122,7 @@ suite_generate(const struct suite *s, unsigned level, uint64_t seed, smma_vec_wr
     case SUITE_FRAGMENT:
         return gen_fragment(s, level, seed, out, err);
     case SUITE_MMA:
+        return gen_mma(s, level, seed, out, err);
     case SUITE_GEMM:
         break;
     }
