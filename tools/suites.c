@@ -1893,6 +1893,327 @@ gen_mma_wgmma(const struct suite *s, unsigned level, uint64_t seed, smma_vec_wri
     return finish(rc, w, out);
 }
 
+/* The tcgen05.mma forms of the mma suites, var 0..55: kind::f16 with f16
+ * and with bf16 A and B (0, 1); kind::f8f6f4 (2 + 5 ia + ib) and
+ * kind::mxf8f6f4 1X (27 + 5 ia + ib), ia and ib in the order e4m3 e5m2
+ * e3m2 e2m3 e2m1; kind::mxf4 2X (52); kind::mxf4nvf4 2X with ue8m0 scales
+ * (53), 4X with ue4m3 (54) and 4X with ue8m0 (55).  Always cta_group::1,
+ * M = 128, N = s->n, A and B K-major in shared memory, D f32. */
+struct tc05_form {
+    smma_tc05_kind kind;
+    smma_format a, b, scale;
+    unsigned a_code, b_code, scale_vec, elem_bits;
+};
+
+static const smma_format tc05_f8[5] = { SMMA_E4M3, SMMA_E5M2, SMMA_E3M2, SMMA_E2M3, SMMA_E2M1 };
+static const unsigned tc05_f8_code[5] = { SMMA_TC05_E4M3, SMMA_TC05_E5M2, SMMA_TC05_E3M2,
+                                          SMMA_TC05_E2M3, SMMA_TC05_E2M1 };
+
+static struct tc05_form
+tc05_form(unsigned var)
+{
+    struct tc05_form f;
+
+    memset(&f, 0, sizeof(f));
+    f.scale = SMMA_NONE;
+    if (var < 2) {
+        f.kind = SMMA_TC05_KIND_F16;
+        f.a = f.b = var ? SMMA_BF16 : SMMA_FP16;
+        f.a_code = f.b_code = var ? SMMA_TC05_BF16 : SMMA_TC05_F16;
+        f.elem_bits = 16;
+    } else if (var < 52) {
+        unsigned j = (var - 2) % 25;
+
+        f.kind = var < 27 ? SMMA_TC05_KIND_F8F6F4 : SMMA_TC05_KIND_MXF8F6F4;
+        f.a = tc05_f8[j / 5];
+        f.b = tc05_f8[j % 5];
+        f.a_code = tc05_f8_code[j / 5];
+        f.b_code = tc05_f8_code[j % 5];
+        f.elem_bits = 8;
+        if (var >= 27) {
+            f.scale = SMMA_E8M0;
+            f.scale_vec = 1;
+        }
+    } else {
+        f.kind = var == 52 ? SMMA_TC05_KIND_MXF4 : SMMA_TC05_KIND_MXF4NVF4;
+        f.a = f.b = SMMA_E2M1;
+        f.a_code = f.b_code = SMMA_TC05_MXF4_E2M1;
+        f.elem_bits = 4;
+        f.scale = var == 54 ? SMMA_UE4M3 : SMMA_E8M0;
+        f.scale_vec = var >= 54 ? 4 : 2;
+    }
+    return f;
+}
+
+/* The name of a form: "m128n16k32.f8f6f4.e4m3.e2m1", "m128n16k64.mxf4nvf4.4x"... */
+static void
+tc05_name(unsigned var, unsigned n, char *buf, size_t size)
+{
+    struct tc05_form f = tc05_form(var);
+    unsigned k = smma_tc05_mma_k(f.kind, false);
+    int at = snprintf(buf, size, "tcgen05.m128n%uk%u.%s", n, k, smma_tc05_kind_name(f.kind));
+
+    if (f.kind == SMMA_TC05_KIND_F16)
+        snprintf(buf + at, size - (size_t) at, ".%s", f.a == SMMA_FP16 ? "f16" : "bf16");
+    else if (f.elem_bits == 8)
+        snprintf(buf + at, size - (size_t) at, ".%s.%s", smma_format_name(f.a),
+                 smma_format_name(f.b));
+    else if (f.kind == SMMA_TC05_KIND_MXF4NVF4)
+        snprintf(buf + at, size - (size_t) at, ".%ux%s", f.scale_vec,
+                 var == 55 ? ".ue8m0" : "");
+}
+
+static smma_gemm_shape
+tc05_shape(const struct tc05_form *f, unsigned n)
+{
+    smma_gemm_shape sh;
+
+    memset(&sh, 0, sizeof(sh));
+    sh.a_fmt = f->a;
+    sh.b_fmt = f->b;
+    sh.scale_fmt = f->scale;
+    sh.k = smma_tc05_mma_k(f->kind, false);
+    sh.vec = f->scale_vec ? (unsigned) sh.k / f->scale_vec : 32;
+    sh.c_fmt = sh.d_fmt = SMMA_FP32;
+    sh.m = 128;
+    sh.n = n;
+    return sh;
+}
+
+/* K-major canonical layout of `rows` rows in swizzle mode sw (softmma/
+ * tcgen05.h): without swizzling the core matrices of 8 rows x 16 bytes
+ * lie next to each other along M/N (SBO 128), the two along K LBO apart;
+ * swizzled, 8-row atoms of W bytes follow each other (SBO 8W, LBO 16). */
+static smma_tc05_layout
+tc05_layout(smma_tc05_swizzle sw, unsigned bits, unsigned rows, uint32_t *bytes)
+{
+    smma_tc05_layout l;
+    unsigned w = smma_tc05_swizzle_bytes(sw);
+
+    l.mn_major = false;
+    l.swizzle = sw;
+    l.elem_bits = bits;
+    if (sw == SMMA_TC05_SWIZZLE_NONE) {
+        l.sbo = 128;
+        l.lbo = 128 * ((rows + 7) / 8);
+        *bytes = 2 * l.lbo;
+    } else {
+        l.lbo = 16;
+        l.sbo = 8 * w;
+        *bytes = (rows + 7) / 8 * 8 * w;
+    }
+    return l;
+}
+
+/* Stores the code of element (row, k) at its address: a 16-bit element
+ * little-endian, an 8-bit container with 4- and 6-bit codes in bits 5:2
+ * (e2m1) or 5:0, zero elsewhere; two e2m1 to a byte for 4-bit operands. */
+static int
+tc05_put(uint8_t *smem, const smma_tc05_layout *l, uint32_t start, unsigned row, unsigned k,
+         smma_format f, uint32_t code, smma_error *err)
+{
+    uint32_t byte;
+    unsigned bit;
+    int rc = smma_tc05_smem_addr(l, start, row, k, &byte, &bit, err);
+
+    if (rc != SMMA_OK)
+        return rc;
+    if (l->elem_bits == 16) {
+        smem[byte] = (uint8_t) code;
+        smem[byte + 1] = (uint8_t) (code >> 8);
+    } else if (l->elem_bits == 8) {
+        smem[byte] = (uint8_t) (f == SMMA_E2M1 ? code << 2 : code);
+    } else {
+        smem[byte] = (uint8_t) ((smem[byte] & ~(0xFu << bit)) | (code & 0xFu) << bit);
+    }
+    return SMMA_OK;
+}
+
+/* The TMEM columns of a case: D at 0, then scale_A (4 columns for 128
+ * rows), then scale_B. */
+#define TC05_SFA_COL(n) (n)
+#define TC05_SFB_COL(n) ((n) + 4)
+
+static int
+tc05_case(const struct suite *s, unsigned i, unsigned level, const smma_gemm_shape *sh,
+          const smma_gemm_data *d, smma_tmem *t, struct mma_case *mc, uint64_t *st,
+          smma_error *err)
+{
+    static const smma_tc05_swizzle swz[4] = { SMMA_TC05_SWIZZLE_NONE, SMMA_TC05_SWIZZLE_32B,
+                                              SMMA_TC05_SWIZZLE_64B, SMMA_TC05_SWIZZLE_128B };
+    struct tc05_form f = tc05_form(s->var);
+    smma_tc05_swizzle sw = swz[level >= 2 ? i % 4 : i % 2];
+    smma_tmem_dlayout dl = { 128, s->n, 1, 0 };
+    smma_tmem_sflayout sfa = { 128, f.scale_vec, 0, smma_tmem_addr(0, TC05_SFA_COL(s->n)) };
+    smma_tmem_sflayout sfb = { s->n, f.scale_vec, 0, smma_tmem_addr(0, TC05_SFB_COL(s->n)) };
+    unsigned ncols = f.scale_vec ? TC05_SFB_COL(s->n) + 1 : s->n, m, n, k, kb, p, ids[4], nid = 0;
+    uint32_t abytes, bbytes, bstart, idw, lane, col, byte;
+    smma_tc05_layout la = tc05_layout(sw, f.elem_bits, 128, &abytes);
+    smma_tc05_layout lb = tc05_layout(sw, f.elem_bits, s->n, &bbytes);
+    smma_tc05_sdesc sd;
+    smma_tc05_idesc id;
+    smma_tc05_mma op;
+    smma_tc05_cta cta;
+    uint8_t *smem;
+    uint64_t *v;
+    size_t size;
+    int rc = SMMA_OK;
+
+    bstart = (abytes + 1023) / 1024 * 1024;
+    size = bstart + (bbytes + 15) / 16 * 16;
+    smem = calloc(size, 1);
+    if (smem == NULL)
+        return smma_error_set(err, SMMA_ENOMEM, "out of memory");
+    memset(&id, 0, sizeof(id));
+    id.a_fmt = f.a_code;
+    id.b_fmt = f.b_code;
+    id.negate_a = i % 3 == 2;
+    id.negate_b = i % 5 == 1;
+    id.n = s->n;
+    id.m = 128;
+    if (f.scale_vec) {
+        for (k = 0; k < 4; k++) {
+            sfa.sf_id = k;
+            if (smma_tmem_sf_check(&sfa, NULL) == SMMA_OK)
+                ids[nid++] = k;
+        }
+        id.scale_fmt = f.scale == SMMA_UE4M3 ? SMMA_TC05_SCALE_UE4M3 : SMMA_TC05_SCALE_UE8M0;
+        sfa.sf_id = id.sfa_id = ids[i % nid];
+        sfb.sf_id = id.sfb_id = ids[(i / 2) % nid];
+    } else {
+        id.d_fmt = SMMA_TC05_D_F32;
+    }
+    memset(&op, 0, sizeof(op));
+    op.kind = f.kind;
+    op.cta_group = 1;
+    op.scale_vec = f.scale_vec;
+    op.d_taddr = dl.addr;
+    op.sfa_taddr = sfa.addr;
+    op.sfb_taddr = sfb.addr;
+    op.enable_input_d = i % 4 != 2;
+    rc = smma_tc05_idesc_encode(f.kind, &id, &idw, err);
+    op.idesc = idw;
+    memset(&sd, 0, sizeof(sd));
+    sd.swizzle = sw;
+    sd.lbo = la.lbo;
+    sd.sbo = la.sbo;
+    if (rc == SMMA_OK)
+        rc = smma_tc05_sdesc_encode(&sd, &op.a_desc, err);
+    sd.start = bstart;
+    sd.lbo = lb.lbo;
+    sd.sbo = lb.sbo;
+    if (rc == SMMA_OK)
+        rc = smma_tc05_sdesc_encode(&sd, &op.b_desc, err);
+    for (m = 0; rc == SMMA_OK && m < 128; m++)
+        for (k = 0; rc == SMMA_OK && k < sh->k; k++)
+            rc = tc05_put(smem, &la, 0, m, k, f.a, d->a[m * sh->k + k], err);
+    for (n = 0; rc == SMMA_OK && n < s->n; n++)
+        for (k = 0; rc == SMMA_OK && k < sh->k; k++)
+            rc = tc05_put(smem, &lb, bstart, n, k, f.b, d->b[n * sh->k + k], err);
+    /* TMEM: D (random when it is not read), the scales with random bytes
+     * where the instruction reads nothing. */
+    smma_tmem_init(t);
+    for (lane = 0; lane < 128; lane++)
+        for (col = 0; col < ncols; col++)
+            t->cell[lane][col] = (uint32_t) next_rand(st);
+    for (m = 0; op.enable_input_d && m < 128; m++)
+        for (n = 0; n < s->n; n++)
+            t->cell[m][n] = d->c[m * s->n + n];
+    for (kb = 0; kb < f.scale_vec; kb++)
+        for (p = 0; p < 4; p++) {
+            for (m = 0; m < 128; m++) {
+                smma_tmem_sf_coord(&sfa, m, kb, p, &lane, &col, &byte);
+                t->cell[lane][col] &= ~(0xFFu << (8 * byte));
+                t->cell[lane][col] |= d->sa[m * f.scale_vec + kb] << (8 * byte);
+            }
+            for (n = 0; n < s->n; n++) {
+                smma_tmem_sf_coord(&sfb, n, kb, p, &lane, &col, &byte);
+                t->cell[lane][col] &= ~(0xFFu << (8 * byte));
+                t->cell[lane][col] |= d->sb[n * f.scale_vec + kb] << (8 * byte);
+            }
+        }
+    mc->scalars[1] = op.idesc;
+    mc->scalars[2] = op.a_desc;
+    mc->scalars[3] = op.b_desc;
+    mc->scalars[4] = op.enable_input_d;
+    if (rc == SMMA_OK && (v = case_block(mc, "smem", size / 16, 16)) == NULL)
+        rc = smma_error_set(err, SMMA_ENOMEM, "out of memory");
+    for (k = 0; rc == SMMA_OK && k < size; k++)
+        v[k] = smem[k];
+    if (rc == SMMA_OK && (v = case_block(mc, "tmem", 128, ncols)) == NULL)
+        rc = smma_error_set(err, SMMA_ENOMEM, "out of memory");
+    for (lane = 0; rc == SMMA_OK && lane < 128; lane++)
+        for (col = 0; col < ncols; col++)
+            v[lane * ncols + col] = t->cell[lane][col];
+    cta.smem = smem;
+    cta.smem_size = size;
+    cta.tmem = t;
+    if (rc == SMMA_OK)
+        rc = smma_tc05_mma_exec(&op, s->model, &cta, err);
+    if (rc == SMMA_OK && (v = case_block(mc, "d", 128, s->n)) == NULL)
+        rc = smma_error_set(err, SMMA_ENOMEM, "out of memory");
+    for (m = 0; rc == SMMA_OK && m < 128; m++)
+        for (n = 0; n < s->n; n++)
+            v[m * s->n + n] = t->cell[m][n];
+    free(smem);
+    return rc;
+}
+
+static int
+gen_mma_tc05(const struct suite *s, unsigned level, uint64_t seed, smma_vec_writer **out,
+             smma_error *err)
+{
+    static const char *const comments[] = {
+        "tcgen05.mma.cta_group::1.kind::KIND[.block_scale.scale_vec::NX] [d_taddr], a_desc,",
+        "b_desc, idesc[, [sfa_taddr], [sfb_taddr]], enable_input_d, with d_taddr = lane 0",
+        "column 0 and, for the block-scaled kinds, sfa_taddr column N, sfb_taddr column",
+        "N + 4.  idesc: the instruction descriptor (PTX ISA \"Instruction descriptor\"; M",
+        "128, N, the formats, negate A / B, the scale format and ids); a_desc, b_desc: the",
+        "shared-memory descriptors (A at address 0, B after it, both K-major, the swizzle",
+        "cycling through none and 32B at level 1, every mode at level 2); smem: the shared",
+        "memory from address 0, 16 bytes a row (f16/bf16 elements little-endian, f8f6f4",
+        "and mxf8f6f4 elements one per byte, e2m1 in bits 5:2 and e2m3/e3m2 in bits 5:0,",
+        "mxf4 and mxf4nvf4 two e2m1 per byte, the lower k in the low nibble); tmem: lanes",
+        "0-127 x the columns from 0: D (layout D: lane m, column n; random and not read",
+        "when enable_input_d is 0), then scale_A and scale_B as fragment.tcgen05.sf.* says",
+        "(four copies, the other bytes random); d: columns 0..N-1 after the instruction, so",
+        "d[m][n] = D[m][n].  class 0: random inputs, 1: exact-class inputs", NULL
+    };
+    struct tc05_form f = tc05_form(s->var);
+    smma_gemm_shape sh = tc05_shape(&f, s->n);
+    smma_vec_header h;
+    smma_vec_writer *w = NULL;
+    struct mma_case mc;
+    uint64_t st = seed;
+    unsigned i, nrand = level >= 2 ? 24 : 3, nexact = level >= 2 ? 8 : 1;
+    smma_tmem *t = malloc(sizeof(*t));
+    int rc = t == NULL ? smma_error_set(err, SMMA_ENOMEM, "out of memory") : SMMA_OK;
+
+    memset(&mc, 0, sizeof(mc));
+    if (rc == SMMA_OK)
+        rc = start_mma(s, level, seed, "class:u8 idesc:u32 a_desc:u64 b_desc:u64 "
+                       "enable_input_d:u8", "smem:u8 tmem:u32", "d:fp32", comments,
+                       "sm_100a: every model here is provisional for this instruction (none "
+                       "has been checked on a GPU)", &h, &w, err);
+    mc.h = &h;
+    mc.c.scalars = mc.scalars;
+    for (i = 0; rc == SMMA_OK && i < nrand + nexact; i++) {
+        smma_gemm_data d;
+
+        rc = mma_inputs(&sh, i >= nrand, seed, i, &d, err);
+        if (rc != SMMA_OK)
+            break;
+        mc.scalars[0] = i >= nrand;
+        rc = tc05_case(s, i, level, &sh, &d, t, &mc, &st, err);
+        if (rc == SMMA_OK)
+            rc = smma_vec_put_case(w, &mc.c, err);
+        smma_gemm_data_free(&d);
+    }
+    case_free(&mc);
+    free(t);
+    return finish(rc, w, out);
+}
+
 static int
 gen_mma(const struct suite *s, unsigned level, uint64_t seed, smma_vec_writer **out,
         smma_error *err)
@@ -1903,6 +2224,8 @@ gen_mma(const struct suite *s, unsigned level, uint64_t seed, smma_vec_writer **
         return gen_mma_sync(s, level, seed, out, err);
     case ISA_WGMMA:
         return gen_mma_wgmma(s, level, seed, out, err);
+    case ISA_TC05:
+        return gen_mma_tc05(s, level, seed, out, err);
     default:
         break;
     }
@@ -2247,16 +2570,19 @@ fragment_suites(void)
 
 /* The models of the mma suites of an instruction family and format: the
  * validated or primary model of the instruction (h100-bf16 for the 16-bit
- * forms of mma.sync and wgmma, h100-fp8 for wgmma on fp8, b200-fp8 as the
- * provisional one of the sm_120a forms) and exact-rn.  mma.sync on fp8 has
+ * forms of mma.sync and wgmma, h100-fp8 for wgmma on fp8; the provisional
+ * b200-fp8 for the sm_120a forms and the fp8/fp6/fp4 kinds of tcgen05, and
+ * b200-bf16 for its kind::f16) and exact-rn.  mma.sync on fp8 has
  * no model that fits the H100 (bench/h100-mma-probe.md): exact-rn only. */
 static size_t
 mma_models(enum suite_isa isa, smma_format a, const char **names)
 {
     size_t n = 0;
 
-    if (isa == ISA_MMA_BS)
+    if (isa == ISA_MMA_BS || (isa == ISA_TC05 && a != SMMA_BF16 && a != SMMA_FP16))
         names[n++] = "b200-fp8";
+    else if (isa == ISA_TC05)
+        names[n++] = "b200-bf16";
     else if (a == SMMA_BF16 || a == SMMA_FP16)
         names[n++] = "h100-bf16";
     else if (isa == ISA_WGMMA)
@@ -2309,6 +2635,13 @@ mma_suites(void)
                 smma_wgmma_name(&wv, name, sizeof(name), NULL) == SMMA_OK)
                 mma_add(ISA_WGMMA, i, k, name, &sh);
         }
+    for (i = 0; i < 56; i++) {
+        struct tc05_form f = tc05_form(i);
+
+        sh = tc05_shape(&f, 16);
+        tc05_name(i, 16, name, sizeof(name));
+        mma_add(ISA_TC05, i, 16, name, &sh);
+    }
 }
 
 static void
@@ -2356,7 +2689,8 @@ sim_table_build(void)
  * tcgen05.ld of every shape at .x1 (with and without .pack) and .x8; the D
  * layouts at N = 16; the scale factors of 128 rows.  Committed mma suites:
  * every mma.sync one; the sm_120a forms above and mxf4nvf4 4X with ue8m0
- * scales; wgmma at N = 8. */
+ * scales; wgmma at N = 8; tcgen05 kind::f16 on bf16, f8f6f4 on e4m3,
+ * mxf8f6f4 on e4m3 x e2m1, mxf4nvf4 4X with ue4m3 scales. */
 static bool
 sim_committed(const struct suite *s)
 {
@@ -2365,7 +2699,9 @@ sim_committed(const struct suite *s)
     if (s->family == SUITE_MMA)
         return s->isa == ISA_MMA ||
                (s->isa == ISA_MMA_BS && (s->var == 4 || s->var == 29 || s->var >= 50)) ||
-               (s->isa == ISA_WGMMA && s->n == 8);
+               (s->isa == ISA_WGMMA && s->n == 8) ||
+               (s->isa == ISA_TC05 && (s->var == 1 || s->var == 2 || s->var == 31 ||
+                                       s->var == 54));
     switch (s->isa) {
     case ISA_MMA:
     case ISA_LDMATRIX:
