@@ -8,6 +8,12 @@
  * library's locale or floating-point printing, so the bytes are the same on
  * every machine, compiler and optimization level.  doc/vectors.md describes
  * the cases of each family and level.
+ *
+ * The fragment, mma and gemm suites take their layouts and executors from
+ * the simulator (softmma/fragment.h, mma_bs.h, ldmatrix.h, wgmma.h,
+ * tmem.h) and their products from softmma/gemm.h; which of them exist is a
+ * table built once (sim_table_build) from the simulator's own lists of
+ * variants and the models each instruction has.
  */
 #include <config.h>
 
@@ -1159,13 +1165,10 @@ frag_mma_sf(const smma_mma_bs *v, unsigned op, smma_vec_writer *w, smma_error *e
         for (tid = 0; rc == SMMA_OK && tid < 4; tid++) {
             smma_mma_bs_sel sel = { 0, 0, 0, 0 };
 
-            if (o == SMMA_OP_A) {
-                sel.byte_id_a = bid;
-                sel.thread_id_a = tid;
-            } else {
-                sel.byte_id_b = bid;
-                sel.thread_id_b = tid;
-            }
+            sel.byte_id_a = o == SMMA_OP_A ? bid : 0;
+            sel.thread_id_a = o == SMMA_OP_A ? tid : 0;
+            sel.byte_id_b = o == SMMA_OP_B ? bid : 0;
+            sel.thread_id_b = o == SMMA_OP_B ? tid : 0;
             if (smma_mma_bs_sel_check(v, &sel, NULL) != SMMA_OK)
                 continue;
             for (lane = 0; rc == SMMA_OK && lane < 32; lane++)
