@@ -282,7 +282,8 @@ awk '/^case 1 / { c = 1 } c && $1 == "d" && $2 == "32" && !d { d = NR } d && NR 
 expect_status "ver mma: a one-bit change in D names case 1 and d[2][1]" 1 \
     "  out d[2][1]" ver "$m" "$tmp/m1.vec"
 case $tap_out in
-    *"case 1 (suite line"*"  in  a              32 x 4 values (not shown)"*"1 of 6 cases differ"*) s=0 ;;
+    *"case 1 (suite line"*"  in  a              32 x 4 values (not shown)"*"1 of 6 cases"*)
+        s=0 ;;
     *) s=1 ;;
 esac
 ok $s "ver mma: the report shows the case, its blocks' sizes and the count"
