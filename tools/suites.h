@@ -9,8 +9,15 @@
  *                                      codec's edges, converted
  *   quant.BLOCKFORMAT.PROFILE          blocks at the quantization edges
  *   scale-layout.LAYOUT                scale offsets for a set of shapes
- * New families (fragment, mma, gemm) add an entry to the family table in
- * suites.c and a generator.
+ *   fragment.INSTRUCTION.OPERAND       (lane, register, element) -> (row,
+ *                                      col) of a modeled layout, every slot
+ *   mma.INSTRUCTION.MODEL              per-lane registers in and D out of
+ *                                      one instruction under a model
+ *   gemm.COMBO.exact, gemm.COMBO.model.MODEL
+ *                                      tile problems: A, B, their scales, C
+ *                                      and D as matrices
+ * The first four families are numbered arithmetically; the others come
+ * from a table built once (suites.c).
  */
 #ifndef SOFTMMA_SUITES_H
 #define SOFTMMA_SUITES_H 1
@@ -19,12 +26,33 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <softmma/gemm.h>
 #include <softmma/profile.h>
 #include <softmma/quant.h>
 #include <softmma/scale_layout.h>
 #include <softmma/vectors.h>
 
-enum suite_family { SUITE_DECODE = 0, SUITE_ENCODE, SUITE_QUANT, SUITE_SCALE_LAYOUT };
+enum suite_family {
+    SUITE_DECODE = 0,
+    SUITE_ENCODE,
+    SUITE_QUANT,
+    SUITE_SCALE_LAYOUT,
+    SUITE_FRAGMENT,
+    SUITE_MMA,
+    SUITE_GEMM
+};
+
+/* The instruction families of the fragment and mma suites. */
+enum suite_isa {
+    ISA_MMA = 0,    /* mma.sync (softmma/fragment.h) */
+    ISA_MMA_BS,     /* mma.sync of sm_120a on FP8/FP6/FP4 (softmma/mma_bs.h) */
+    ISA_LDMATRIX,   /* ldmatrix, stmatrix (softmma/ldmatrix.h) */
+    ISA_WGMMA,      /* wgmma.mma_async (softmma/wgmma.h) */
+    ISA_TMEM_LDST,  /* tcgen05.ld, tcgen05.st (softmma/tmem.h) */
+    ISA_TMEM_D,     /* D of tcgen05.mma in TMEM */
+    ISA_TMEM_SF,    /* block-scale factors of tcgen05.mma in TMEM */
+    ISA_TC05        /* tcgen05.mma (mma suites) */
+};
 
 /* One suite: its family, its name and the parameters its name gives. */
 struct suite {
@@ -35,6 +63,13 @@ struct suite {
     const smma_profile *profile;/* encode, quant */
     smma_block_format bf;       /* quant */
     smma_scale_layout layout;   /* scale-layout */
+    enum suite_isa isa;         /* fragment, mma: the instruction family */
+    unsigned var;               /* fragment, mma: the variant in the family (suites.c) */
+    unsigned op;                /* fragment: the operand */
+    unsigned n;                 /* fragment, mma: N, .num or rows where the family has one */
+    const smma_model *model;    /* mma, gemm.COMBO.model */
+    unsigned combo;             /* gemm: the format combination */
+    bool exact;                 /* gemm: the exact class */
 };
 
 /* The seed and level of the committed files. */

@@ -13,7 +13,11 @@
  *     lines, ...), each refused with SMMA_EPARSE and "NAME:LINE: message"
  *     at the right line;
  *   - seeded random mutations of valid files: every one is read to the end
- *     or refused with a message, never anything else.
+ *     or refused with a message, never anything else;
+ *   - the committed fragment, mma and gemm suites of vectors/, read back
+ *     and checked with the simulator's inverse layout functions and
+ *     smma_gemm, independently of the generator; rows checked by hand
+ *     against the PTX ISA's figures.
  */
 #include <config.h>
 
@@ -24,7 +28,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <softmma/fragment.h>
+#include <softmma/gemm.h>
+#include <softmma/ldmatrix.h>
+#include <softmma/mma_bs.h>
+#include <softmma/tmem.h>
 #include <softmma/vectors.h>
+#include <softmma/wgmma.h>
 
 #include "tap/basic.h"
 
@@ -714,6 +724,947 @@ check_save(void)
     rmdir(dir);
 }
 
+/* ------------------------------------------------------------------ committed suites */
+
+/* The committed fragment, mma and gemm suites under vectors/, read with
+ * the library's reader and checked against the simulator's and the
+ * reference's own functions, independently of the generator (tools/):
+ * every fragment row against the inverse layout function, which is
+ * written separately from the forward one, with each tile covered once;
+ * every mma case by unpacking its registers or memory images as
+ * doc/vectors.md describes them and computing D with smma_gemm under the
+ * suite's model; every gemm case the same way, and the exact class under
+ * every model that can compute it.  At TEST_LEVEL 0 every fourth file. */
+
+/* The field value or block of a case, by name (the name must exist). */
+static uint64_t
+scal(const smma_vec_header *h, const smma_vec_case *c, const char *name)
+{
+    int fi = smma_vec_field_index(h, name);
+
+    if (fi < 0)
+        bail("%s: no field '%s'", h->suite, name);
+    return c->scalars[h->fields[fi].offset];
+}
+
+static const smma_vec_block *
+blk(const smma_vec_header *h, const smma_vec_case *c, const char *name)
+{
+    int fi = smma_vec_field_index(h, name);
+
+    if (fi < 0 || !h->fields[fi].block)
+        bail("%s: no block '%s'", h->suite, name);
+    return &c->blocks[fi];
+}
+
+/* A block's values as 32-bit words. */
+static uint32_t *
+words(const smma_vec_block *b)
+{
+    uint32_t *w = malloc(b->rows * b->cols * sizeof(*w) + 1);
+    size_t i;
+
+    if (w == NULL)
+        sysbail("no memory");
+    for (i = 0; i < b->rows * b->cols; i++)
+        w[i] = (uint32_t) b->v[i];
+    return w;
+}
+
+/* What a check of one case reports. */
+typedef long (*case_fn)(const smma_vec_header *h, const smma_vec_case *c, void *ctx);
+
+/* Reads every case of a committed file through fn; returns the number of
+ * cases and adds fn's count of defects to *bad. */
+static size_t
+each_case(const char *path, case_fn fn, void *ctx, long *bad)
+{
+    smma_vec_reader *r;
+    const smma_vec_case *c;
+    smma_error err;
+    size_t n = 0;
+
+    if (smma_vec_open(path, &r, &err) != SMMA_OK)
+        bail("%s", err.msg);
+    while (smma_vec_next(r, &c, &err) == SMMA_OK && c != NULL) {
+        *bad += fn(smma_vec_header_of(r), c, ctx);
+        n++;
+    }
+    if (err.msg[0] != '\0' && c != NULL)
+        bail("%s", err.msg);
+    smma_vec_close(r);
+    return n;
+}
+
+/* ---- fragments */
+
+enum frag_kind { FK_MMA, FK_BS_REGS, FK_BS_SF, FK_WGMMA, FK_MATRIX, FK_LDST, FK_TMEM_D,
+                 FK_TMEM_SF };
+
+struct frag_check {
+    enum frag_kind kind;
+    smma_frag_layout l;
+    smma_mma_bs bs;
+    smma_operand op;
+    smma_wgmma_frag wf;
+    smma_matrix_op mo;
+    smma_tmem_ldst ldst;
+    smma_tmem_dlayout dl;
+    smma_tmem_sflayout sl;
+    unsigned rows, cols;        /* the extent `seen` covers */
+    unsigned char *seen;
+    size_t expect;              /* the number of cases a whole layout has */
+};
+
+/* The selectors {byte-id, thread-id} = {bid, tid} of operand o's scales,
+ * those of the other operand 0. */
+static smma_mma_bs_sel
+sf_sel(smma_operand o, unsigned bid, unsigned tid)
+{
+    smma_mma_bs_sel sel = { 0, 0, 0, 0 };
+
+    if (o == SMMA_OP_A) {
+        sel.byte_id_a = bid;
+        sel.thread_id_a = tid;
+    } else {
+        sel.byte_id_b = bid;
+        sel.thread_id_b = tid;
+    }
+    return sel;
+}
+
+/* Marks cell (r, c) as covered; a defect when outside or covered twice. */
+static long
+cover(struct frag_check *x, unsigned r, unsigned c)
+{
+    if (r >= x->rows || c >= x->cols || x->seen[r * x->cols + c]++)
+        return 1;
+    return 0;
+}
+
+static long
+frag_case(const smma_vec_header *h, const smma_vec_case *c, void *ctx)
+{
+    struct frag_check *x = ctx;
+    const uint64_t *v = c->scalars;
+    unsigned a = 99, b = 99, e = 99, m = 99, k = 99, p = 99;
+    smma_mma_bs_sel sel = { 0, 0, 0, 0 };
+
+    (void) h;
+    switch (x->kind) {
+    case FK_MMA:
+    case FK_BS_REGS:
+        if (smma_frag_slot(&x->l, (unsigned) v[3], (unsigned) v[4], &a, &b, &e) != SMMA_OK)
+            return 1;
+        return (a != v[0] || b != v[1] || e != v[2]) + cover(x, (unsigned) v[3], (unsigned) v[4]);
+    case FK_BS_SF:
+        sel = sf_sel(x->op, (unsigned) v[0], (unsigned) v[1]);
+        if (smma_mma_bs_sf_slot(&x->bs, x->op, &sel, (unsigned) v[4], (unsigned) v[5], &a, &b,
+                                NULL) != SMMA_OK)
+            return 1;
+        return (a != v[2] || b != v[3]) +
+               cover(x, (unsigned) (v[0] * 4 + v[1]), (unsigned) (v[4] * 4 + v[5]));
+    case FK_WGMMA:
+        if (smma_wgmma_slot(&x->wf, (unsigned) v[3], (unsigned) v[4], &a, &b, &e) != SMMA_OK)
+            return 1;
+        return (a != v[0] || b != v[1] || e != v[2] || v[5] != v[2] * x->wf.elem_bits) +
+               cover(x, (unsigned) v[3], (unsigned) v[4]);
+    case FK_MATRIX:
+        if (smma_matrix_slot(&x->mo, (unsigned) v[3], (unsigned) v[4], (unsigned) v[5], &a, &b,
+                             &e) != SMMA_OK)
+            return 1;
+        return (a != v[0] || b != v[1] || e != v[2] || v[6] != 16 * v[2]) +
+               cover(x, (unsigned) (v[3] * 8 + v[4]), (unsigned) v[5]);
+    case FK_LDST:
+        if (smma_tmem_ldst_slot(&x->ldst, (unsigned) v[3], (unsigned) v[4], &a, &b, &e) !=
+            SMMA_OK)
+            return 1;
+        return (a != v[0] || b != v[1] || e != v[2]) + cover(x, (unsigned) v[3], (unsigned) v[4]);
+    case FK_TMEM_D:
+        if (smma_tmem_d_elem(&x->dl, (unsigned) v[2], (unsigned) v[3], (unsigned) v[4], &m,
+                             &k) != SMMA_OK)
+            return 1;
+        return (m != v[0] || k != v[1]) + cover(x, (unsigned) (v[2] * 128 + v[3]),
+                                                (unsigned) v[4]);
+    case FK_TMEM_SF:
+        x->sl.sf_id = (unsigned) v[0];
+        if (smma_tmem_sf_elem(&x->sl, (unsigned) v[4], (unsigned) v[5], (unsigned) v[6], &m,
+                              &k, &p) != SMMA_OK)
+            return 1;
+        return (m != v[1] || k != v[2] || p != v[3]) +
+               cover(x, (unsigned) (v[4] * 8 + v[5]), (unsigned) (v[6] * 4 + v[0]));
+    }
+    return 1;
+}
+
+/* Fills x from a fragment suite's name; false for a name it cannot read. */
+static bool
+frag_parse(const char *suite, struct frag_check *x)
+{
+    char instr[128], opn[8];
+    const char *rest, *dot = strrchr(suite, '.');
+    unsigned u1, u2, u3, i;
+    smma_mma_instr mi;
+    smma_wgmma_variant wv;
+
+    memset(x, 0, sizeof(*x));
+    snprintf(opn, sizeof(opn), "%s", dot + 1);
+    if (strncmp(suite, "fragment.mma.", 13) == 0) {
+        snprintf(instr, sizeof(instr), "%.*s", (int) (dot - suite - 9), suite + 9);
+        x->op = opn[0] == 's' ? (opn[2] == 'a' ? SMMA_OP_A : SMMA_OP_B)
+                              : (smma_operand) (opn[0] - 'a');
+        if (smma_mma_instr_from_name(instr, &mi, NULL) == SMMA_OK) {
+            x->kind = FK_MMA;
+            x->l = *smma_frag_layout_get(mi, x->op);
+        } else if (smma_mma_bs_from_name(instr, &x->bs, NULL) != SMMA_OK) {
+            return false;
+        } else if (opn[0] == 's') {
+            x->kind = FK_BS_SF;
+            x->rows = 16;
+            x->cols = 64;
+            for (i = 0; i < 16; i++) {
+                smma_mma_bs_sel sel = sf_sel(x->op, i / 4, i % 4);
+
+                if (smma_mma_bs_sel_check(&x->bs, &sel, NULL) == SMMA_OK)
+                    x->expect += (x->op == SMMA_OP_A ? 16 : 8) * x->bs.scale_vec;
+            }
+            return true;
+        } else {
+            x->kind = FK_BS_REGS;
+            if (smma_mma_bs_layout(&x->bs, x->op, &x->l, NULL) != SMMA_OK)
+                return false;
+        }
+        x->rows = x->l.rows;
+        x->cols = x->l.cols;
+        x->expect = (size_t) x->rows * x->cols;
+        return true;
+    }
+    if (strncmp(suite, "fragment.wgmma.", 15) == 0) {
+        snprintf(instr, sizeof(instr), "%.*s", (int) (dot - suite - 9), suite + 9);
+        if (smma_wgmma_from_name(instr, &wv, NULL) != SMMA_OK ||
+            smma_wgmma_frag_get(&wv, opn[0] == 'a' ? SMMA_WGMMA_OP_A : SMMA_WGMMA_OP_D, &x->wf,
+                                NULL) != SMMA_OK)
+            return false;
+        x->kind = FK_WGMMA;
+        x->rows = x->wf.rows;
+        x->cols = x->wf.cols;
+        x->expect = (size_t) x->rows * x->cols;
+        return true;
+    }
+    rest = suite + 9;
+    if (strncmp(rest, "ldmatrix.x", 10) == 0 || strncmp(rest, "stmatrix.x", 10) == 0) {
+        x->kind = FK_MATRIX;
+        x->mo.kind = rest[0] == 'l' ? SMMA_LDMATRIX : SMMA_STMATRIX;
+        x->mo.num = (unsigned) (rest[10] - '0');
+        x->mo.trans = strstr(rest, ".trans") != NULL;
+        x->rows = 8 * x->mo.num;
+        x->cols = 8;
+        x->expect = 64u * x->mo.num;
+        return true;
+    }
+    if (strncmp(rest, "tcgen05.ld.", 11) == 0 || strncmp(rest, "tcgen05.st.", 11) == 0) {
+        for (i = 0; i < SMMA_TMEM_SHAPE_COUNT; i++) {
+            const char *sn = smma_tmem_shape_name((smma_tmem_shape) i);
+
+            if (strncmp(rest + 11, sn, strlen(sn)) == 0 && rest[11 + strlen(sn)] == '.' &&
+                sscanf(rest + 12 + strlen(sn), "x%u", &u1) == 1)
+                break;
+        }
+        if (i == SMMA_TMEM_SHAPE_COUNT)
+            return false;
+        x->kind = FK_LDST;
+        x->ldst.shape = (smma_tmem_shape) i;
+        x->ldst.num = u1;
+        x->ldst.pack = strstr(rest, "pack") != NULL;
+        x->ldst.half_off = i == SMMA_TMEM_16X32BX2 ? u1 * (x->ldst.pack ? 2 : 1) : 0;
+        x->rows = smma_tmem_ldst_lanes(&x->ldst);
+        x->cols = smma_tmem_ldst_cols(&x->ldst);
+        x->expect = 32u * smma_tmem_ldst_regs(&x->ldst) * smma_tmem_ldst_elems(&x->ldst);
+        return true;
+    }
+    if (sscanf(rest, "tcgen05.d.m%un%u.cg%u", &u1, &u2, &u3) == 3) {
+        x->kind = FK_TMEM_D;
+        x->dl.m = u1;
+        x->dl.n = u2;
+        x->dl.cta_group = u3;
+        x->dl.addr = smma_tmem_addr(strstr(rest, "lane16") ? 16 : 0, 0);
+        x->rows = 256;
+        x->cols = 512;
+        x->expect = (size_t) u1 * u2;
+        return true;
+    }
+    if (sscanf(rest, "tcgen05.sf.%ux.r%u", &u1, &u2) == 2) {
+        x->kind = FK_TMEM_SF;
+        x->sl.rows = u2;
+        x->sl.vec = u1;
+        x->rows = 128 * 8;
+        x->cols = 16;
+        for (i = 0; i < 4; i++) {
+            x->sl.sf_id = i;
+            if (smma_tmem_sf_check(&x->sl, NULL) == SMMA_OK)
+                x->expect += (size_t) u2 * u1 * 4;
+        }
+        return true;
+    }
+    return false;
+}
+
+/* ---- mma and gemm */
+
+/* The sign bit of a code of format f. */
+static uint32_t
+sign_bit(smma_format f)
+{
+    return 1u << (smma_format_info(f)->bits - 1);
+}
+
+/* Computes D with smma_gemm (A m x k row-major, B k x n row-major) and
+ * compares it with want (m x n); returns the number of differing
+ * elements, showing the first. */
+static long
+gemm_compare(const char *what, const smma_model *model, const smma_gemm_shape *sh,
+             const uint32_t *a, const uint32_t *b, const uint32_t *sa, const uint32_t *sb,
+             const uint32_t *c, const uint32_t *want)
+{
+    smma_gemm_operands ops = { a, sh->k, true, b, sh->n, false, sa, sb, c };
+    uint32_t *d = malloc(sh->m * sh->n * sizeof(*d));
+    smma_error err;
+    long bad = 0;
+    size_t i;
+
+    if (d == NULL)
+        sysbail("no memory");
+    if (smma_gemm(model, sh, &ops, d, &err) != SMMA_OK) {
+        diag("%s: %s", what, err.msg);
+        free(d);
+        return 1;
+    }
+    for (i = 0; i < sh->m * sh->n; i++)
+        if (d[i] != want[i] && bad++ == 0)
+            diag("%s under %s: D[%zu][%zu] is %08lx, smma_gemm gives %08lx", what, model->name,
+                 i / sh->n, i % sh->n, (unsigned long) want[i], (unsigned long) d[i]);
+    free(d);
+    return bad;
+}
+
+struct mma_check {
+    const smma_model *model;
+    int form;                   /* 0 mma.sync, 1 sm_120a, 2 wgmma, 3 tcgen05 */
+    smma_mma_instr mi;
+    smma_mma_bs bs;
+    smma_wgmma_variant wv;
+    smma_tc05_kind kind;
+    unsigned scale_vec;         /* tcgen05 */
+};
+
+/* mma.sync and the sm_120a forms: unpack through the fragment layouts. */
+static long
+mma_sync_case(const smma_vec_header *h, const smma_vec_case *c, struct mma_check *x)
+{
+    smma_frag_layout l[4];
+    smma_gemm_shape sh;
+    uint32_t a[16 * 64], b[64 * 8], cc[16 * 8], d[16 * 8], sa[64], sb[32];
+    uint32_t *ra = words(blk(h, c, "a")), *rb = words(blk(h, c, "b"));
+    uint32_t *rc = words(blk(h, c, "c")), *rd = words(blk(h, c, "d"));
+    smma_error err;
+    long bad = 0;
+    unsigned i;
+
+    if (x->form == 0) {
+        smma_mma_instr_shape(x->mi, &sh, NULL);
+        for (i = 0; i < 4; i++)
+            l[i] = *smma_frag_layout_get(x->mi, (smma_operand) i);
+        smma_frag_unpack(&l[0], ra, a);
+        smma_frag_unpack(&l[1], rb, b);
+        smma_frag_unpack(&l[2], rc, cc);
+        smma_frag_unpack(&l[3], rd, d);
+    } else {
+        smma_mma_bs_sel sel = { 0, 0, 0, 0 };
+
+        smma_mma_bs_shape(&x->bs, &sh, NULL);
+        if (smma_mma_bs_unpack(&x->bs, SMMA_OP_A, ra, a, &err) != SMMA_OK ||
+            smma_mma_bs_unpack(&x->bs, SMMA_OP_B, rb, b, &err) != SMMA_OK ||
+            smma_mma_bs_unpack(&x->bs, SMMA_OP_C, rc, cc, &err) != SMMA_OK ||
+            smma_mma_bs_unpack(&x->bs, SMMA_OP_D, rd, d, &err) != SMMA_OK)
+            bad++;
+        if (x->bs.scale_vec) {
+            uint32_t *rsa = words(blk(h, c, "sfa")), *rsb = words(blk(h, c, "sfb"));
+
+            sel.byte_id_a = (unsigned) scal(h, c, "byte_id_a");
+            sel.thread_id_a = (unsigned) scal(h, c, "thread_id_a");
+            sel.byte_id_b = (unsigned) scal(h, c, "byte_id_b");
+            sel.thread_id_b = (unsigned) scal(h, c, "thread_id_b");
+            if (smma_mma_bs_sf_unpack(&x->bs, SMMA_OP_A, &sel, rsa, sa, &err) != SMMA_OK ||
+                smma_mma_bs_sf_unpack(&x->bs, SMMA_OP_B, &sel, rsb, sb, &err) != SMMA_OK)
+                bad++;
+            free(rsa);
+            free(rsb);
+        }
+    }
+    if (bad == 0)
+        bad = gemm_compare(h->suite, x->model, &sh, a, b, sa, sb, cc, d);
+    free(ra);
+    free(rb);
+    free(rc);
+    free(rd);
+    return bad;
+}
+
+/* wgmma: A from its registers, B from the shared-memory image through
+ * b_desc, the immediates from the case. */
+static long
+wgmma_case(const smma_vec_header *h, const smma_vec_case *c, struct mma_check *x)
+{
+    smma_wgmma_variant v = x->wv;
+    smma_wgmma_frag fa, fd;
+    smma_gemm_shape sh;
+    const smma_vec_block *sm = blk(h, c, "smem");
+    uint32_t *ra = words(blk(h, c, "a")), *rdi = words(blk(h, c, "d_in"));
+    uint32_t *rd = words(blk(h, c, "d")), *a, *b, *cc, *d;
+    uint8_t *smem = malloc(sm->rows * 16);
+    smma_error err;
+    long bad = 0;
+    size_t i;
+
+    v.scale_d = scal(h, c, "scale_d") != 0;
+    v.scale_a = scal(h, c, "neg_a") ? -1 : 1;
+    v.scale_b = scal(h, c, "neg_b") ? -1 : 1;
+    v.trans_b = scal(h, c, "trans_b") != 0;
+    smma_wgmma_shape(&v, &sh, NULL);
+    smma_wgmma_frag_get(&v, SMMA_WGMMA_OP_A, &fa, NULL);
+    smma_wgmma_frag_get(&v, SMMA_WGMMA_OP_D, &fd, NULL);
+    a = malloc(64 * sh.k * sizeof(*a));
+    b = malloc(sh.k * sh.n * sizeof(*b));
+    cc = malloc(64 * sh.n * sizeof(*cc));
+    d = malloc(64 * sh.n * sizeof(*d));
+    if (smem == NULL || a == NULL || b == NULL || cc == NULL || d == NULL)
+        sysbail("no memory");
+    for (i = 0; i < sm->rows * 16; i++)
+        smem[i] = (uint8_t) sm->v[i];
+    smma_wgmma_unpack(&fa, ra, a);
+    smma_wgmma_unpack(&fd, rdi, cc);
+    smma_wgmma_unpack(&fd, rd, d);
+    if (smma_wgmma_smem_load(&v, SMMA_WGMMA_OP_B, scal(h, c, "b_desc"), smem, sm->rows * 16, b,
+                             &err) != SMMA_OK) {
+        diag("%s: %s", h->suite, err.msg);
+        bad++;
+    }
+    for (i = 0; i < 64 * sh.k; i++)
+        a[i] ^= v.scale_a < 0 ? sign_bit(v.a_fmt) : 0;
+    for (i = 0; i < sh.k * sh.n; i++)
+        b[i] ^= v.scale_b < 0 ? sign_bit(v.b_fmt) : 0;
+    if (bad == 0)
+        bad = gemm_compare(h->suite, x->model, &sh, a, b, NULL, NULL, cc, d);
+    free(ra);
+    free(rdi);
+    free(rd);
+    free(a);
+    free(b);
+    free(cc);
+    free(d);
+    free(smem);
+    return bad;
+}
+
+/* The format of a tcgen05 instruction-descriptor format code. */
+static smma_format
+tc05_fmt(smma_tc05_kind kind, unsigned code)
+{
+    static const smma_format f8[8] = { SMMA_E4M3, SMMA_E5M2, SMMA_NONE, SMMA_E2M3, SMMA_E3M2,
+                                       SMMA_E2M1, SMMA_NONE, SMMA_NONE };
+
+    if (kind == SMMA_TC05_KIND_F16)
+        return code == SMMA_TC05_BF16 ? SMMA_BF16 : SMMA_FP16;
+    if (kind == SMMA_TC05_KIND_MXF4 || kind == SMMA_TC05_KIND_MXF4NVF4)
+        return SMMA_E2M1;
+    return f8[code & 7];
+}
+
+/* One element of A or B from the shared-memory image as doc/vectors.md
+ * says it is stored. */
+static uint32_t
+tc05_elem(const uint8_t *smem, size_t size, const smma_tc05_layout *l, uint32_t start,
+          smma_format f, unsigned row, unsigned k, long *bad)
+{
+    uint32_t byte;
+    unsigned bit;
+
+    if (smma_tc05_smem_addr(l, start, row, k, &byte, &bit, NULL) != SMMA_OK ||
+        byte + l->elem_bits / 8 > size || byte >= size) {
+        (*bad)++;
+        return 0;
+    }
+    if (l->elem_bits == 16)
+        return smem[byte] | (uint32_t) smem[byte + 1] << 8;
+    if (l->elem_bits == 4)
+        return smem[byte] >> bit & 0xFu;
+    return f == SMMA_E2M1 ? smem[byte] >> 2 & 0xFu
+                          : smem[byte] & ((1u << smma_format_info(f)->bits) - 1);
+}
+
+/* tcgen05: the descriptors decoded, A and B read from the shared-memory
+ * image, D and the scales from the TMEM image at the documented columns. */
+static long
+tc05_case(const smma_vec_header *h, const smma_vec_case *c, struct mma_check *x)
+{
+    const smma_vec_block *sm = blk(h, c, "smem"), *tm = blk(h, c, "tmem");
+    uint32_t *rd = words(blk(h, c, "d")), *a, *b, *cc, *sa, *sb;
+    smma_tc05_idesc id;
+    smma_tc05_sdesc sa_d, sb_d;
+    smma_tc05_layout la, lb;
+    smma_gemm_shape sh;
+    uint8_t *smem = malloc(sm->rows * 16);
+    unsigned m, n, k, kb, lane, col, byte, bits;
+    bool acc = scal(h, c, "enable_input_d") != 0;
+    smma_error err;
+    long bad = 0;
+    size_t i;
+
+    if (smem == NULL)
+        sysbail("no memory");
+    for (i = 0; i < sm->rows * 16; i++)
+        smem[i] = (uint8_t) sm->v[i];
+    if (smma_tc05_idesc_decode(x->kind, (uint32_t) scal(h, c, "idesc"), &id, &err) != SMMA_OK ||
+        smma_tc05_sdesc_decode(scal(h, c, "a_desc"), &sa_d, &err) != SMMA_OK ||
+        smma_tc05_sdesc_decode(scal(h, c, "b_desc"), &sb_d, &err) != SMMA_OK)
+        bail("%s: %s", h->suite, err.msg);
+    memset(&sh, 0, sizeof(sh));
+    sh.a_fmt = tc05_fmt(x->kind, id.a_fmt);
+    sh.b_fmt = tc05_fmt(x->kind, id.b_fmt);
+    sh.k = smma_tc05_mma_k(x->kind, false);
+    sh.scale_fmt = x->scale_vec == 0 ? SMMA_NONE
+                   : id.scale_fmt == SMMA_TC05_SCALE_UE4M3 ? SMMA_UE4M3 : SMMA_E8M0;
+    sh.vec = x->scale_vec ? (unsigned) sh.k / x->scale_vec : 32;
+    sh.c_fmt = acc ? SMMA_FP32 : SMMA_NONE;
+    sh.d_fmt = SMMA_FP32;
+    sh.m = id.m;
+    sh.n = id.n;
+    bits = x->kind == SMMA_TC05_KIND_F16 ? 16 : sh.a_fmt == SMMA_E2M1 &&
+           x->kind != SMMA_TC05_KIND_F8F6F4 && x->kind != SMMA_TC05_KIND_MXF8F6F4 ? 4 : 8;
+    la.mn_major = id.a_mn_major;
+    lb.mn_major = id.b_mn_major;
+    la.swizzle = sa_d.swizzle;
+    lb.swizzle = sb_d.swizzle;
+    la.elem_bits = lb.elem_bits = bits;
+    la.lbo = sa_d.lbo;
+    la.sbo = sa_d.sbo;
+    lb.lbo = sb_d.lbo;
+    lb.sbo = sb_d.sbo;
+    a = malloc(sh.m * sh.k * sizeof(*a));
+    b = malloc(sh.k * sh.n * sizeof(*b));
+    cc = malloc(sh.m * sh.n * sizeof(*cc));
+    sa = malloc(sh.m * 4 * sizeof(*sa));
+    sb = malloc(sh.n * 4 * sizeof(*sb));
+    if (a == NULL || b == NULL || cc == NULL || sa == NULL || sb == NULL)
+        sysbail("no memory");
+    for (m = 0; m < sh.m; m++)
+        for (k = 0; k < sh.k; k++)
+            a[m * sh.k + k] = tc05_elem(smem, sm->rows * 16, &la, sa_d.start, sh.a_fmt, m, k,
+                                        &bad) ^ (id.negate_a ? sign_bit(sh.a_fmt) : 0);
+    for (n = 0; n < sh.n; n++)
+        for (k = 0; k < sh.k; k++)
+            b[k * sh.n + n] = tc05_elem(smem, sm->rows * 16, &lb, sb_d.start, sh.b_fmt, n, k,
+                                        &bad) ^ (id.negate_b ? sign_bit(sh.b_fmt) : 0);
+    for (m = 0; m < sh.m; m++)
+        for (n = 0; n < sh.n; n++)
+            cc[m * sh.n + n] = (uint32_t) tm->v[m * tm->cols + n];
+    for (kb = 0; kb < x->scale_vec; kb++) {
+        smma_tmem_sflayout fa = { (unsigned) sh.m, x->scale_vec, id.sfa_id,
+                                  smma_tmem_addr(0, (unsigned) sh.n) };
+        smma_tmem_sflayout fb = { (unsigned) sh.n, x->scale_vec, id.sfb_id,
+                                  smma_tmem_addr(0, (unsigned) sh.n + 4) };
+
+        for (m = 0; m < sh.m; m++) {
+            smma_tmem_sf_coord(&fa, m, kb, 0, &lane, &col, &byte);
+            sa[m * x->scale_vec + kb] = (uint32_t) (tm->v[lane * tm->cols + col] >> (8 * byte)) &
+                                        0xFFu;
+        }
+        for (n = 0; n < sh.n; n++) {
+            smma_tmem_sf_coord(&fb, n, kb, 0, &lane, &col, &byte);
+            sb[n * x->scale_vec + kb] = (uint32_t) (tm->v[lane * tm->cols + col] >> (8 * byte)) &
+                                        0xFFu;
+        }
+    }
+    if (bad == 0)
+        bad = gemm_compare(h->suite, x->model, &sh, a, b, sa, sb, cc, rd);
+    free(rd);
+    free(a);
+    free(b);
+    free(cc);
+    free(sa);
+    free(sb);
+    free(smem);
+    return bad;
+}
+
+static long
+mma_case(const smma_vec_header *h, const smma_vec_case *c, void *ctx)
+{
+    struct mma_check *x = ctx;
+
+    switch (x->form) {
+    case 0:
+    case 1:
+        return mma_sync_case(h, c, x);
+    case 2:
+        return wgmma_case(h, c, x);
+    default:
+        return tc05_case(h, c, x);
+    }
+}
+
+/* Fills x from an mma suite's name; false for a name it cannot read. */
+static bool
+mma_parse(const smma_vec_header *h, struct mma_check *x)
+{
+    char instr[128];
+    const char *dot = strrchr(h->suite, '.');
+    static const char *const kinds[] = { ".f16.", ".f8f6f4.", ".mxf8f6f4.", ".mxf4.",
+                                         ".mxf4nvf4." };
+    static const smma_tc05_kind kv[] = { SMMA_TC05_KIND_F16, SMMA_TC05_KIND_F8F6F4,
+                                         SMMA_TC05_KIND_MXF8F6F4, SMMA_TC05_KIND_MXF4,
+                                         SMMA_TC05_KIND_MXF4NVF4 };
+    unsigned i;
+
+    memset(x, 0, sizeof(*x));
+    if (smma_model_from_name(h->model, &x->model, NULL) != SMMA_OK ||
+        strcmp(dot + 1, h->model) != 0)
+        return false;
+    snprintf(instr, sizeof(instr), "%.*s", (int) (dot - h->suite - 4), h->suite + 4);
+    if (strncmp(instr, "wgmma.", 6) == 0) {
+        x->form = 2;
+        return smma_wgmma_from_name(instr, &x->wv, NULL) == SMMA_OK;
+    }
+    if (strncmp(instr, "tcgen05.", 8) == 0) {
+        x->form = 3;
+        strcat(instr, ".");
+        for (i = 0; i < 5; i++)
+            if (strstr(instr, kinds[i]) != NULL)
+                x->kind = kv[i];
+        x->scale_vec = x->kind == SMMA_TC05_KIND_MXF8F6F4 ? 1
+                       : x->kind == SMMA_TC05_KIND_MXF4 ? 2
+                       : x->kind == SMMA_TC05_KIND_MXF4NVF4 ? (strstr(instr, ".4x") ? 4 : 2)
+                                                           : 0;
+        return true;
+    }
+    snprintf(instr, sizeof(instr), "mma.%.*s", (int) (dot - h->suite - 4), h->suite + 4);
+    if (smma_mma_instr_from_name(instr, &x->mi, NULL) == SMMA_OK)
+        return true;
+    x->form = 1;
+    return smma_mma_bs_from_name(instr, &x->bs, NULL) == SMMA_OK;
+}
+
+/* gemm: the matrices as blocks; the exact class under every model. */
+static long
+gemm_case(const smma_vec_header *h, const smma_vec_case *c, void *ctx)
+{
+    const smma_model *model = ctx;
+    const smma_vec_block *ba = blk(h, c, "a"), *bb = blk(h, c, "b");
+    int fsa = smma_vec_field_index(h, "sa");
+    uint32_t *a = words(ba), *b = words(bb), *cc = words(blk(h, c, "c"));
+    uint32_t *d = words(blk(h, c, "d")), *sa = NULL, *sb = NULL;
+    smma_gemm_shape sh;
+    size_t i, j, kb = 0, nmodels = 0;
+    long bad = 0;
+
+    memset(&sh, 0, sizeof(sh));
+    sh.a_fmt = smma_vec_type_format(h->fields[smma_vec_field_index(h, "a")].type);
+    sh.b_fmt = smma_vec_type_format(h->fields[smma_vec_field_index(h, "b")].type);
+    sh.scale_fmt = SMMA_NONE;
+    sh.vec = 32;
+    sh.c_fmt = sh.d_fmt = SMMA_FP32;
+    sh.m = ba->rows;
+    sh.k = ba->cols;
+    sh.n = bb->cols;
+    if (scal(h, c, "m") != sh.m || scal(h, c, "k") != sh.k || scal(h, c, "n") != sh.n)
+        bad++;
+    if (fsa >= 0) {
+        const smma_vec_block *bsb = blk(h, c, "sb");
+
+        sh.scale_fmt = smma_vec_type_format(h->fields[fsa].type);
+        kb = c->blocks[fsa].cols;
+        sh.vec = (sh.k + 31) / 32 == kb ? 32 : 16;
+        sa = words(&c->blocks[fsa]);
+        sb = malloc(sh.n * kb * sizeof(*sb) + 1);
+        if (sb == NULL)
+            sysbail("no memory");
+        for (i = 0; i < kb; i++)     /* kb x n in the file, n x kb for smma_gemm */
+            for (j = 0; j < sh.n; j++)
+                sb[j * kb + i] = (uint32_t) bsb->v[i * sh.n + j];
+    }
+    if (model != NULL) {
+        bad += gemm_compare(h->suite, model, &sh, a, b, sa, sb, cc, d);
+    } else {
+        for (i = 0; i < smma_model_count(); i++)
+            if (smma_model_check(smma_model_at(i), &sh, NULL) == SMMA_OK) {
+                bad += gemm_compare(h->suite, smma_model_at(i), &sh, a, b, sa, sb, cc, d);
+                nmodels++;
+            }
+        bad += nmodels < 10;
+    }
+    free(a);
+    free(b);
+    free(cc);
+    free(d);
+    free(sa);
+    free(sb);
+    return bad;
+}
+
+/* The committed files of a family, sorted. */
+static int
+cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+static size_t
+committed(const char *dir, const char *prefix, char ***out)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    size_t n = 0, cap = 0;
+    char **v = NULL;
+
+    if (d == NULL)
+        sysbail("cannot open %s", dir);
+    while ((de = readdir(d)) != NULL) {
+        size_t l = strlen(de->d_name);
+
+        if (strncmp(de->d_name, prefix, strlen(prefix)) != 0 || l < 5 ||
+            strcmp(de->d_name + l - 4, ".vec") != 0)
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            v = realloc(v, cap * sizeof(*v));
+            if (v == NULL)
+                sysbail("no memory");
+        }
+        v[n] = malloc(strlen(dir) + l + 2);
+        if (v[n] == NULL)
+            sysbail("no memory");
+        sprintf(v[n++], "%s/%s", dir, de->d_name);
+    }
+    closedir(d);
+    if (n > 0)
+        qsort(v, n, sizeof(*v), cmp_str);
+    *out = v;
+    return n;
+}
+
+static void
+free_list(char **v, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* The header of a file (the reader is closed again). */
+static smma_vec_header
+header_of(const char *path)
+{
+    smma_vec_reader *r;
+    smma_vec_header h;
+    smma_error err;
+
+    if (smma_vec_open(path, &r, &err) != SMMA_OK)
+        bail("%s", err.msg);
+    h = *smma_vec_header_of(r);
+    smma_vec_close(r);
+    return h;
+}
+
+static void
+check_committed_fragments(const char *dir)
+{
+    char **files;
+    size_t n = committed(dir, "fragment.", &files), i, checked = 0, cases = 0;
+    long bad = 0;
+
+    for (i = 0; i < n; i++) {
+        smma_vec_header h = header_of(files[i]);
+        struct frag_check x;
+        size_t nc;
+        long b = 0;
+
+        if (test_level() == 0 && i % 4 != 0)
+            continue;
+        if (!frag_parse(h.suite, &x)) {
+            diag("%s: cannot read the suite name", files[i]);
+            bad++;
+            continue;
+        }
+        x.seen = calloc((size_t) x.rows * x.cols, 1);
+        if (x.seen == NULL)
+            sysbail("no memory");
+        nc = each_case(files[i], frag_case, &x, &b);
+        if (nc != x.expect)
+            b++;
+        if (b != 0 && bad < 5)
+            diag("%s: %ld defects (%zu rows, %zu expected)", h.suite, b, nc, x.expect);
+        bad += b;
+        cases += nc;
+        checked++;
+        free(x.seen);
+    }
+    ok(n >= 100 && bad == 0, "%zu of %zu committed fragment suites (%zu rows): every row is "
+       "the inverse layout function's, every tile covered once", checked, n, cases);
+    free_list(files, n);
+}
+
+static void
+check_committed_mma(const char *dir)
+{
+    char **files;
+    size_t n = committed(dir, "mma.", &files), i, checked = 0, cases = 0, forms[4] = { 0 };
+    long bad = 0;
+
+    for (i = 0; i < n; i++) {
+        smma_vec_header h = header_of(files[i]);
+        struct mma_check x;
+        long b = 0;
+
+        if (test_level() == 0 && i % 4 != 0)
+            continue;
+        if (!mma_parse(&h, &x)) {
+            diag("%s: cannot read the suite name and model", files[i]);
+            bad++;
+            continue;
+        }
+        cases += each_case(files[i], mma_case, &x, &b);
+        if (b != 0 && bad < 5)
+            diag("%s: %ld differing elements", h.suite, b);
+        bad += b;
+        forms[x.form]++;
+        checked++;
+    }
+    ok(n >= 40 && bad == 0 && (test_level() == 0 || (forms[0] && forms[1] && forms[2] &&
+                                                    forms[3])),
+       "%zu of %zu committed mma suites (%zu cases; mma.sync %zu, sm_120a %zu, wgmma %zu, "
+       "tcgen05 %zu): D is smma_gemm of the unpacked registers and memory images",
+       checked, n, cases, forms[0], forms[1], forms[2], forms[3]);
+    free_list(files, n);
+}
+
+static void
+check_committed_gemm(const char *dir)
+{
+    char **files;
+    size_t n = committed(dir, "gemm.", &files), i, nexact = 0, nmodel = 0;
+    long bad = 0;
+
+    for (i = 0; i < n; i++) {
+        smma_vec_header h = header_of(files[i]);
+        const smma_model *model = NULL;
+        bool exact = strstr(h.suite, ".exact") != NULL && strstr(h.suite, ".model.") == NULL;
+        long b = 0;
+
+        if (!exact && smma_model_from_name(h.model, &model, NULL) != SMMA_OK) {
+            diag("%s: no model '%s'", h.suite, h.model);
+            bad++;
+            continue;
+        }
+        each_case(files[i], gemm_case, (void *) model, &b);
+        bad += b;
+        if (exact)
+            nexact++;
+        else
+            nmodel++;
+    }
+    ok(nexact == 7 && nmodel >= 28 && bad == 0, "committed gemm suites: %zu exact-class ones "
+       "equal under every model that computes them, %zu model-class ones under their model",
+       nexact, nmodel);
+    free_list(files, n);
+}
+
+/* Rows of committed fragment files checked by hand against the PTX ISA's
+ * figures and formulas. */
+static void
+check_fragment_literals(const char *dir)
+{
+    static const struct {
+        const char *suite;
+        unsigned nin;
+        uint64_t row[7];
+        const char *why;
+    } lit[] = {
+        { "fragment.mma.m16n8k16.bf16.a", 3, { 5, 2, 1, 1, 11, 16 },
+          "m16n8k16 A: lane 5 (group 1, tig 1) a5 = reg 2 elem 1 is (row 1, col 2tig+8+1)" },
+        { "fragment.mma.m16n8k16.bf16.b", 3, { 9, 1, 0, 10, 2, 0 },
+          "m16n8k16 B: lane 9 (group 2, tig 1) b2 is (k 2tig+8, n 2)" },
+        { "fragment.mma.m16n8k32.e4m3.a", 3, { 30, 3, 2, 15, 26, 16 },
+          "m16n8k32 A: lane 30 (group 7, tig 2) reg 3 elem 2 is (row 15, col 4tig+16+2)" },
+        { "fragment.mma.m16n8k16.bf16.d", 3, { 31, 3, 0, 15, 7, 0 },
+          "C/D: lane 31 reg 3 is (row group+8 = 15, col 2tig+1 = 7)" },
+        { "fragment.mma.m16n8k32.mxf8f6f4.e4m3.e2m1.b", 3, { 0, 0, 1, 1, 0, 10 },
+          "e2m1 B in 8-bit containers: element 1 of a register in bits 13:10" },
+        { "fragment.mma.m16n8k64.mxf4.a", 3, { 1, 0, 7, 0, 15, 28 },
+          "m16n8k64 A: lane 1 (tig 1) reg 0 elem 7 is (row 0, col 8tig+7), bits 31:28" },
+        { "fragment.mma.m16n8k64.mxf4nvf4.2x.sfa", 4, { 0, 0, 5, 1, 9, 1 },
+          "scale_A 2X, selectors 0/0: lane 4(9%8)+9/8 = 5, byte 1 holds (m 9, k block 1)" },
+        { "fragment.mma.m16n8k64.mxf4nvf4.2x.sfb", 4, { 2, 3, 23, 3, 5, 1 },
+          "scale_B 2X, byte-id 2, thread-id 3: lane 4n+3 = 23, byte 2+1 holds (n 5, k block 1)" },
+        { "fragment.wgmma.m64n8k16.bf16.a", 3, { 37, 2, 1, 17, 11, 16 },
+          "wgmma A: thread 37 (warp 1, lane 5) a5 = reg 2 elem 1 is (row 17, col 11)" },
+        { "fragment.wgmma.m64n64k16.bf16.d", 3, { 37, 6, 0, 25, 10, 0 },
+          "wgmma D: thread 37 d6 = reg 6 is (row 25, col 10)" },
+        { "fragment.ldmatrix.x1", 3, { 5, 0, 1, 0, 1, 3, 16 },
+          "ldmatrix: lane 5 holds row 1, columns 2 and 3 (the high half: column 3)" },
+        { "fragment.ldmatrix.x4.trans", 3, { 5, 3, 0, 3, 2, 1, 0 },
+          "ldmatrix .trans: lane 5 holds rows 2 and 3 of column 1 (matrix 3 in reg 3)" },
+        { "fragment.tcgen05.ld.16x64b.x1", 3, { 5, 0, 0, 9, 0, 0 },
+          ".16x64b: thread 5 reaches lane 5/4 + 8 (5%2) = 9, column (5/2)%2 = 0" },
+        { "fragment.tcgen05.ld.32x32b.x8", 3, { 7, 3, 0, 7, 3, 0 },
+          ".32x32b: thread 7 register 3 is lane 7, column 3" },
+        { "fragment.tcgen05.d.m64n16.cg1", 2, { 20, 5, 0, 36, 5 },
+          "M 64 (Layout F): row 20 is lane 32 (20/16) + 20%16 = 36, column n" },
+        { "fragment.tcgen05.sf.1x.r128", 4, { 1, 40, 0, 2, 72, 1, 1 },
+          "scale row 40, copy 2, SF_ID 1: lane 32*2 + 40%32 = 72, column 40/32 = 1, byte 1" },
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(lit) / sizeof(lit[0]); i++) {
+        char path[512];
+        smma_vec_reader *r;
+        const smma_vec_case *c;
+        smma_error err;
+        bool found = false, same = false;
+        size_t j, nf;
+
+        snprintf(path, sizeof(path), "%s/%s.vec", dir, lit[i].suite);
+        if (smma_vec_open(path, &r, &err) != SMMA_OK)
+            bail("%s", err.msg);
+        nf = smma_vec_header_of(r)->nscalars;
+        while (!found && smma_vec_next(r, &c, &err) == SMMA_OK && c != NULL) {
+            for (j = 0; j < lit[i].nin && c->scalars[j] == lit[i].row[j]; j++)
+                ;
+            if (j < lit[i].nin)
+                continue;
+            found = true;
+            for (j = 0; j < nf && c->scalars[j] == lit[i].row[j]; j++)
+                ;
+            same = j == nf;
+        }
+        smma_vec_close(r);
+        ok(found && same, "%s: %s", lit[i].suite, lit[i].why);
+    }
+}
+
+static void
+check_committed(void)
+{
+    char *dir = test_file_path("vectors");
+
+    check_fragment_literals(dir);
+    check_committed_fragments(dir);
+    check_committed_mma(dir);
+    check_committed_gemm(dir);
+    test_file_free(dir);
+}
+
 int
 main(void)
 {
@@ -726,5 +1677,6 @@ main(void)
     check_malformed();
     check_mutations();
     check_save();
+    check_committed();
     return exit_status();
 }

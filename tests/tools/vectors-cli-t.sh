@@ -12,8 +12,11 @@
 #   - ver: equal results, a one-bit change in an output named by its case
 #     (text and raw results), changed inputs refused, and one malformed
 #     results file per kind of defect, each "FILE:LINE: message", exit 2;
+#   - fragment, mma and gemm suites: a one-bit change in D (or a wrong
+#     column) named by case and element, text and raw results, a block of
+#     another size refused, export of blocks, suites made on demand;
 #   - export --npy: the .npy header bytes, and with NumPy, the loader of
-#     doc/vectors.md against the exported arrays.
+#     doc/vectors.md and its mma example against the exported arrays.
 
 if [ -z "$SMMA_SRCDIR" ]; then
     SMMA_SRCDIR=$(cd "$(dirname "$0")/../.." && pwd)
@@ -70,7 +73,8 @@ else
     tap_count=$((tap_count + 1))
 fi
 run_prog "$prog" gen --list
-is "741" "$(printf '%s\n' "$tap_out" | wc -l | tr -d ' ')" "gen --list names 741 suites"
+nsuites=1563
+is "$nsuites" "$(printf '%s\n' "$tap_out" | wc -l | tr -d ' ')" "gen --list names $nsuites suites"
 is "$ncommitted" "$(printf '%s\n' "$tap_out" | grep -c ' committed$')" \
     "gen --list marks the committed ones"
 
@@ -266,6 +270,69 @@ expect_err "ver, a malformed suite file" "$tmp/bad.vec:3: the last line has no n
     ver "$tmp/bad.vec" "$tmp/e2m3.vec"
 expect_err "ver: a missing results file" "cannot open" ver decode.e2m1 "$tmp/nothing.vec"
 
+# ---------------------------------------------------------------- fragment, mma, gemm
+
+# One bit of D in case 1 of an mma suite: the case and the register are
+# named.  Line 4 of the d block of case 1 is lane 2 (a row per lane).
+m=mma.m16n8k16.bf16.h100-bf16
+awk '/^case 1 / { c = 1 } c && $1 == "d" && $2 == "32" && !d { d = NR } d && NR == d + 3 && !done \
+     { v = index("0123456789abcdef", substr($2, 8, 1)) - 1; v = v % 2 ? v - 1 : v + 1
+       $2 = substr($2, 1, 7) substr("0123456789abcdef", v + 1, 1); done = 1 } 1' \
+    "$vec/$m.vec" >"$tmp/m1.vec"
+expect_status "ver mma: a one-bit change in D names case 1 and d[2][1]" 1 \
+    "  out d[2][1]" ver "$m" "$tmp/m1.vec"
+case $tap_out in
+    *"case 1 (suite line"*"  in  a              32 x 4 values (not shown)"*"1 of 6 cases"*)
+        s=0 ;;
+    *) s=1 ;;
+esac
+ok $s "ver mma: the report shows the case, its blocks' sizes and the count"
+# The same in a gemm and in a fragment suite.
+awk '$1 == "d" && NF == 3 && $3 == "16" && !d { d = NR } d && NR == d + 2 && !done \
+     { $3 = ($3 == "00000000" ? "00000001" : "00000000"); done = 1 } 1' \
+    "$vec/gemm.nvfp4.exact.vec" >"$tmp/g1.vec"
+expect_status "ver gemm: a changed element of D names case 0 and d[1][2]" 1 \
+    "  out d[1][2]" ver gemm.nvfp4.exact "$tmp/g1.vec"
+sed 's/^05 02 01 01 0b 10$/05 02 01 01 0a 10/' "$vec/fragment.mma.m16n8k16.bf16.a.vec" \
+    >"$tmp/f1.vec"
+expect_status "ver fragment: a wrong column names the case and col" 1 \
+    "  out col            expected 0b" ver fragment.mma.m16n8k16.bf16.a "$tmp/f1.vec"
+# Results whose D block has another size are results of something else.
+awk '$1 == "d" && $2 == "32" && !done { $3 = "3"; k = 32; done = 1; print; next }
+     k > 0 { NF = 3; k-- } 1' "$vec/$m.vec" >"$tmp/m2.vec"
+expect_err "ver mma: a D block of another size is refused" "block 'd' is 32 x 3" \
+    ver "$m" "$tmp/m2.vec"
+# Raw results of an mma suite: D's registers of each case, little-endian,
+# from the .npy files export writes (their data after a 128-byte header).
+"$prog" export --npy "$m" "$tmp/npm" >/dev/null
+: >"$tmp/m.raw"
+for i in 0 1 2 3 4 5; do
+    tail -c +129 "$tmp/npm/d.$i.npy" >>"$tmp/m.raw"
+done
+expect_status "ver --raw mma: D's registers of the six cases, all equal" 0 \
+    "$m: all 6 cases equal" ver "$m" "$tmp/m.raw" --raw
+hdr="{'descr': '<u4', 'fortran_order': False, 'shape': (32, 4), }"
+is "$hdr" "$(head -c 70 "$tmp/npm/d.0.npy" | tail -c 60)" \
+    "export --npy mma: d.0.npy is (32, 4) little-endian u4"
+is "a.0.npy class.npy d.5.npy" \
+    "$(cd "$tmp/npm" && ls a.0.npy class.npy d.5.npy | tr '\n' ' ' | sed 's/ $//')" \
+    "export --npy mma: class.npy and one file per block of each case"
+# Generated on demand, and at level 2.
+run_prog "$prog" gen mma.wgmma.m64n256k16.bf16.exact-rn --level 2
+case $tap_out in
+    *"cases 64"*"d 128 128"*) s=0 ;;
+    *) s=1 ;;
+esac
+ok $s "gen mma.wgmma at N = 256, level 2: 48 random and 16 exact-class cases, D 128 x 128"
+run_prog "$prog" gen fragment.tcgen05.sf.4x.r256
+case $tap_out in
+    *"cases 4096"*) s=0 ;;
+    *) s=1 ;;
+esac
+ok $s "gen fragment.tcgen05.sf.4x.r256: 256 rows x 4 k blocks x 4 copies"
+expect_err "gen: an mma suite of a model the instruction does not have" \
+    "unknown suite 'mma.m16n8k32.e4m3.h100-fp8'" gen mma.m16n8k32.e4m3.h100-fp8
+
 # ---------------------------------------------------------------- export
 
 expect_out "export --npy decode.e2m1" "decode.e2m1: 16 cases, 2 fields written to $tmp/npy" \
@@ -322,9 +389,26 @@ EOF
     "$py" "$tmp/loader.py" >"$tmp/py.out" 2>&1
     ok $? "the Python loader of doc/vectors.md reads fp16, nvfp4 and cdna4-32 as export does"
     [ -z "$(cat "$tmp/py.out" | grep -v '^scale-layout.cdna4-32 10$')" ] || diag "$(cat "$tmp/py.out")"
+    # The mma example of doc/vectors.md (the third Python block), run in
+    # the source tree, and its arrays against export's.
+    awk '/^```python/ { n++; if (n == 1 || n == 3) { f = 1; next } } /^```/ { f = 0 } f' \
+        "$SMMA_SRCDIR/doc/vectors.md" >"$tmp/mma.py"
+    cat >>"$tmp/mma.py" <<EOF
+
+assert sum(c['class'] == 1 for c in cases) == 2
+for i, c in enumerate(cases):
+    for name in ('a', 'b', 'c', 'd'):
+        assert np.array_equal(c[name], np.load('$tmp/npe/%s.%d.npy' % (name, i))), name
+print(h['suite'], len(cases))
+EOF
+    "$prog" export --npy mma.m16n8k16.bf16.exact-rn "$tmp/npe" >/dev/null
+    (cd "$SMMA_SRCDIR" && "$py" "$tmp/mma.py") >"$tmp/py.out" 2>&1
+    ok $? "the mma example of doc/vectors.md: exact-class D is the exact sum of the unpacked tiles"
+    [ "$(cat "$tmp/py.out")" = "mma.m16n8k16.bf16.exact-rn 6" ] || diag "$(cat "$tmp/py.out")"
 else
     echo "ok $((tap_count + 1)) # SKIP no Python with NumPy (or under valgrind)"
-    tap_count=$((tap_count + 1))
+    echo "ok $((tap_count + 2)) # SKIP no Python with NumPy (or under valgrind)"
+    tap_count=$((tap_count + 2))
 fi
 
 tap_done
