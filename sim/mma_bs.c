@@ -208,6 +208,21 @@ byte_id_legal_values(unsigned sv)
     return sv == 1 ? "0..3" : sv == 2 ? "0 or 2" : "0";
 }
 
+smma_mma_bs_sel
+smma_mma_bs_sel_of(smma_operand op, unsigned bid, unsigned tid)
+{
+    smma_mma_bs_sel sel = { 0, 0, 0, 0 };
+
+    if (op == SMMA_OP_A) {
+        sel.byte_id_a = bid;
+        sel.thread_id_a = tid;
+    } else {
+        sel.byte_id_b = bid;
+        sel.thread_id_b = tid;
+    }
+    return sel;
+}
+
 int
 smma_mma_bs_sel_check(const smma_mma_bs *v, const smma_mma_bs_sel *s, smma_error *err)
 {
@@ -743,23 +758,6 @@ smma_mma_bs_ptx_version(const smma_mma_bs *v)
 
 enum { GRID_SFA = 4, GRID_SFB = 5 };
 
-/* The selectors of a scale grid: the drawn operand's, the other side 0. */
-static smma_mma_bs_sel
-grid_sel(unsigned op, unsigned bid, unsigned tid)
-{
-    smma_mma_bs_sel sel;
-
-    memset(&sel, 0, sizeof(sel));
-    if (op == GRID_SFA) {
-        sel.byte_id_a = bid;
-        sel.thread_id_a = tid;
-    } else {
-        sel.byte_id_b = bid;
-        sel.thread_id_b = tid;
-    }
-    return sel;
-}
-
 static void
 grid_cell(const smma_grid *g, unsigned row, unsigned col, smma_grid_cell *out)
 {
@@ -781,7 +779,8 @@ grid_cell(const smma_grid *g, unsigned row, unsigned col, smma_grid_cell *out)
         else
             snprintf(out->label, sizeof(out->label), "T%u:r%u.%u", lane, reg, elem);
     } else {
-        sel = grid_sel(op, g->param[2], g->param[3]);
+        sel = smma_mma_bs_sel_of(op == GRID_SFA ? SMMA_OP_A : SMMA_OP_B, g->param[2],
+                                 g->param[3]);
         /* sfa: row m, column k block; sfb: row k block, column n. */
         if (smma_mma_bs_sf_slot(&v, op == GRID_SFA ? SMMA_OP_A : SMMA_OP_B, &sel,
                                 op == GRID_SFA ? row : col, op == GRID_SFA ? col : row, &lane,
@@ -863,7 +862,7 @@ smma_mma_bs_grid(const char *instr, const char *operand, const smma_grid_opts *o
                               "%s %s: byte-id and thread-id select scale factors; they apply "
                               "to sfa and sfb only", name, grid_ops[op]);
     if (op > SMMA_OP_D) {
-        sel = grid_sel(op, bid, tid);
+        sel = smma_mma_bs_sel_of(op == GRID_SFA ? SMMA_OP_A : SMMA_OP_B, bid, tid);
         if ((rc = smma_mma_bs_sel_check(&v, &sel, err)) != SMMA_OK)
             return rc;
     }

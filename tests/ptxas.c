@@ -55,17 +55,40 @@ temp_file(char *path, size_t n, const char *stem)
     return fd;
 }
 
+/* Runs the shell command cmd with its output sent to a temporary file; when
+ * show is true, the first five lines of that output are shown as TAP
+ * diagnostics prefixed by tag.  Returns the exit status, or -1 when the
+ * command could not be run. */
+static int
+run_logged(const char *cmd, const char *tag, bool show)
+{
+    char errpath[4096], full[6 * 4096], line[512];
+    FILE *f;
+    int rc, n = 0;
+
+    close(temp_file(errpath, sizeof(errpath), "smma-tool"));
+    snprintf(full, sizeof(full), "%s >'%s' 2>&1", cmd, errpath);
+    rc = system(full);
+    rc = rc == -1 ? -1 : (WIFEXITED(rc) ? WEXITSTATUS(rc) : -1);
+    if (show && (f = fopen(errpath, "r")) != NULL) {
+        while (n++ < 5 && fgets(line, sizeof(line), f) != NULL)
+            diag("%s: %s", tag, strtok(line, "\n"));
+        fclose(f);
+    }
+    remove(errpath);
+    return rc;
+}
+
 int
 ptxas_module(const char *version, const char *target, const char *body, bool show)
 {
-    char path[4096], errpath[4096], cmd[4 * 4096 + 256], line[512];
+    char path[4096], cmd[4 * 4096];
     FILE *f;
-    int fd, rc, n = 0;
+    int fd, rc;
 
     if (!ptxas_available())
         return -1;
     fd = temp_file(path, sizeof(path), "smma-ptx");
-    close(temp_file(errpath, sizeof(errpath), "smma-ptxas"));
     f = fdopen(fd, "w");
     if (f == NULL)
         sysbail("cannot open %s", path);
@@ -74,16 +97,30 @@ ptxas_module(const char *version, const char *target, const char *body, bool sho
             version, target, body);
     if (fclose(f) != 0)
         sysbail("cannot write %s", path);
-    snprintf(cmd, sizeof(cmd), "'%s' -arch=%s '%s' -o /dev/null >'%s' 2>&1", ptxas, target,
-             path, errpath);
-    rc = system(cmd);
-    rc = rc == -1 ? -1 : (WIFEXITED(rc) ? WEXITSTATUS(rc) : -1);
-    if (show && (f = fopen(errpath, "r")) != NULL) {
-        while (n++ < 5 && fgets(line, sizeof(line), f) != NULL)
-            diag("ptxas: %s", strtok(line, "\n"));
-        fclose(f);
-    }
+    snprintf(cmd, sizeof(cmd), "'%s' -arch=%s '%s' -o /dev/null", ptxas, target, path);
+    rc = run_logged(cmd, "ptxas", show);
     remove(path);
-    remove(errpath);
+    return rc;
+}
+
+bool
+nvcc_available(void)
+{
+    return SMMA_NVCC[0] != '\0' && access(SMMA_NVCC, X_OK) == 0;
+}
+
+int
+nvcc_cubin(const char *arch, const char *args, const char *src, bool show)
+{
+    char out[4096], cmd[4 * 4096];
+    int rc;
+
+    if (!nvcc_available())
+        return -1;
+    close(temp_file(out, sizeof(out), "smma-cubin"));
+    snprintf(cmd, sizeof(cmd), "'%s' -arch=%s -cubin %s -o '%s' '%s'", SMMA_NVCC, arch, args,
+             out, src);
+    rc = run_logged(cmd, "nvcc", show);
+    remove(out);
     return rc;
 }

@@ -1,6 +1,7 @@
 /*
  * tests/ptxas.h - assembling PTX text with the real ptxas, for tests that
- * check the simulator's emitted instructions.
+ * check the simulator's emitted instructions, and compiling a CUDA source
+ * with the real nvcc.
  *
  * ptxas is the one beside the nvcc that configure found: compile the test
  * with $(PTXAS_CPPFLAGS) (Makefile.am), which defines SMMA_NVCC.  Without
@@ -35,5 +36,14 @@ bool ptxas_available(void);
  * are shown as TAP diagnostics.  Bails out when a temporary file cannot be
  * made. */
 int ptxas_module(const char *version, const char *target, const char *body, bool show);
+
+/* True when the nvcc that configure found (SMMA_NVCC) can be run. */
+bool nvcc_available(void);
+
+/* Compiles the CUDA source src to a cubin for arch (e.g. "sm_120a") with
+ * the extra nvcc arguments args, into a temporary file that is removed.
+ * Returns nvcc's exit status, or -1 when there is no nvcc or it could not
+ * be run; show as for ptxas_module. */
+int nvcc_cubin(const char *arch, const char *args, const char *src, bool show);
 
 #endif /* SMMA_TESTS_PTXAS_H */

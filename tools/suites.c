@@ -1163,12 +1163,8 @@ frag_mma_sf(const smma_mma_bs *v, unsigned op, smma_vec_writer *w, smma_error *e
 
     for (bid = 0; rc == SMMA_OK && bid < 4; bid++)
         for (tid = 0; rc == SMMA_OK && tid < 4; tid++) {
-            smma_mma_bs_sel sel = { 0, 0, 0, 0 };
+            smma_mma_bs_sel sel = smma_mma_bs_sel_of(o, bid, tid);
 
-            sel.byte_id_a = o == SMMA_OP_A ? bid : 0;
-            sel.thread_id_a = o == SMMA_OP_A ? tid : 0;
-            sel.byte_id_b = o == SMMA_OP_B ? bid : 0;
-            sel.thread_id_b = o == SMMA_OP_B ? tid : 0;
             if (smma_mma_bs_sel_check(v, &sel, NULL) != SMMA_OK)
                 continue;
             for (lane = 0; rc == SMMA_OK && lane < 32; lane++)

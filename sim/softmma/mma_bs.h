@@ -135,6 +135,11 @@ typedef struct smma_mma_bs_sel {
     unsigned byte_id_b, thread_id_b;
 } smma_mma_bs_sel;
 
+/* The selectors that put byte-id bid and thread-id tid on the scales of
+ * operand op (SMMA_OP_A: scale-a, otherwise scale-b), the other operand's
+ * selectors 0.  Not checked: see smma_mma_bs_sel_check. */
+smma_mma_bs_sel smma_mma_bs_sel_of(smma_operand op, unsigned bid, unsigned tid);
+
 /* The number of modeled variants. */
 #define SMMA_MMA_BS_COUNT 54u
 

@@ -31,13 +31,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <softmma/format.h>
 #include <softmma/gemm.h>
 #include <softmma/mma_bs.h>
 
+#include "ptxas.h"
 #include "tap/basic.h"
 
 #ifndef HAVE_CUDA
@@ -53,47 +52,14 @@ main(void)
 #include "probes/mma_bs_probe.h"
 #include "probes/probes.h"
 
-#ifndef SMMA_NVCC
-#define SMMA_NVCC ""
-#endif
-
-/* Compiles the probe for sm_120a; returns nvcc's exit status, -1 when it
- * could not be run, -2 when there is no nvcc. */
+/* Compiles the probe for sm_120a; returns nvcc's exit status, -1 when there
+ * is no nvcc or it could not be run. */
 static int
 compile_probe(void)
 {
-    char out[4096], errs[4096], cmd[3 * 4096 + 256], line[512];
-    const char *tmpdir = getenv("TMPDIR");
     char *src = test_file_path("gpu/probes/mma_bs_probe.cu");
-    FILE *f;
-    int fd, rc, n = 0;
+    int rc = nvcc_cubin("sm_120a", "-DSMMA_MMA_BS_PROBE_CHECK", src, true);
 
-    if (SMMA_NVCC[0] == '\0' || access(SMMA_NVCC, X_OK) != 0) {
-        test_file_free(src);
-        return -2;
-    }
-    if (tmpdir == NULL || *tmpdir == '\0')
-        tmpdir = "/tmp";
-    snprintf(out, sizeof(out), "%s/smma-cubin-XXXXXX", tmpdir);
-    snprintf(errs, sizeof(errs), "%s/smma-nvcc-XXXXXX", tmpdir);
-    if ((fd = mkstemp(out)) < 0)
-        sysbail("cannot create %s", out);
-    close(fd);
-    if ((fd = mkstemp(errs)) < 0)
-        sysbail("cannot create %s", errs);
-    close(fd);
-    snprintf(cmd, sizeof(cmd),
-             "'%s' -arch=sm_120a -cubin -DSMMA_MMA_BS_PROBE_CHECK -o '%s' '%s' >'%s' 2>&1",
-             SMMA_NVCC, out, src, errs);
-    rc = system(cmd);
-    rc = rc == -1 ? -1 : (WIFEXITED(rc) ? WEXITSTATUS(rc) : -1);
-    if (rc != 0 && (f = fopen(errs, "r")) != NULL) {
-        while (n++ < 5 && fgets(line, sizeof(line), f) != NULL)
-            diag("nvcc: %s", strtok(line, "\n"));
-        fclose(f);
-    }
-    remove(out);
-    remove(errs);
     test_file_free(src);
     return rc;
 }
@@ -196,12 +162,11 @@ main(void)
     unsigned vi, m;
 
     plan(1 + SMMA_MMA_BS_COUNT);
-    rc = compile_probe();
-    if (rc == -2)
+    if (!nvcc_available())
         skip("no nvcc to compile gpu/probes/mma_bs_probe.cu with");
     else
-        is_int(0, rc, "gpu/probes/mma_bs_probe.cu compiles for sm_120a with every mma.sync "
-               "variant in its device code");
+        is_int(0, compile_probe(), "gpu/probes/mma_bs_probe.cu compiles for sm_120a with every "
+               "mma.sync variant in its device code");
 
     rc = smma_gpu_device_info(&major, &minor, name, sizeof(name), msg, sizeof(msg));
     if (rc != SMMA_GPU_OK) {

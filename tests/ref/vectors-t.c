@@ -816,23 +816,6 @@ struct frag_check {
     size_t expect;              /* the number of cases a whole layout has */
 };
 
-/* The selectors {byte-id, thread-id} = {bid, tid} of operand o's scales,
- * those of the other operand 0. */
-static smma_mma_bs_sel
-sf_sel(smma_operand o, unsigned bid, unsigned tid)
-{
-    smma_mma_bs_sel sel = { 0, 0, 0, 0 };
-
-    if (o == SMMA_OP_A) {
-        sel.byte_id_a = bid;
-        sel.thread_id_a = tid;
-    } else {
-        sel.byte_id_b = bid;
-        sel.thread_id_b = tid;
-    }
-    return sel;
-}
-
 /* Marks cell (r, c) as covered; a defect when outside or covered twice. */
 static long
 cover(struct frag_check *x, unsigned r, unsigned c)
@@ -858,7 +841,7 @@ frag_case(const smma_vec_header *h, const smma_vec_case *c, void *ctx)
             return 1;
         return (a != v[0] || b != v[1] || e != v[2]) + cover(x, (unsigned) v[3], (unsigned) v[4]);
     case FK_BS_SF:
-        sel = sf_sel(x->op, (unsigned) v[0], (unsigned) v[1]);
+        sel = smma_mma_bs_sel_of(x->op, (unsigned) v[0], (unsigned) v[1]);
         if (smma_mma_bs_sf_slot(&x->bs, x->op, &sel, (unsigned) v[4], (unsigned) v[5], &a, &b,
                                 NULL) != SMMA_OK)
             return 1;
@@ -923,7 +906,7 @@ frag_parse(const char *suite, struct frag_check *x)
             x->rows = 16;
             x->cols = 64;
             for (i = 0; i < 16; i++) {
-                smma_mma_bs_sel sel = sf_sel(x->op, i / 4, i % 4);
+                smma_mma_bs_sel sel = smma_mma_bs_sel_of(x->op, i / 4, i % 4);
 
                 if (smma_mma_bs_sel_check(&x->bs, &sel, NULL) == SMMA_OK)
                     x->expect += (x->op == SMMA_OP_A ? 16 : 8) * x->bs.scale_vec;

@@ -1378,6 +1378,14 @@ main(void)
     for (i = 0; i < 4; i++)
         check_sf_layout((unsigned[]){ 25, 50, 51, 52 }[i]);
     check_sf_literals();
+    {
+        smma_mma_bs_sel a = smma_mma_bs_sel_of(SMMA_OP_A, 2, 1);
+        smma_mma_bs_sel b = smma_mma_bs_sel_of(SMMA_OP_B, 1, 3);
+
+        ok(a.byte_id_a == 2 && a.thread_id_a == 1 && a.byte_id_b == 0 && a.thread_id_b == 0 &&
+               b.byte_id_a == 0 && b.thread_id_a == 0 && b.byte_id_b == 1 && b.thread_id_b == 3,
+           "sel_of puts the selectors on the named operand's scales, the other's at 0");
+    }
     check_hand_cases();
     for (i = 0; i < NV; i++)
         for (m = 0; m < 3; m++)
