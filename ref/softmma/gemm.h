@@ -116,6 +116,8 @@ typedef struct smma_gemm_shape {
     smma_format c_fmt;          /* SMMA_FP32, SMMA_BF16, SMMA_FP16 or SMMA_NONE */
     smma_format d_fmt;          /* SMMA_FP32, SMMA_BF16 or SMMA_FP16 */
     size_t m, n, k;
+    bool has_alpha;             /* an epilogue multiplier alpha (false: none, as 1) */
+    uint32_t alpha;             /* alpha's fp32 bits (NVFP4's per-tensor scales) */
 } smma_gemm_shape;
 
 /* Checks a shape: formats in their roles, vec 16 or 32, m, n, k at least 1,

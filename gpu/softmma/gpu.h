@@ -1,0 +1,150 @@
+/*
+ * softmma/gpu.h - the GPU GEMM kernels of softmma behind one host API.
+ *
+ *     D = alpha * (C + sum_k (A[i][k] * SA[i][k/V]) * (B[k][j] * SB[j][k/V]))
+ *
+ * computed on device 0 by one of the kernels of gpu/sm80/ (mma.sync) or
+ * gpu/sm100/ (tcgen05), each of which reproduces a named softmma numerics
+ * model bit for bit on the GPU families it runs on (smma_gpu_gemm_model;
+ * doc/kernels.md gives the contract of every kernel).  A kernel keeps one
+ * fp32 accumulator chain per output element in k order: no split-K, no
+ * reordering, no partial accumulators added at the end.
+ *
+ * Everything in this header is plain C and can be included from C and CUDA
+ * C++.  The checking functions (smma_gpu_gemm_check, smma_gpu_gemm_model,
+ * the names) need no GPU and no CUDA: they are built into every
+ * libsoftmma_gpu, also without CUDA, so that the rules are tested on every
+ * machine.  smma_gpu_gemm and smma_gpu_info need a device; a build without
+ * CUDA returns SMMA_GPU_ENODEV from them with the reason.
+ *
+ * Storage of the operands in device memory (ld* counted in elements):
+ *   bf16, fp16        2 bytes per element
+ *   e4m3, e5m2        1 byte per element
+ *   e2m3, e3m2        1 byte per element, the code in bits 5:0 (bits 7:6 are
+ *                     ignored)
+ *   e2m1              2 elements per byte along the contiguous dimension,
+ *                     the even element in bits 3:0 (smma_pack_fp4); ld and
+ *                     the offset of every row are even
+ *   A (m x k)         element (i, kk) at a[i * lda + kk] when a_kmajor,
+ *                     else at a[kk * lda + i]
+ *   B (k x n)         element (kk, j) at b[j * ldb + kk] when b_kmajor,
+ *                     else at b[kk * ldb + j]
+ *   SA, SB            one scale byte (e8m0 or ue4m3) per row of A (column of
+ *                     B) and block of vec k, stored in scale_layout
+ *                     (softmma/scale_layout.h: SMMA_SL_LINEAR, rows x
+ *                     ceil(k/vec) row-major, or SMMA_SL_128X4, padded);
+ *                     NULL for an operand without scales (bf16 x mxfp4)
+ *   C, D (m x n)      row-major, element (i, j) at c[i * ldc + j]; C is
+ *                     fp32 or absent, D is fp32, bf16 or fp16
+ */
+#ifndef SOFTMMA_GPU_H
+#define SOFTMMA_GPU_H 1
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <softmma/gemm.h>
+#include <softmma/scale_layout.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes: 0 is success, the others continue those of
+ * softmma/format.h (and gpu/probes/probes.h). */
+enum {
+    SMMA_GPU_STATUS_OK = 0,
+    SMMA_GPU_STATUS_EINVAL = 1, /* the problem or an argument is refused */
+    SMMA_GPU_STATUS_ENOMEM = 5, /* a device allocation failed */
+    SMMA_GPU_STATUS_ENODEV = 6, /* no CUDA in this build, no driver or no device */
+    SMMA_GPU_STATUS_EARCH = 7,  /* the device is too old, or this build holds no code for it */
+    SMMA_GPU_STATUS_ECUDA = 8   /* any other failing CUDA call or launch */
+};
+
+/* The kernels.  The numbering is part of the ABI. */
+typedef enum smma_gpu_kernel {
+    SMMA_GPU_AUTO = 0,          /* the fastest kernel that can compute the problem */
+    SMMA_GPU_SM80_V1,           /* "sm80-v1": teaching kernel, bf16/fp16, one warp per tile */
+    SMMA_GPU_SM80_V2,           /* "sm80-v2": cp.async pipeline, ldmatrix, bf16/fp16 */
+    SMMA_GPU_SM80_BS_V1,        /* "sm80-bs-v1": teaching block-scaled kernel */
+    SMMA_GPU_SM80_BS_LARGE,     /* "sm80-bs-large": block-scaled, large M */
+    SMMA_GPU_SM80_BS_SMALL,     /* "sm80-bs-small": block-scaled, M <= 16 */
+    SMMA_GPU_SM100_V1,          /* "sm100-v1": tcgen05 teaching kernel */
+    SMMA_GPU_SM100_V2,          /* "sm100-v2": tcgen05 pipelined, warp-specialized */
+    SMMA_GPU_KERNEL_COUNT
+} smma_gpu_kernel;
+
+/* The canonical name of a kernel ("?" for a bad value), and the lookup by
+ * name (SMMA_EINVAL with a message naming the known ones). */
+const char *smma_gpu_kernel_name(smma_gpu_kernel k);
+int smma_gpu_kernel_from_name(const char *name, smma_gpu_kernel *out, smma_error *err);
+
+/* One problem.  shape gives the formats, vec, m, n, k and the epilogue
+ * (c_fmt, d_fmt, alpha); the pointers are device pointers. */
+typedef struct smma_gpu_gemm_args {
+    smma_gemm_shape shape;
+    const void *a;
+    size_t lda;
+    bool a_kmajor;
+    const void *b;
+    size_t ldb;
+    bool b_kmajor;
+    const void *sa, *sb;
+    smma_scale_layout scale_layout;
+    const void *c;
+    size_t ldc;
+    void *d;
+    size_t ldd;
+    smma_gpu_kernel kernel;     /* SMMA_GPU_AUTO or one kernel */
+    void *stream;               /* a cudaStream_t, or NULL for the default stream */
+} smma_gpu_gemm_args;
+
+/* Decides, without touching a GPU, which kernel computes the problem on a
+ * device of compute capability sm_major.sm_minor: the requested kernel, or
+ * for SMMA_GPU_AUTO the fastest one that can.  Checks the shape
+ * (smma_gemm_shape_check), the formats, majorness, leading dimensions,
+ * alignment of the pointers (the fast kernels need 16 bytes), and whether
+ * the kernel can run on that device.  Returns SMMA_GPU_STATUS_OK and sets
+ * *chosen, or SMMA_GPU_STATUS_EINVAL / SMMA_GPU_STATUS_EARCH with a
+ * one-line message that names the constraint (for example "sm80-v2: k = 12
+ * must be a multiple of 8").  NULL data pointers are allowed here (only
+ * their alignment is checked), so that tests can ask about shapes. */
+int smma_gpu_gemm_check(const smma_gpu_gemm_args *args, int sm_major, int sm_minor,
+                        smma_gpu_kernel *chosen, char *msg, size_t msg_len);
+
+/* The softmma numerics model that kernel reproduces bit for bit for a
+ * problem of shape s on a device of compute capability sm_major.sm_minor,
+ * for example "h100-bf16" for sm80-v2 with bf16 operands on sm_90.  Returns
+ * SMMA_GPU_STATUS_OK and sets *model (a static string), or
+ * SMMA_GPU_STATUS_EARCH with the reason when softmma has no model of that
+ * device for that kernel (the kernel may still run, but it is not golden
+ * there). */
+int smma_gpu_gemm_model(smma_gpu_kernel kernel, const smma_gemm_shape *s, int sm_major,
+                        int sm_minor, const char **model, char *msg, size_t msg_len);
+
+/* Runs the problem on device 0: smma_gpu_gemm_check with the device's
+ * compute capability, then the kernel.  Asynchronous on args->stream like
+ * any CUDA launch, except that errors of the launch itself are reported.
+ * Returns SMMA_GPU_STATUS_OK, or a status with a one-line message; on
+ * failure D is not written or its contents are unspecified. */
+int smma_gpu_gemm(const smma_gpu_gemm_args *args, char *msg, size_t msg_len);
+
+/* Device 0: name, compute capability, multiprocessors, the clock rates the
+ * driver reports (kHz) and the amount of memory.  SMMA_GPU_STATUS_ENODEV
+ * with the reason without CUDA, a driver or a device. */
+typedef struct smma_gpu_device {
+    char name[128];
+    int sm_major, sm_minor;
+    int multiprocessors;
+    int clock_khz, mem_clock_khz;
+    size_t mem_bytes;
+} smma_gpu_device;
+
+int smma_gpu_info(smma_gpu_device *dev, char *msg, size_t msg_len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SOFTMMA_GPU_H */
