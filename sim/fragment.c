@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include <softmma/fragment.h>
+#include <softmma/sm80.h>
 
 #define WARP 32u
 #define TILE_MAX (16u * 32u) /* the largest tile: A of m16n8k32 */
@@ -158,8 +159,6 @@ void
 smma_frag_coord(const smma_frag_layout *l, unsigned lane, unsigned reg, unsigned elem,
                 unsigned *row, unsigned *col)
 {
-    unsigned group = lane / 4, tig = lane % 4;
-
     if (lane >= WARP || reg >= l->regs || elem >= l->elems) {
         *row = l->rows;
         *col = l->cols;
@@ -167,21 +166,21 @@ smma_frag_coord(const smma_frag_layout *l, unsigned lane, unsigned reg, unsigned
     }
     switch (shape_of(l)) {
     case SHAPE_A:
-        *row = group + 8 * (reg & 1);
-        *col = tig * l->elems + elem + (reg >> 1) * (l->cols / 2);
+        *row = smma_frag_a_row(lane, reg);
+        *col = smma_frag_a_col(lane, reg, elem, l->elems, l->cols);
         break;
     case SHAPE_B:
-        *row = tig * l->elems + elem + reg * (l->rows / 2);
-        *col = group;
+        *row = smma_frag_b_row(lane, reg, elem, l->elems, l->rows);
+        *col = smma_frag_b_col(lane);
         break;
     case SHAPE_CD16:
-        *row = group + 8 * reg;
-        *col = tig * 2 + elem;
+        *row = smma_frag_cd16_row(lane, reg);
+        *col = smma_frag_cd16_col(lane, elem);
         break;
     case SHAPE_CD:
     default:
-        *row = group + 8 * (reg >> 1);
-        *col = tig * 2 + (reg & 1);
+        *row = smma_frag_cd_row(lane, reg);
+        *col = smma_frag_cd_col(lane, reg);
         break;
     }
 }

@@ -1,0 +1,123 @@
+/*
+ * gpu/gemm.cu - smma_gpu_gemm and smma_gpu_info (softmma/gpu.h): checks the
+ * problem against the rules of gpu/gemm_check.c with the real device's
+ * compute capability and shared memory, then hands it to the kernel's
+ * launcher.
+ */
+#include <cuda_runtime.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "gemm_internal.h"
+#include "sm80/sm80.h"
+
+namespace {
+
+int
+cuda_status(cudaError_t e, const char *what, char *msg, size_t len)
+{
+    int st = e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver ||
+                     e == cudaErrorInvalidDevice
+                 ? SMMA_GPU_STATUS_ENODEV
+                 : SMMA_GPU_STATUS_ECUDA;
+
+    (void) cudaGetLastError();
+    return smma_gpu_msg(msg, len, st, "%s: %s (%s)", what, cudaGetErrorString(e),
+                        cudaGetErrorName(e));
+}
+
+/* The current device's compute capability and shared memory per block. */
+int
+device_caps(int *major, int *minor, size_t *smem, char *msg, size_t len)
+{
+    int dev = 0, ma = 0, mi = 0, sm = 0, n = 0;
+    cudaError_t e;
+
+    if ((e = cudaGetDeviceCount(&n)) != cudaSuccess)
+        return cuda_status(e, "cudaGetDeviceCount", msg, len);
+    if (n == 0)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_ENODEV, "no CUDA device");
+    if ((e = cudaGetDevice(&dev)) != cudaSuccess ||
+        (e = cudaDeviceGetAttribute(&ma, cudaDevAttrComputeCapabilityMajor, dev)) !=
+            cudaSuccess ||
+        (e = cudaDeviceGetAttribute(&mi, cudaDevAttrComputeCapabilityMinor, dev)) !=
+            cudaSuccess ||
+        (e = cudaDeviceGetAttribute(&sm, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev)) !=
+            cudaSuccess)
+        return cuda_status(e, "cudaDeviceGetAttribute", msg, len);
+    *major = ma;
+    *minor = mi;
+    *smem = (size_t) sm;
+    return SMMA_GPU_STATUS_OK;
+}
+
+bool
+scaled(const smma_gemm_shape *s, bool a)
+{
+    smma_format f = a ? s->a_fmt : s->b_fmt;
+
+    return s->scale_fmt != SMMA_NONE && f != SMMA_BF16 && f != SMMA_FP16;
+}
+
+} /* namespace */
+
+int
+smma_gpu_gemm(const smma_gpu_gemm_args *x, char *msg, size_t len)
+{
+    smma_gpu_kernel k;
+    int major, minor, rc;
+    size_t smem;
+
+    if (x == NULL)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "no arguments given");
+    if (x->a == NULL || x->b == NULL || x->d == NULL ||
+        (x->shape.c_fmt != SMMA_NONE && x->c == NULL) ||
+        (scaled(&x->shape, true) && x->sa == NULL) || (scaled(&x->shape, false) && x->sb == NULL))
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "a NULL device pointer (A, B, D, "
+                            "C when c_fmt is fp32, the scales of a scaled operand)");
+    if ((rc = device_caps(&major, &minor, &smem, msg, len)) != SMMA_GPU_STATUS_OK)
+        return rc;
+    if ((rc = smma_gpu_gemm_check_smem(x, major, minor, smem, &k, msg, len)) !=
+        SMMA_GPU_STATUS_OK)
+        return rc;
+    switch (k) {
+    case SMMA_GPU_SM80_V1:
+        return smma_sm80_v1_launch(x, msg, len);
+    case SMMA_GPU_SM80_V2:
+        return smma_sm80_v2_launch(x, msg, len);
+    default:
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s is not built",
+                            smma_gpu_kernel_name(k));
+    }
+}
+
+int
+smma_gpu_info(smma_gpu_device *dev, char *msg, size_t len)
+{
+    cudaDeviceProp prop;
+    int id = 0, n = 0, clk = 0, mclk = 0;
+    cudaError_t e;
+
+    if (dev == NULL)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "no device structure given");
+    if ((e = cudaGetDeviceCount(&n)) != cudaSuccess)
+        return cuda_status(e, "cudaGetDeviceCount", msg, len);
+    if (n == 0)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_ENODEV, "no CUDA device");
+    if ((e = cudaGetDevice(&id)) != cudaSuccess)
+        return cuda_status(e, "cudaGetDevice", msg, len);
+    if ((e = cudaGetDeviceProperties(&prop, id)) != cudaSuccess)
+        return cuda_status(e, "cudaGetDeviceProperties", msg, len);
+    (void) cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, id);
+    (void) cudaDeviceGetAttribute(&mclk, cudaDevAttrMemoryClockRate, id);
+    memset(dev, 0, sizeof(*dev));
+    snprintf(dev->name, sizeof(dev->name), "%s", prop.name);
+    dev->sm_major = prop.major;
+    dev->sm_minor = prop.minor;
+    dev->multiprocessors = prop.multiProcessorCount;
+    dev->clock_khz = clk;
+    dev->mem_clock_khz = mclk;
+    dev->mem_bytes = prop.totalGlobalMem;
+    return SMMA_GPU_STATUS_OK;
+}

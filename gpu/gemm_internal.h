@@ -1,0 +1,50 @@
+/*
+ * gpu/gemm_internal.h - what the dispatcher (gpu/gemm.cu, gpu/nocuda.c) and
+ * the rules of the kernels (gpu/gemm_check.c, gpu/gemm_check_bs.c) share.
+ * Plain C.
+ */
+#ifndef SOFTMMA_GPU_GEMM_INTERNAL_H
+#define SOFTMMA_GPU_GEMM_INTERNAL_H 1
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <softmma/gpu.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bytes of one pipeline stage of sm80-v2 (a 128 x 64 tile of A and a
+ * 64 x 256 tile of B, 16-bit elements). */
+#define SMMA_GPU_V2_STAGE 49152u
+
+/* Writes a one-line message (when msg is not NULL) and returns status. */
+int smma_gpu_msg(char *msg, size_t msg_len, int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* The shared memory a block may opt in to on a compute capability. */
+size_t smma_gpu_smem_optin(int major, int minor);
+
+/* The number of stages sm80-v2 runs with in smem bytes (0: it cannot). */
+size_t smma_gpu_v2_stages(size_t smem);
+
+/* smma_gpu_gemm_check with the device's real shared-memory limit. */
+int smma_gpu_gemm_check_smem(const smma_gpu_gemm_args *x, int major, int minor, size_t smem,
+                             smma_gpu_kernel *chosen, char *msg, size_t msg_len);
+
+/* The rules and models of the block-scaled kernels (gpu/gemm_check_bs.c):
+ * called for every problem that is not a 16-bit product without scales. */
+int smma_gpu_check_scaled(const smma_gpu_gemm_args *x, int major, int minor, size_t smem,
+                          smma_gpu_kernel *chosen, char *msg, size_t msg_len);
+int smma_gpu_model_scaled(smma_gpu_kernel kernel, const smma_gemm_shape *s, int major,
+                          int minor, const char **model, char *msg, size_t msg_len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SOFTMMA_GPU_GEMM_INTERNAL_H */

@@ -1,0 +1,221 @@
+/*
+ * gpu/sm80/common.cuh - what the mma.sync kernels share: the PTX of the
+ * instructions they use (cp.async, ldmatrix, mma.sync), the epilogue that
+ * turns an fp32 accumulator into D, and the kernel parameters.
+ *
+ * The address arithmetic is not here: it is in sim/softmma/sm80.h, which the
+ * simulator compiles too.  CUDA C++ only.
+ */
+#ifndef SOFTMMA_GPU_SM80_COMMON_CUH
+#define SOFTMMA_GPU_SM80_COMMON_CUH 1
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cuda_runtime.h>
+
+#include <softmma/gpu.h>
+#include "../gemm_internal.h"
+#include <softmma/sm80.h>
+
+/* The parameters of one product, in the form the kernels read them.  Set up
+ * by the launchers from smma_gpu_gemm_args (gpu/gemm.cu checked them). */
+struct sm80_params {
+    const void *a, *b;      /* operands */
+    const uint8_t *sa, *sb; /* scale bytes (block-scaled kernels), or NULL */
+    const float *c;         /* C (fp32) or NULL */
+    void *d;                /* D */
+    uint32_t m, n, k;
+    uint32_t lda, ldb, ldc, ldd; /* in elements */
+    uint32_t alpha_bits;    /* fp32 bits of alpha */
+    int has_alpha;
+    int d_fmt;              /* 0 fp32, 1 bf16, 2 fp16 */
+    int d_pairs;            /* D (and C) may be written (read) two elements at a time */
+    uint32_t tiles_m, tiles_n, group; /* CTA tiles and their order */
+};
+
+enum { SM80_D_FP32 = 0, SM80_D_BF16 = 1, SM80_D_FP16 = 2 };
+
+/* ---- PTX ------------------------------------------------------------------ */
+
+__device__ __forceinline__ uint32_t
+smem_u32(const void *p)
+{
+    return (uint32_t) __cvta_generic_to_shared(p);
+}
+
+/* cp.async of 16 bytes; src_bytes < 16 reads that many bytes and fills the
+ * rest of the 16 with zeros (0: nothing is read). */
+__device__ __forceinline__ void
+cp_async16(uint32_t dst, const void *src, uint32_t src_bytes)
+{
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
+                 "r"(src_bytes));
+}
+
+__device__ __forceinline__ void
+cp_async_commit(void)
+{
+    asm volatile("cp.async.commit_group;\n" ::);
+}
+
+template <int N>
+__device__ __forceinline__ void
+cp_async_wait(void)
+{
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+}
+
+__device__ __forceinline__ void
+st_shared_v4(uint32_t dst, uint32_t x)
+{
+    asm volatile("st.shared.v4.u32 [%0], {%1, %1, %1, %1};\n" ::"r"(dst), "r"(x));
+}
+
+__device__ __forceinline__ void
+ldsm_x4(uint32_t addr, uint32_t *r)
+{
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(addr));
+}
+
+__device__ __forceinline__ void
+ldsm_x4_trans(uint32_t addr, uint32_t *r)
+{
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(addr));
+}
+
+/* D = A B + C for one m16n8k16 tile; FP16 selects f16 operands, else bf16.
+ * C and D are the same registers: the accumulator chain. */
+template <bool FP16>
+__device__ __forceinline__ void
+mma16816(float *acc, const uint32_t *a, const uint32_t *b)
+{
+    if (FP16)
+        asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+                     "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                     : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    else
+        asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+                     "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                     : "+f"(acc[0]), "+f"(acc[1]), "+f"(acc[2]), "+f"(acc[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+/* ---- the epilogue ---------------------------------------------------------- */
+
+/* The start of the accumulator chain: C, or +0 without C (an absent C is a
+ * +0 term in every model). */
+__device__ __forceinline__ float
+epi_c(const sm80_params &p, uint32_t i, uint32_t j)
+{
+    return p.c != NULL ? p.c[(size_t) i * p.ldc + j] : 0.0f;
+}
+
+/* The fp32 result: alpha * acc rounded to nearest (one multiplication), a
+ * NaN made the canonical 0x7fffffff, as the models define it. */
+__device__ __forceinline__ uint32_t
+epi_f32(const sm80_params &p, float acc)
+{
+    float v = p.has_alpha ? __fmul_rn(__uint_as_float(p.alpha_bits), acc) : acc;
+
+    return v != v ? 0x7fffffffu : __float_as_uint(v);
+}
+
+/* The fp32 result rounded to nearest bf16 or fp16 (a NaN: 0x7fff). */
+__device__ __forceinline__ uint16_t
+epi_narrow(int d_fmt, uint32_t f)
+{
+    float v = __uint_as_float(f);
+    uint16_t r;
+
+    if (v != v)
+        return 0x7fffu;
+    if (d_fmt == SM80_D_BF16)
+        asm("cvt.rn.bf16.f32 %0, %1;\n" : "=h"(r) : "f"(v));
+    else
+        asm("cvt.rn.f16.f32 %0, %1;\n" : "=h"(r) : "f"(v));
+    return r;
+}
+
+/* Stores D[i][j] (and D[i][j + 1] when pair) from fp32 accumulators. */
+__device__ __forceinline__ void
+epi_store(const sm80_params &p, uint32_t i, uint32_t j, float v0, float v1, bool pair)
+{
+    uint32_t f0 = epi_f32(p, v0), f1 = epi_f32(p, v1);
+    size_t at = (size_t) i * p.ldd + j;
+
+    if (p.d_fmt == SM80_D_FP32) {
+        uint32_t *d = (uint32_t *) p.d + at;
+
+        if (pair && p.d_pairs)
+            *(uint2 *) d = make_uint2(f0, f1);
+        else {
+            d[0] = f0;
+            if (pair)
+                d[1] = f1;
+        }
+    } else {
+        uint16_t *d = (uint16_t *) p.d + at;
+        uint16_t h0 = epi_narrow(p.d_fmt, f0), h1 = epi_narrow(p.d_fmt, f1);
+
+        if (pair && p.d_pairs)
+            *(uint32_t *) d = (uint32_t) h0 | ((uint32_t) h1 << 16);
+        else {
+            d[0] = h0;
+            if (pair)
+                d[1] = h1;
+        }
+    }
+}
+
+/* ---- host side --------------------------------------------------------- */
+
+/* Fills the parameters every kernel reads from checked arguments. */
+static inline sm80_params
+sm80_params_of(const smma_gpu_gemm_args *x)
+{
+    const smma_gemm_shape *s = &x->shape;
+    sm80_params p;
+    size_t dsize = s->d_fmt == SMMA_FP32 ? 4 : 2;
+    bool dp = ((uintptr_t) x->d % (2 * dsize)) == 0 && x->ldd % 2 == 0;
+
+    p.a = x->a;
+    p.b = x->b;
+    p.sa = (const uint8_t *) x->sa;
+    p.sb = (const uint8_t *) x->sb;
+    p.c = s->c_fmt == SMMA_FP32 ? (const float *) x->c : NULL;
+    p.d = x->d;
+    p.m = (uint32_t) s->m;
+    p.n = (uint32_t) s->n;
+    p.k = (uint32_t) s->k;
+    p.lda = (uint32_t) x->lda;
+    p.ldb = (uint32_t) x->ldb;
+    p.ldc = (uint32_t) x->ldc;
+    p.ldd = (uint32_t) x->ldd;
+    p.alpha_bits = s->alpha;
+    p.has_alpha = s->has_alpha;
+    p.d_fmt = s->d_fmt == SMMA_FP32 ? SM80_D_FP32 : s->d_fmt == SMMA_BF16 ? SM80_D_BF16
+                                                                          : SM80_D_FP16;
+    p.d_pairs = dp;
+    p.tiles_m = p.tiles_n = p.group = 0;
+    return p;
+}
+
+/* Reports a failed launch (the kernel's error, or the last error). */
+static inline int
+sm80_launched(const char *kernel, char *msg, size_t msg_len)
+{
+    cudaError_t e = cudaGetLastError();
+
+    if (e == cudaSuccess)
+        return SMMA_GPU_STATUS_OK;
+    return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_ECUDA, "%s: launch failed: %s (%s)", kernel,
+                    cudaGetErrorString(e), cudaGetErrorName(e));
+}
+
+#endif /* SOFTMMA_GPU_SM80_COMMON_CUH */

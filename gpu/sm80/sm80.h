@@ -1,0 +1,31 @@
+/*
+ * gpu/sm80/sm80.h - the launchers of the mma.sync kernels (gpu/sm80/*.cu),
+ * called by the dispatcher (gpu/gemm.cu) once smma_gpu_gemm_check accepted
+ * the problem.  Plain C declarations.
+ *
+ * Each launcher enqueues its kernel on args->stream and returns
+ * SMMA_GPU_STATUS_OK, or a status with a one-line message when the launch
+ * itself fails.  They check nothing that smma_gpu_gemm_check checks.
+ */
+#ifndef SOFTMMA_GPU_SM80_H
+#define SOFTMMA_GPU_SM80_H 1
+
+#include <softmma/gpu.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* sm80-v1: any shape, either majorness, bf16 or fp16 A and B. */
+int smma_sm80_v1_launch(const smma_gpu_gemm_args *args, char *msg, size_t msg_len);
+
+/* sm80-v2: A K-major, B either; k, lda, ldb multiples of 8; A and B 16-byte
+ * aligned; a device with at least SMMA_SM80_V2_SMEM bytes of shared memory
+ * per block. */
+int smma_sm80_v2_launch(const smma_gpu_gemm_args *args, char *msg, size_t msg_len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SOFTMMA_GPU_SM80_H */

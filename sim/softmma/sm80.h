@@ -1,0 +1,174 @@
+/*
+ * softmma/sm80.h - the address arithmetic of the mma.sync GEMM kernels of
+ * gpu/sm80/, written once for the kernels and the simulator.
+ *
+ * Every function here is SMMA_HD (softmma/hd.h): the CUDA kernels call them
+ * to decide which lane loads which element and where a byte lies in shared
+ * memory, sim/fragment.c builds its layouts of mma.sync from the fragment
+ * formulas below, and tests/sim/sm80-plan-t.c replays the kernels' plans
+ * (global -> shared memory -> ldmatrix -> registers) on the simulator with
+ * these same functions.  A kernel that computes an address its own way is a
+ * defect.
+ *
+ * 1. Fragments of mma.sync (PTX ISA, "Matrix fragments for mma.m16n8k16",
+ *    "... mma.m16n8k32"): lane l of a warp has group = l / 4 and
+ *    tig = l % 4 (thread in group).  With `elems` elements per 32-bit
+ *    register (2 for 16-bit, 4 for 8-bit elements) and K the instruction's
+ *    K (16 or 32):
+ *      A (16 x K):  row = group + 8 * (reg & 1)
+ *                   col = tig * elems + elem + (reg >> 1) * K/2
+ *      B (K x 8):   row = tig * elems + elem + reg * K/2     (row is k)
+ *                   col = group                               (col is n)
+ *      C, D (16 x 8, f32):  row = group + 8 * (reg >> 1), col = tig * 2 + (reg & 1)
+ *      C, D (16 x 8, f16):  row = group + 8 * reg,        col = tig * 2 + elem
+ *
+ * 2. Shared-memory tiles.  A tile is stored as rows of row_bytes bytes (a
+ *    power of two, at least 16), each row a run of 16-byte chunks.  Chunk c
+ *    of row r is stored at chunk c ^ s(r) of that row, where
+ *      s(r) = r & 7                         when a row has 8 or more chunks,
+ *      s(r) = (r / (8 / cpr)) & (cpr - 1)   when it has cpr = 1, 2 or 4.
+ *    Then the eight 16-byte rows an ldmatrix (or eight lanes' 16-byte loads)
+ *    reads at one logical chunk of eight consecutive rows fall in eight
+ *    different groups of four banks: no bank conflict.  The XOR keeps a
+ *    chunk inside its 128-byte segment, so a row's bytes stay in the row.
+ *
+ * 3. ldmatrix.x4 plans of sm80-v2 (the 16-bit kernel): which row and chunk
+ *    of a shared-memory tile lane l points at (lanes 8i..8i+7 give the rows
+ *    of matrix i), so that the four registers are exactly the mma fragment
+ *    registers of (1).
+ *
+ * 4. The order of CTA tiles (rasterization): consecutive CTAs walk down a
+ *    group of `group` tile rows before moving to the next tile column, so
+ *    that the CTAs running at one time share their A and B panels in L2.
+ */
+#ifndef SOFTMMA_SM80_H
+#define SOFTMMA_SM80_H 1
+
+#include <stdint.h>
+
+#include <softmma/hd.h>
+
+/* ---- 1. fragments ------------------------------------------------------- */
+
+SMMA_HD unsigned
+smma_frag_a_row(unsigned lane, unsigned reg)
+{
+    return lane / 4 + 8 * (reg & 1);
+}
+
+SMMA_HD unsigned
+smma_frag_a_col(unsigned lane, unsigned reg, unsigned elem, unsigned elems, unsigned k)
+{
+    return (lane % 4) * elems + elem + (reg >> 1) * (k / 2);
+}
+
+SMMA_HD unsigned
+smma_frag_b_row(unsigned lane, unsigned reg, unsigned elem, unsigned elems, unsigned k)
+{
+    return (lane % 4) * elems + elem + reg * (k / 2);
+}
+
+SMMA_HD unsigned
+smma_frag_b_col(unsigned lane)
+{
+    return lane / 4;
+}
+
+SMMA_HD unsigned
+smma_frag_cd_row(unsigned lane, unsigned reg)
+{
+    return lane / 4 + 8 * (reg >> 1);
+}
+
+SMMA_HD unsigned
+smma_frag_cd_col(unsigned lane, unsigned reg)
+{
+    return (lane % 4) * 2 + (reg & 1);
+}
+
+SMMA_HD unsigned
+smma_frag_cd16_row(unsigned lane, unsigned reg)
+{
+    return lane / 4 + 8 * reg;
+}
+
+SMMA_HD unsigned
+smma_frag_cd16_col(unsigned lane, unsigned elem)
+{
+    return (lane % 4) * 2 + elem;
+}
+
+/* ---- 2. swizzled shared-memory tiles ------------------------------------ */
+
+/* The stored chunk of logical chunk `chunk` of row `row` in rows of
+ * row_bytes bytes. */
+SMMA_HD unsigned
+smma_sm80_swizzle_chunk(unsigned row, unsigned chunk, unsigned row_bytes)
+{
+    unsigned cpr = row_bytes / 16;
+
+    if (cpr >= 8)
+        return chunk ^ (row & 7u);
+    return chunk ^ ((row / (8 / cpr)) & (cpr - 1));
+}
+
+/* The byte offset in the tile of byte `byte` (0..15) of logical chunk
+ * `chunk` of row `row`. */
+SMMA_HD uint32_t
+smma_sm80_smem_offset(unsigned row, unsigned chunk, unsigned byte, unsigned row_bytes)
+{
+    return (uint32_t) row * row_bytes + 16u * smma_sm80_swizzle_chunk(row, chunk, row_bytes) +
+           byte;
+}
+
+/* ---- 3. ldmatrix.x4 plans of the 16-bit kernel -------------------------- */
+
+/* A, K-major tile (rows m, chunks of 8 k): the A fragment (a0..a3) of the
+ * m16 tile whose first row is m0, for the k16 step kk of the tile. */
+SMMA_HD void
+smma_sm80_ldsm_a(unsigned lane, unsigned m0, unsigned kk, unsigned *row, unsigned *chunk)
+{
+    *row = m0 + (lane & 7u) + ((lane >> 3) & 1u) * 8u;
+    *chunk = 2u * kk + (lane >> 4);
+}
+
+/* B, K-major tile (rows n, chunks of 8 k): the B fragments (b0, b1) of two
+ * n8 tiles, rows n0..n0+7 (registers 0, 1) and n0+8..n0+15 (registers 2, 3),
+ * for the k16 step kk. */
+SMMA_HD void
+smma_sm80_ldsm_b_kmajor(unsigned lane, unsigned n0, unsigned kk, unsigned *row,
+                        unsigned *chunk)
+{
+    *row = n0 + (lane & 7u) + (lane >> 4) * 8u;
+    *chunk = 2u * kk + ((lane >> 3) & 1u);
+}
+
+/* B, N-major tile (rows k, chunks of 8 n), read with ldmatrix .trans: the
+ * same four registers as smma_sm80_ldsm_b_kmajor (n0 a multiple of 8). */
+SMMA_HD void
+smma_sm80_ldsm_b_nmajor(unsigned lane, unsigned n0, unsigned kk, unsigned *row,
+                        unsigned *chunk)
+{
+    *row = 16u * kk + (lane & 7u) + ((lane >> 3) & 1u) * 8u;
+    *chunk = n0 / 8u + (lane >> 4);
+}
+
+/* ---- 4. the order of CTA tiles ------------------------------------------ */
+
+/* The tile (tm, tn) computed by CTA number pid of tiles_m x tiles_n tiles,
+ * walking groups of `group` tile rows column by column.  A bijection of
+ * [0, tiles_m * tiles_n) onto the tiles. */
+SMMA_HD void
+smma_sm80_tile_of(uint32_t pid, uint32_t tiles_m, uint32_t tiles_n, uint32_t group,
+                  uint32_t *tm, uint32_t *tn)
+{
+    uint32_t per_group = group * tiles_n;
+    uint32_t first = (pid / per_group) * group;
+    uint32_t rows = tiles_m - first < group ? tiles_m - first : group;
+    uint32_t in = pid % per_group;
+
+    *tm = first + in % rows;
+    *tn = in / rows;
+}
+
+#endif /* SOFTMMA_SM80_H */
