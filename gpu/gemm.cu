@@ -121,3 +121,70 @@ smma_gpu_info(smma_gpu_device *dev, char *msg, size_t len)
     dev->mem_bytes = prop.totalGlobalMem;
     return SMMA_GPU_STATUS_OK;
 }
+
+int
+smma_gpu_malloc(void **ptr, size_t bytes, char *msg, size_t len)
+{
+    cudaError_t e;
+
+    if (ptr == NULL)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "no pointer given");
+    *ptr = NULL;
+    if ((e = cudaMalloc(ptr, bytes > 0 ? bytes : 1)) != cudaSuccess) {
+        int st = cuda_status(e, "cudaMalloc", msg, len);
+
+        return e == cudaErrorMemoryAllocation ? SMMA_GPU_STATUS_ENOMEM : st;
+    }
+    return SMMA_GPU_STATUS_OK;
+}
+
+void
+smma_gpu_free(void *ptr)
+{
+    if (ptr != NULL)
+        (void) cudaFree(ptr);
+}
+
+int
+smma_gpu_copy(void *dst, const void *src, size_t bytes, bool to_device, char *msg, size_t len)
+{
+    cudaError_t e = cudaMemcpy(dst, src, bytes,
+                               to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost);
+
+    return e == cudaSuccess ? SMMA_GPU_STATUS_OK : cuda_status(e, "cudaMemcpy", msg, len);
+}
+
+namespace {
+
+__global__ void
+fill32_kernel(uint32_t *p, uint32_t v, size_t n)
+{
+    for (size_t i = (size_t) blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (size_t) gridDim.x * blockDim.x)
+        p[i] = v;
+}
+
+} /* namespace */
+
+int
+smma_gpu_fill32(void *dst, uint32_t pattern, size_t bytes, char *msg, size_t len)
+{
+    cudaError_t e;
+
+    if (bytes % 4 != 0)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%zu bytes are not whole 32-bit "
+                            "words", bytes);
+    fill32_kernel<<<1024, 256>>>((uint32_t *) dst, pattern, bytes / 4);
+    if ((e = cudaGetLastError()) != cudaSuccess || (e = cudaDeviceSynchronize()) != cudaSuccess)
+        return cuda_status(e, "fill32", msg, len);
+    return SMMA_GPU_STATUS_OK;
+}
+
+int
+smma_gpu_sync(char *msg, size_t len)
+{
+    cudaError_t e = cudaDeviceSynchronize();
+
+    return e == cudaSuccess ? SMMA_GPU_STATUS_OK
+                            : cuda_status(e, "cudaDeviceSynchronize", msg, len);
+}

@@ -22,3 +22,43 @@ smma_gpu_info(smma_gpu_device *dev, char *msg, size_t len)
     (void) dev;
     return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_ENODEV, NO_CUDA);
 }
+
+int
+smma_gpu_malloc(void **ptr, size_t bytes, char *msg, size_t len)
+{
+    (void) bytes;
+    if (ptr != NULL)
+        *ptr = NULL;
+    return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_ENODEV, NO_CUDA);
+}
+
+void
+smma_gpu_free(void *ptr)
+{
+    (void) ptr;
+}
+
+int
+smma_gpu_copy(void *dst, const void *src, size_t bytes, bool to_device, char *msg, size_t len)
+{
+    (void) dst;
+    (void) src;
+    (void) bytes;
+    (void) to_device;
+    return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_ENODEV, NO_CUDA);
+}
+
+int
+smma_gpu_fill32(void *dst, uint32_t pattern, size_t bytes, char *msg, size_t len)
+{
+    (void) dst;
+    (void) pattern;
+    (void) bytes;
+    return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_ENODEV, NO_CUDA);
+}
+
+int
+smma_gpu_sync(char *msg, size_t len)
+{
+    return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_ENODEV, NO_CUDA);
+}

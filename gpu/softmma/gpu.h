@@ -143,6 +143,40 @@ typedef struct smma_gpu_device {
 
 int smma_gpu_info(smma_gpu_device *dev, char *msg, size_t msg_len);
 
+/* ---- device memory and operand storage ----------------------------------
+ *
+ * Small helpers so that C programs (the tests, the softmma program, a Python
+ * caller) can run the kernels without the CUDA headers.  They act on the
+ * current device and return the statuses above with a message. */
+
+int smma_gpu_malloc(void **ptr, size_t bytes, char *msg, size_t msg_len);
+void smma_gpu_free(void *ptr);
+
+/* Copies bytes between host and device memory (to_device true: dst is a
+ * device pointer), waiting for the copy and for earlier work. */
+int smma_gpu_copy(void *dst, const void *src, size_t bytes, bool to_device, char *msg,
+                  size_t msg_len);
+
+/* Sets bytes of device memory to the repeated 32-bit pattern (bytes a
+ * multiple of 4): poisoning an output before a run. */
+int smma_gpu_fill32(void *dst, uint32_t pattern, size_t bytes, char *msg, size_t msg_len);
+
+/* Waits for the device; reports an error of earlier asynchronous work. */
+int smma_gpu_sync(char *msg, size_t msg_len);
+
+/* The bytes of a matrix of `rows` rows stored with `ld` elements per row in
+ * format f (the storage rules at the top of this header). */
+size_t smma_gpu_matrix_bytes(smma_format f, size_t rows, size_t ld);
+
+/* Stores a rows x cols matrix of codes (codes[r * cols + c], one code per
+ * uint32_t) in out with `ld` elements per row, in the storage of format f:
+ * what the kernels read as a K-major A (rows m, cols k), a K-major B (rows n,
+ * cols k) or an N-major B (rows k, cols n).  Elements of a row past cols are
+ * zero.  SMMA_GPU_STATUS_EINVAL when f is not an element format, ld < cols,
+ * or ld is odd for e2m1. */
+int smma_gpu_pack_matrix(smma_format f, const uint32_t *codes, size_t rows, size_t cols,
+                         size_t ld, void *out, char *msg, size_t msg_len);
+
 #ifdef __cplusplus
 }
 #endif

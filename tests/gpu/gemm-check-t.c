@@ -1,0 +1,240 @@
+/*
+ * tests/gpu/gemm-check-t.c - the host-side rules of the GPU GEMM kernels
+ * (softmma/gpu.h), which need no GPU: kernel names, which kernel takes which
+ * problem on which compute capability and why the others are refused, the
+ * model each kernel follows per device, and the storage of operands.  Runs
+ * on every machine, with or without CUDA.
+ */
+#include <config.h>
+
+#include <string.h>
+
+#include <softmma/gpu.h>
+
+#include "tap/basic.h"
+
+/* A checked-looking problem: bf16, M x N x K, A K-major, B K-major, 16-byte
+ * aligned (fake) pointers, D fp32. */
+static smma_gpu_gemm_args
+bf16_args(size_t m, size_t n, size_t k)
+{
+    smma_gpu_gemm_args x;
+
+    memset(&x, 0, sizeof(x));
+    x.shape.a_fmt = x.shape.b_fmt = SMMA_BF16;
+    x.shape.scale_fmt = SMMA_NONE;
+    x.shape.vec = 32;
+    x.shape.c_fmt = SMMA_NONE;
+    x.shape.d_fmt = SMMA_FP32;
+    x.shape.m = m;
+    x.shape.n = n;
+    x.shape.k = k;
+    x.a = (const void *) 0x1000;
+    x.b = (const void *) 0x2000;
+    x.d = (void *) 0x3000;
+    x.a_kmajor = x.b_kmajor = true;
+    x.lda = x.ldb = (k + 7) / 8 * 8;
+    x.ldd = n;
+    x.ldc = n;
+    x.kernel = SMMA_GPU_AUTO;
+    return x;
+}
+
+/* Checks that the rules refuse x on major.minor with status st and a
+ * message containing `has`. */
+static void
+refuses(const smma_gpu_gemm_args *x, int major, int minor, int st, const char *has,
+        const char *what)
+{
+    char msg[256] = "";
+    smma_gpu_kernel k = SMMA_GPU_AUTO;
+    int rc = smma_gpu_gemm_check(x, major, minor, &k, msg, sizeof(msg));
+
+    ok(rc == st && strstr(msg, has) != NULL, "refused: %s (%d: %s)", what, rc, msg);
+}
+
+static void
+chooses(const smma_gpu_gemm_args *x, int major, int minor, smma_gpu_kernel want,
+        const char *what)
+{
+    char msg[256] = "";
+    smma_gpu_kernel k = SMMA_GPU_KERNEL_COUNT;
+    int rc = smma_gpu_gemm_check(x, major, minor, &k, msg, sizeof(msg));
+
+    ok(rc == SMMA_GPU_STATUS_OK && k == want, "%s on %d.%d: %s (%s)", what, major, minor,
+       smma_gpu_kernel_name(k), msg);
+}
+
+static void
+test_names(void)
+{
+    smma_gpu_kernel k;
+    smma_error err;
+    unsigned i;
+    bool all = true;
+
+    for (i = 0; i < SMMA_GPU_KERNEL_COUNT; i++)
+        all &= smma_gpu_kernel_from_name(smma_gpu_kernel_name((smma_gpu_kernel) i), &k, &err) ==
+                   SMMA_OK &&
+               k == (smma_gpu_kernel) i;
+    ok(all, "every kernel name looks itself up");
+    is_string("sm80-v2", smma_gpu_kernel_name(SMMA_GPU_SM80_V2), "name of sm80-v2");
+    is_string("?", smma_gpu_kernel_name(SMMA_GPU_KERNEL_COUNT), "name of a bad kernel");
+    ok(smma_gpu_kernel_from_name("sm80-v9", &k, &err) == SMMA_EINVAL &&
+           strstr(err.msg, "sm80-v9") != NULL && strstr(err.msg, "sm80-v1") != NULL,
+       "an unknown kernel is refused, naming it and the known ones: %s", err.msg);
+}
+
+static void
+test_choice(void)
+{
+    smma_gpu_gemm_args x = bf16_args(8192, 8192, 8192);
+
+    chooses(&x, 9, 0, SMMA_GPU_SM80_V2, "auto, 8192^3 bf16");
+    chooses(&x, 8, 0, SMMA_GPU_SM80_V2, "auto, 8192^3 bf16 (3 stages)");
+    chooses(&x, 8, 6, SMMA_GPU_SM80_V1, "auto, 8192^3 bf16 (99 KB of shared memory)");
+    x.kernel = SMMA_GPU_SM80_V2;
+    refuses(&x, 8, 9, SMMA_GPU_STATUS_EARCH, "shared memory", "sm80-v2 on 8.9");
+    refuses(&x, 7, 5, SMMA_GPU_STATUS_EARCH, "8.0", "compute capability 7.5");
+    x.kernel = SMMA_GPU_SM80_V1;
+    chooses(&x, 9, 0, SMMA_GPU_SM80_V1, "sm80-v1 asked for");
+
+    x = bf16_args(100, 200, 12);
+    chooses(&x, 9, 0, SMMA_GPU_SM80_V1, "auto, k = 12");
+    x.kernel = SMMA_GPU_SM80_V2;
+    x.lda = x.ldb = 16;
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "k = 12 must be a multiple of 8", "sm80-v2, k 12");
+
+    x = bf16_args(100, 200, 64);
+    x.kernel = SMMA_GPU_SM80_V2;
+    x.a_kmajor = false;
+    x.lda = 104;
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "K-major", "sm80-v2, M-major A");
+    x.kernel = SMMA_GPU_SM80_V1;
+    chooses(&x, 9, 0, SMMA_GPU_SM80_V1, "sm80-v1, M-major A");
+    x.kernel = SMMA_GPU_AUTO;
+    chooses(&x, 9, 0, SMMA_GPU_SM80_V1, "auto, M-major A");
+
+    x = bf16_args(100, 200, 64);
+    x.kernel = SMMA_GPU_SM80_V2;
+    x.lda = 68;
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "multiples of 8", "sm80-v2, lda 68");
+    x = bf16_args(100, 200, 64);
+    x.kernel = SMMA_GPU_SM80_V2;
+    x.b = (const void *) 0x2008;
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "16-byte", "sm80-v2, B 8-byte aligned");
+    x.b_kmajor = false;
+    x.b = (const void *) 0x2000;
+    x.ldb = 200;
+    chooses(&x, 9, 0, SMMA_GPU_SM80_V2, "sm80-v2, N-major B");
+}
+
+static void
+test_common(void)
+{
+    smma_gpu_gemm_args x = bf16_args(64, 64, 64);
+
+    x.shape.c_fmt = SMMA_BF16;
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "C must be fp32", "C in bf16");
+    x = bf16_args(64, 64, 64);
+    x.lda = 32;
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "lda = 32", "lda < k");
+    x = bf16_args(64, 64, 64);
+    x.ldd = 10;
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "ldd", "ldd < n");
+    x = bf16_args(64, 64, 64);
+    x.shape.m = 0;
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "m", "m = 0");
+    x = bf16_args(64, 64, 64);
+    x.shape.b_fmt = SMMA_FP16;
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "bf16 x fp16", "bf16 x fp16");
+    x = bf16_args(64, 64, 64);
+    x.kernel = (smma_gpu_kernel) 99;
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "99", "kernel 99");
+    ok(smma_gpu_gemm_check(NULL, 9, 0, NULL, NULL, 0) == SMMA_GPU_STATUS_EINVAL,
+       "NULL arguments refused");
+}
+
+static void
+test_models(void)
+{
+    static const struct {
+        int major, minor;
+        const char *model;
+    } want[] = { { 8, 0, "a100-bf16" }, { 8, 9, "ada-bf16" }, { 9, 0, "h100-bf16" },
+                 { 10, 0, "b200-bf16" }, { 8, 6, NULL }, { 12, 0, NULL } };
+    smma_gpu_gemm_args x = bf16_args(64, 64, 64);
+    size_t i;
+
+    for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        const char *m = NULL;
+        char msg[256] = "";
+        int rc = smma_gpu_gemm_model(SMMA_GPU_SM80_V2, &x.shape, want[i].major, want[i].minor,
+                                     &m, msg, sizeof(msg));
+
+        if (want[i].model != NULL)
+            ok(rc == SMMA_GPU_STATUS_OK && m != NULL && strcmp(m, want[i].model) == 0,
+               "sm80-v2 on %d.%d follows %s", want[i].major, want[i].minor, want[i].model);
+        else
+            ok(rc == SMMA_GPU_STATUS_EARCH && strstr(msg, "no model") != NULL,
+               "sm80-v2 on %d.%d has no model: %s", want[i].major, want[i].minor, msg);
+    }
+}
+
+static void
+test_storage(void)
+{
+    const uint32_t fp4[6] = { 0x1, 0x2, 0x3, 0xf, 0x8, 0x7 };
+    const uint32_t fp6[3] = { 0x3f, 0x21, 0x15 };
+    const uint32_t b16[2] = { 0x3f80, 0xc000 };
+    uint8_t out[16];
+    uint16_t o16[4];
+    char msg[256];
+
+    memset(out, 0xee, sizeof(out));
+    ok(smma_gpu_pack_matrix(SMMA_E2M1, fp4, 2, 3, 4, out, msg, sizeof(msg)) == 0 &&
+           out[0] == 0x21 && out[1] == 0x03 && out[2] == 0x8f && out[3] == 0x07,
+       "e2m1: two codes per byte, the even one low, rows padded with zeros (%02x %02x %02x "
+       "%02x)", out[0], out[1], out[2], out[3]);
+    is_int(4, (long long) smma_gpu_matrix_bytes(SMMA_E2M1, 2, 4), "bytes of 2 x 4 e2m1");
+    ok(smma_gpu_pack_matrix(SMMA_E2M1, fp4, 2, 3, 3, out, msg, sizeof(msg)) ==
+           SMMA_GPU_STATUS_EINVAL && strstr(msg, "even") != NULL,
+       "e2m1 with an odd ld is refused: %s", msg);
+    ok(smma_gpu_pack_matrix(SMMA_E2M3, fp6, 1, 3, 3, out, msg, sizeof(msg)) == 0 &&
+           out[0] == 0x3f && out[1] == 0x21 && out[2] == 0x15,
+       "e2m3: one code per byte");
+    ok(smma_gpu_pack_matrix(SMMA_BF16, b16, 1, 2, 4, o16, msg, sizeof(msg)) == 0 &&
+           o16[0] == 0x3f80 && o16[1] == 0xc000 && o16[2] == 0 && o16[3] == 0,
+       "bf16: two bytes per element, padded with zeros");
+    ok(smma_gpu_pack_matrix(SMMA_E8M0, b16, 1, 2, 4, out, msg, sizeof(msg)) ==
+           SMMA_GPU_STATUS_EINVAL && strstr(msg, "e8m0") != NULL,
+       "e8m0 is no element format: %s", msg);
+}
+
+static void
+test_no_device(void)
+{
+    smma_gpu_device dev;
+    char msg[256] = "";
+    int rc = smma_gpu_info(&dev, msg, sizeof(msg));
+
+    if (rc == SMMA_GPU_STATUS_OK) {
+        skip("a device is present (%s): the no-device path is not taken", dev.name);
+        return;
+    }
+    ok(rc == SMMA_GPU_STATUS_ENODEV && msg[0] != '\0',
+       "without a device smma_gpu_info says why: %s", msg);
+}
+
+int
+main(void)
+{
+    plan_lazy();
+    test_names();
+    test_choice();
+    test_common();
+    test_models();
+    test_storage();
+    test_no_device();
+    return exit_status();
+}

@@ -1,0 +1,178 @@
+/*
+ * tests/gpu/gemm-t.c - the 16-bit mma.sync kernels (sm80-v1, sm80-v2) on the
+ * GPU against the golden vectors and the reference.
+ *
+ * 1. Every committed bf16 gemm suite the device's model has: the exact class
+ *    (every model agrees) and the model class of the model the kernels
+ *    follow on this device (h100-bf16 on an H100; smma_gpu_gemm_model), the
+ *    tile suites and the kernel-scale suites, with B K-major and N-major.
+ * 2. Large problems without a vector file, verified by sampling (at least
+ *    20,000 outputs each, every CTA tile, warp and register slot hit):
+ *    4096^3, 8192^3 and the LLM shapes M in {1, 16, 4096} x (N, K) in
+ *    {(4096, 4096), (14336, 4096), (4096, 14336)}; C present and absent, D in
+ *    fp32, bf16 and fp16; fp16 operands once; a ragged problem with an
+ *    M-major A and K not a multiple of 16 for sm80-v1.
+ * Outputs are poisoned before every run and every element must be written.
+ * Inputs are drawn from a seed printed at the start: SMMA_SEED=S replays a
+ * run.  Level 0 runs the suites and one small problem; level 2 takes
+ * 100,000 samples per problem.
+ *
+ * Skips without CUDA or a device, and on a device for which softmma has no
+ * model of mma.sync (the kernels run there but are not golden).
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kernel.h"
+#include "tap/basic.h"
+
+static const kt_geometry v2_geometry = { 128, 256, 2, 4 };
+static const kt_geometry v1_geometry = { 16, 8, 1, 1 };
+
+struct large {
+    unsigned m, n, k;
+    bool c;
+    smma_format d;
+    bool b_kmajor;
+    smma_format in;
+};
+
+static const struct large large[] = {
+    { 4096, 4096, 4096, true, SMMA_FP32, true, SMMA_BF16 },
+    { 4096, 4096, 4096, false, SMMA_BF16, false, SMMA_BF16 },
+    { 8192, 8192, 8192, false, SMMA_FP32, true, SMMA_BF16 },
+    { 1, 4096, 4096, true, SMMA_FP32, true, SMMA_BF16 },
+    { 1, 14336, 4096, false, SMMA_BF16, true, SMMA_BF16 },
+    { 1, 4096, 14336, false, SMMA_FP16, true, SMMA_BF16 },
+    { 16, 4096, 4096, false, SMMA_FP32, true, SMMA_BF16 },
+    { 16, 14336, 4096, true, SMMA_FP32, false, SMMA_BF16 },
+    { 16, 4096, 14336, false, SMMA_BF16, true, SMMA_BF16 },
+    { 4096, 4096, 4096, false, SMMA_FP32, true, SMMA_BF16 },
+    { 4096, 14336, 4096, false, SMMA_BF16, true, SMMA_BF16 },
+    { 4096, 4096, 14336, true, SMMA_FP32, true, SMMA_BF16 },
+    { 2048, 3072, 1024, true, SMMA_FP16, true, SMMA_FP16 },
+};
+
+static uint64_t
+run_seed(void)
+{
+    const char *e = getenv("SMMA_SEED");
+
+    if (e != NULL && *e != '\0')
+        return strtoull(e, NULL, 0);
+    return (uint64_t) time(NULL);
+}
+
+static void
+check_large(const kt_device *dev, smma_gpu_kernel kernel, const kt_geometry *g,
+            const struct large *l, bool a_mmajor, uint64_t seed, uint64_t samples)
+{
+    smma_gemm_shape s;
+    kt_problem p;
+    kt_how h;
+    const smma_model *model;
+    uint32_t *d = NULL;
+    char msg[512] = "";
+    uint64_t checked = 0, bad;
+    double t0 = tap_seconds();
+
+    memset(&s, 0, sizeof(s));
+    s.a_fmt = s.b_fmt = l->in;
+    s.scale_fmt = SMMA_NONE;
+    s.vec = 32;
+    s.d_fmt = l->d;
+    s.m = l->m;
+    s.n = l->n;
+    s.k = l->k;
+    memset(&h, 0, sizeof(h));
+    h.kernel = kernel;
+    h.a_mmajor = a_mmajor;
+    h.b_kmajor = l->b_kmajor;
+    h.layout = SMMA_SL_LINEAR;
+    model = kt_model(dev, kernel, &s);
+    if (model == NULL) {
+        ok(false, "no model");
+        return;
+    }
+    if (!kt_generate(&p, &s, l->c, seed, msg, sizeof(msg)) ||
+        (d = malloc(s.m * s.n * sizeof(*d))) == NULL || !kt_run(&p, &h, d, msg, sizeof(msg))) {
+        ok(false, "%s %ux%ux%u: %s", smma_gpu_kernel_name(kernel), l->m, l->n, l->k, msg);
+        free(d);
+        kt_free(&p);
+        return;
+    }
+    bad = kt_verify(&p, model, g, d, samples, seed, &checked);
+    ok(bad == 0, "%s %ux%ux%u %s, A %s, B %s, C %s, D %s, seed %llu: %llu sampled outputs "
+       "equal %s, %llu differ (%.1f s)", smma_gpu_kernel_name(kernel), l->m, l->n, l->k,
+       smma_format_name(l->in), a_mmajor ? "M-major" : "K-major",
+       l->b_kmajor ? "K-major" : "N-major", l->c ? "fp32" : "none", smma_format_name(l->d),
+       (unsigned long long) seed, (unsigned long long) (checked - bad), model->name,
+       (unsigned long long) bad, tap_seconds() - t0);
+    free(d);
+    kt_free(&p);
+}
+
+int
+main(void)
+{
+    static const smma_gpu_kernel kernels[] = { SMMA_GPU_SM80_V1, SMMA_GPU_SM80_V2 };
+    kt_device dev;
+    smma_gemm_shape s;
+    const smma_model *model;
+    uint64_t seed = run_seed(), samples = test_level() >= 2 ? 100000 : 20000;
+    char name[128], why[256];
+    const char *mname = NULL;
+    size_t ki, mj, i;
+
+    kt_device_or_skip(&dev);
+    memset(&s, 0, sizeof(s));
+    s.a_fmt = s.b_fmt = SMMA_BF16;
+    s.scale_fmt = SMMA_NONE;
+    s.d_fmt = SMMA_FP32;
+    s.m = s.n = s.k = 16;
+    if (smma_gpu_gemm_model(SMMA_GPU_SM80_V2, &s, dev.major, dev.minor, &mname, why,
+                            sizeof(why)) != SMMA_GPU_STATUS_OK)
+        skip_all("%s", why);
+    plan_lazy();
+    model = tap_model(mname);
+    diag("the 16-bit kernels follow %s on this device (%s); seed %llu (SMMA_SEED replays it)",
+         model->name, model->status, (unsigned long long) seed);
+
+    /* 1. The committed suites. */
+    for (ki = 0; ki < sizeof(kernels) / sizeof(kernels[0]); ki++)
+        for (mj = 0; mj < 2; mj++) {
+            kt_how h;
+            const char *const suites[] = { "gemm.bf16.exact", "gemm.bf16.kernel.exact" };
+
+            memset(&h, 0, sizeof(h));
+            h.kernel = kernels[ki];
+            h.b_kmajor = mj == 0;
+            h.layout = SMMA_SL_LINEAR;
+            for (i = 0; i < 2; i++)
+                kt_check_suite(suites[i], &h);
+            snprintf(name, sizeof(name), "gemm.bf16.kernel.model.%s", model->name);
+            kt_check_suite(name, &h);
+            if (strcmp(model->name, "h100-bf16") == 0)
+                kt_check_suite("gemm.bf16.model.h100-bf16", &h);
+        }
+
+    /* 2. Large problems, sampled. */
+    {
+        struct large small = { 333, 517, 1030, true, SMMA_BF16, false, SMMA_BF16 };
+        struct large edge = { 129, 1000, 24, false, SMMA_FP16, true, SMMA_FP16 };
+
+        check_large(&dev, SMMA_GPU_SM80_V1, &v1_geometry, &small, true, seed, samples);
+        check_large(&dev, SMMA_GPU_SM80_V1, &v1_geometry, &edge, false, seed + 1, samples);
+        edge.k = 40;
+        check_large(&dev, SMMA_GPU_SM80_V2, &v2_geometry, &edge, false, seed + 2, samples);
+    }
+    if (test_level() >= 1)
+        for (i = 0; i < sizeof(large) / sizeof(large[0]); i++)
+            check_large(&dev, SMMA_GPU_SM80_V2, &v2_geometry, &large[i], false, seed + 3 + i,
+                        samples);
+    return exit_status();
+}

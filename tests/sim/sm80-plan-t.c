@@ -1,0 +1,229 @@
+/*
+ * tests/sim/sm80-plan-t.c - the address plans of the mma.sync kernels
+ * (softmma/sm80.h), replayed on the simulator without a GPU.
+ *
+ * 1. The swizzle of shared-memory tiles is a bijection of (row, chunk, byte)
+ *    onto the tile, keeps each row's bytes in the row, and puts the 16-byte
+ *    units that one ldmatrix (or eight 16-byte loads) reads -- one logical
+ *    chunk of eight consecutive rows -- in eight different bank groups.
+ * 2. The sm80-v2 plan: tiles of A (K-major) and B (K-major and N-major) are
+ *    stored in a simulated shared memory exactly as the kernel's loader
+ *    stores them, every warp's ldmatrix.x4 of every k16 step is executed by
+ *    the ldmatrix simulator with the lane addresses the kernel computes, and
+ *    every register must hold the element that the mma.sync fragment layout
+ *    (softmma/fragment.h) puts there.
+ * 3. The order of CTA tiles is a bijection for every grid shape tried.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <softmma/fragment.h>
+#include <softmma/ldmatrix.h>
+#include <softmma/sm80.h>
+
+#include "tap/basic.h"
+
+static void
+test_swizzle(void)
+{
+    static const unsigned widths[] = { 16, 32, 64, 128, 256, 512 };
+    size_t w;
+
+    for (w = 0; w < sizeof(widths) / sizeof(widths[0]); w++) {
+        unsigned rb = widths[w], rows = 64, cpr = rb / 16, r, c, b;
+        uint8_t *seen = calloc((size_t) rows * rb, 1);
+        bool bij = seen != NULL, in_row = true, free_of_conflicts = true;
+
+        for (r = 0; bij && r < rows; r++)
+            for (c = 0; c < cpr; c++)
+                for (b = 0; b < 16; b++) {
+                    uint32_t off = smma_sm80_smem_offset(r, c, b, rb);
+
+                    if (off >= rows * rb || seen[off]++)
+                        bij = false;
+                    if (off / rb != r)
+                        in_row = false;
+                }
+        for (r = 0; r < rows; r += 8)
+            for (c = 0; c < cpr; c++) {
+                unsigned groups = 0, q;
+
+                for (q = 0; q < 8; q++)
+                    groups |= 1u << ((smma_sm80_smem_offset(r + q, c, 0, rb) / 16) % 8);
+                if (groups != 0xffu)
+                    free_of_conflicts = false;
+            }
+        ok(bij && in_row, "rows of %u bytes: the swizzle is a bijection within each row", rb);
+        ok(free_of_conflicts, "rows of %u bytes: a chunk of 8 rows spans 8 bank groups", rb);
+        free(seen);
+    }
+}
+
+/* The plan of sm80-v2 (gpu/sm80/gemm_v2.cu): tiles of BM x BK (A), BN x BK
+ * (B K-major) and BK x BN (B N-major) 16-bit elements, warps of 64 x 64. */
+enum { BM = 128, BN = 256, BK = 64 };
+
+/* A distinct 16-bit value for element (r, c) of an operand tile. */
+static uint16_t
+tag(unsigned r, unsigned c)
+{
+    return (uint16_t) (r * 256 + c);
+}
+
+/* Stores a rows x cols tile (the tile's row r holds tag(r, c)) in rows of
+ * row_bytes bytes the way the loader does: 16-byte chunk c of row r at
+ * smma_sm80_smem_offset(r, c, 0, row_bytes). */
+static void
+store_tile(uint8_t *smem, unsigned rows, unsigned cols, unsigned row_bytes, bool swap)
+{
+    unsigned r, c;
+
+    for (r = 0; r < rows; r++)
+        for (c = 0; c < cols; c++) {
+            uint16_t v = swap ? tag(c, r) : tag(r, c);
+            uint32_t off = smma_sm80_smem_offset(r, c / 8, (c % 8) * 2, row_bytes);
+
+            smem[off] = (uint8_t) v;
+            smem[off + 1] = (uint8_t) (v >> 8);
+        }
+}
+
+/* Executes one ldmatrix.x4 with the lane rows and chunks given. */
+static bool
+ldsm(uint8_t *smem, size_t size, unsigned row_bytes, const unsigned *rows,
+     const unsigned *chunks, bool trans, uint32_t *regs)
+{
+    smma_matrix_op op = { SMMA_LDMATRIX, 4, trans };
+    uint32_t addr[32];
+    smma_error err;
+    unsigned l;
+
+    for (l = 0; l < 32; l++)
+        addr[l] = smma_sm80_smem_offset(rows[l], chunks[l], 0, row_bytes);
+    return smma_ldmatrix_exec(&op, addr, smem, size, regs, &err) == SMMA_OK;
+}
+
+/* The element held by (lane, reg, elem) of a fragment must be tag(row, col)
+ * of the operand, (row, col) from the mma layout plus the tile origin. */
+static void
+test_v2_a(void)
+{
+    const smma_frag_layout *la = smma_frag_layout_get(SMMA_MMA_M16N8K16_BF16, SMMA_OP_A);
+    size_t size = BM * BK * 2;
+    uint8_t *smem = calloc(size, 1);
+    unsigned wm, mi, kk, l, bad = 0, loads = 0;
+
+    store_tile(smem, BM, BK, BK * 2, false);
+    for (wm = 0; wm < BM; wm += 64)
+        for (mi = 0; mi < 4; mi++)
+            for (kk = 0; kk < BK / 16; kk++) {
+                unsigned rows[32], chunks[32], r, e;
+                uint32_t regs[32 * 4];
+
+                for (l = 0; l < 32; l++)
+                    smma_sm80_ldsm_a(l, wm + 16 * mi, kk, &rows[l], &chunks[l]);
+                if (!ldsm(smem, size, BK * 2, rows, chunks, false, regs)) {
+                    bad++;
+                    continue;
+                }
+                loads++;
+                for (l = 0; l < 32; l++)
+                    for (r = 0; r < 4; r++)
+                        for (e = 0; e < 2; e++) {
+                            unsigned row, col;
+
+                            smma_frag_coord(la, l, r, e, &row, &col);
+                            if ((uint16_t) (regs[l * 4 + r] >> (16 * e)) !=
+                                tag(wm + 16 * mi + row, 16 * kk + col))
+                                bad++;
+                        }
+            }
+    ok(bad == 0 && loads == 32, "sm80-v2 A: %u ldmatrix.x4 give the mma A fragments (%u wrong)",
+       loads, bad);
+    free(smem);
+}
+
+static void
+test_v2_b(bool kmajor)
+{
+    const smma_frag_layout *lb = smma_frag_layout_get(SMMA_MMA_M16N8K16_BF16, SMMA_OP_B);
+    size_t size = BN * BK * 2;
+    unsigned row_bytes = kmajor ? BK * 2 : BN * 2;
+    uint8_t *smem = calloc(size, 1);
+    unsigned wn, nj, kk, l, bad = 0, loads = 0;
+
+    /* The B tile: element (k, n) is tag(n, k); K-major rows are n. */
+    if (kmajor)
+        store_tile(smem, BN, BK, row_bytes, false);
+    else
+        store_tile(smem, BK, BN, row_bytes, true);
+    for (wn = 0; wn < BN; wn += 64)
+        for (nj = 0; nj < 4; nj++)
+            for (kk = 0; kk < BK / 16; kk++) {
+                unsigned rows[32], chunks[32], r, e;
+                uint32_t regs[32 * 4];
+
+                for (l = 0; l < 32; l++) {
+                    if (kmajor)
+                        smma_sm80_ldsm_b_kmajor(l, wn + 16 * nj, kk, &rows[l], &chunks[l]);
+                    else
+                        smma_sm80_ldsm_b_nmajor(l, wn + 16 * nj, kk, &rows[l], &chunks[l]);
+                }
+                if (!ldsm(smem, size, row_bytes, rows, chunks, !kmajor, regs)) {
+                    bad++;
+                    continue;
+                }
+                loads++;
+                /* Registers 0, 1: the n8 tile at wn + 16 nj; 2, 3: the next. */
+                for (l = 0; l < 32; l++)
+                    for (r = 0; r < 4; r++)
+                        for (e = 0; e < 2; e++) {
+                            unsigned k, n;
+
+                            smma_frag_coord(lb, l, r % 2, e, &k, &n);
+                            if ((uint16_t) (regs[l * 4 + r] >> (16 * e)) !=
+                                tag(wn + 16 * nj + 8 * (r / 2) + n, 16 * kk + k))
+                                bad++;
+                        }
+            }
+    ok(bad == 0 && loads == 64, "sm80-v2 B %s: %u ldmatrix.x4%s give the mma B fragments "
+       "(%u wrong)", kmajor ? "K-major" : "N-major", loads, kmajor ? "" : ".trans", bad);
+    free(smem);
+}
+
+static void
+test_tile_order(void)
+{
+    static const uint32_t grids[][3] = { { 64, 32, 8 }, { 1, 56, 8 }, { 13, 7, 8 }, { 3, 1, 8 },
+                                         { 9, 9, 4 }, { 32, 16, 8 } };
+    size_t g;
+
+    for (g = 0; g < sizeof(grids) / sizeof(grids[0]); g++) {
+        uint32_t tm_n = grids[g][0], tn_n = grids[g][1], pid, tm, tn;
+        uint8_t *seen = calloc((size_t) tm_n * tn_n, 1);
+        bool bij = seen != NULL;
+
+        for (pid = 0; bij && pid < tm_n * tn_n; pid++) {
+            smma_sm80_tile_of(pid, tm_n, tn_n, grids[g][2], &tm, &tn);
+            if (tm >= tm_n || tn >= tn_n || seen[tm * tn_n + tn]++)
+                bij = false;
+        }
+        ok(bij, "CTA order over %u x %u tiles in groups of %u is a bijection", tm_n, tn_n,
+           grids[g][2]);
+        free(seen);
+    }
+}
+
+int
+main(void)
+{
+    plan_lazy();
+    test_swizzle();
+    test_v2_a();
+    test_v2_b(true);
+    test_v2_b(false);
+    test_tile_order();
+    return exit_status();
+}
