@@ -27,6 +27,14 @@ cuda_status(cudaError_t e, const char *what, char *msg, size_t len)
                         cudaGetErrorName(e));
 }
 
+/* The capabilities of up to 64 devices, looked up once each (a launch
+ * should cost the host no more than the launch). */
+struct caps {
+    int known, major, minor;
+    size_t smem;
+};
+caps cached[64];
+
 /* The current device's compute capability and shared memory per block. */
 int
 device_caps(int *major, int *minor, size_t *smem, char *msg, size_t len)
@@ -34,6 +42,13 @@ device_caps(int *major, int *minor, size_t *smem, char *msg, size_t len)
     int dev = 0, ma = 0, mi = 0, sm = 0, n = 0;
     cudaError_t e;
 
+    if (cudaGetDevice(&dev) == cudaSuccess && dev >= 0 && dev < 64 && cached[dev].known) {
+        *major = cached[dev].major;
+        *minor = cached[dev].minor;
+        *smem = cached[dev].smem;
+        return SMMA_GPU_STATUS_OK;
+    }
+    (void) cudaGetLastError();
     if ((e = cudaGetDeviceCount(&n)) != cudaSuccess)
         return cuda_status(e, "cudaGetDeviceCount", msg, len);
     if (n == 0)
@@ -49,6 +64,12 @@ device_caps(int *major, int *minor, size_t *smem, char *msg, size_t len)
     *major = ma;
     *minor = mi;
     *smem = (size_t) sm;
+    if (dev >= 0 && dev < 64) {
+        cached[dev].major = ma;
+        cached[dev].minor = mi;
+        cached[dev].smem = (size_t) sm;
+        cached[dev].known = 1;
+    }
     return SMMA_GPU_STATUS_OK;
 }
 

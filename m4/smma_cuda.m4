@@ -16,7 +16,8 @@ dnl   The check is real: for each target nvcc compiles a small kernel.  A
 dnl   target nvcc rejects is reported and CUDA is disabled, with the reason.
 dnl
 dnl   Sets and substitutes: CUDA_HOME, NVCC, NVCC_GENCODE, CUDA_CPPFLAGS,
-dnl   CUDA_LIBS, CUDA_ARCHS, smma_cuda_reason; AM_CONDITIONAL HAVE_CUDA and
+dnl   CUDA_LIBS, CUBLAS_LIBS (cuBLASLt, for make bench), CUDA_ARCHS,
+dnl   smma_cuda_reason; AM_CONDITIONAL HAVE_CUDA, HAVE_CUBLASLT and
 dnl   HAVE_CUDA_FP_HEADERS; defines HAVE_CUDA and HAVE_CUDA_FP_HEADERS.
 dnl   HAVE_CUDA_FP_HEADERS says that cuda_fp8.h, cuda_fp6.h and cuda_fp4.h
 dnl   compile with the C compiler (their host conversions are a test oracle).
@@ -122,6 +123,21 @@ AS_IF([test "$have_cuda" = yes], [
     [AC_DEFINE([HAVE_CUDA], [1], [Define if the CUDA kernels and probes are built.])],
     [CUDA_LIBS=])])
 
+dnl cuBLASLt, for the benchmark beside cuBLAS (make bench) only.
+have_cublaslt=no
+CUBLAS_LIBS=
+AS_IF([test "$have_cuda" = yes], [
+  AC_MSG_CHECKING([for cuBLASLt (make bench)])
+  AS_IF([test -f "$smma_cuda_libdir/libcublasLt.so"],
+    [CUBLAS_LIBS="-L$smma_cuda_libdir -Wl,-rpath,$smma_cuda_libdir -lcublasLt"
+     smma_save_LIBS=$LIBS
+     LIBS="$CUBLAS_LIBS $CUDA_LIBS $LIBS"
+     AC_LINK_IFELSE([AC_LANG_PROGRAM([[int cublasLtCreate(void **);]],
+                                     [[void *h; return cublasLtCreate(&h);]])],
+       [have_cublaslt=yes], [CUBLAS_LIBS=])
+     LIBS=$smma_save_LIBS])
+  AC_MSG_RESULT([$have_cublaslt])])
+
 dnl The host conversion functions of the toolkit's headers, from plain C.
 AS_IF([test "$smma_with_cuda" != no && test -n "$CUDA_HOME"], [
   AC_MSG_CHECKING([whether cuda_fp8.h, cuda_fp6.h and cuda_fp4.h work from C])
@@ -146,6 +162,8 @@ AC_SUBST([NVCC_GENCODE])
 AC_SUBST([CUDA_CPPFLAGS])
 AC_SUBST([CUDA_LIBS])
 AC_SUBST([CUDA_ARCHS])
+AC_SUBST([CUBLAS_LIBS])
 AM_CONDITIONAL([HAVE_CUDA], [test "$have_cuda" = yes])
+AM_CONDITIONAL([HAVE_CUBLASLT], [test "$have_cublaslt" = yes])
 AM_CONDITIONAL([HAVE_CUDA_FP_HEADERS], [test "$have_cuda_fp_headers" = yes])
 ])

@@ -219,9 +219,16 @@ int
 v2_run(sm80_params p, cudaStream_t st, char *msg, size_t msg_len)
 {
     const int smem = STAGES * STAGE_BYTES;
-    cudaError_t e = cudaFuncSetAttribute(sm80_v2_kernel<FP16, B_KMAJOR, STAGES>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    static int raised[64]; /* the limit is raised once per device */
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
 
+    if (e == cudaSuccess && (dev < 0 || dev >= 64 || !raised[dev])) {
+        e = cudaFuncSetAttribute(sm80_v2_kernel<FP16, B_KMAJOR, STAGES>,
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+        if (e == cudaSuccess && dev >= 0 && dev < 64)
+            raised[dev] = 1;
+    }
     if (e != cudaSuccess)
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_ECUDA, "sm80-v2: "
                             "cudaFuncSetAttribute: %s (%s)", cudaGetErrorString(e),

@@ -1,0 +1,239 @@
+/*
+ * bench/bench_cuda.cu - CUDA side of the GEMM benchmark (bench_cuda.h):
+ * event timing, cuBLASLt, the mma.sync ceiling and random operands.
+ */
+#include <cublasLt.h>
+#include <cuda_runtime.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "bench_cuda.h"
+
+int
+bench_time(bench_fn fn, void *ctx, int warmup, int reps, double *median_ms, double *min_ms,
+           char *msg, size_t len)
+{
+    std::vector<double> t;
+    cudaEvent_t e0, e1;
+    cudaError_t e;
+    int i;
+
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    for (i = 0; i < warmup; i++)
+        if (fn(ctx, i) != 0)
+            return snprintf(msg, len, "a warm-up run failed"), -1;
+    for (i = 0; i < reps; i++) {
+        float ms = 0;
+
+        cudaEventRecord(e0);
+        if (fn(ctx, warmup + i) != 0)
+            return snprintf(msg, len, "a timed run failed"), -1;
+        cudaEventRecord(e1);
+        cudaEventSynchronize(e1);
+        cudaEventElapsedTime(&ms, e0, e1);
+        t.push_back(ms);
+    }
+    if ((e = cudaDeviceSynchronize()) != cudaSuccess || (e = cudaGetLastError()) != cudaSuccess)
+        return snprintf(msg, len, "%s", cudaGetErrorString(e)), -1;
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    std::sort(t.begin(), t.end());
+    *median_ms = t.size() % 2 ? t[t.size() / 2] : (t[t.size() / 2 - 1] + t[t.size() / 2]) / 2;
+    *min_ms = t[0];
+    return 0;
+}
+
+struct bench_cublas {
+    cublasLtHandle_t lt;
+    cublasLtMatmulDesc_t op;
+    cublasLtMatrixLayout_t la, lb, ld;
+    cublasLtMatmulAlgo_t algo;
+    void *ws;
+    size_t ws_size;
+};
+
+bench_cublas *
+bench_cublas_new(bool fp16, size_t m, size_t n, size_t k, size_t lda, size_t ldb,
+                 bool b_kmajor, bool d_fp32, char *msg, size_t len)
+{
+    bench_cublas *c = (bench_cublas *) calloc(1, sizeof(*c));
+    cudaDataType_t in = fp16 ? CUDA_R_16F : CUDA_R_16BF, out = d_fp32 ? CUDA_R_32F : in;
+    cublasOperation_t ta = b_kmajor ? CUBLAS_OP_T : CUBLAS_OP_N, tb = CUBLAS_OP_N;
+    cublasLtMatmulPreference_t pref;
+    cublasLtMatmulHeuristicResult_t heur;
+    int found = 0;
+
+    /* Row-major D (m x n) is column-major D^T (n x m) = B^T A^T: cuBLAS's
+     * first operand is B, its second A. */
+    c->ws_size = 64u << 20;
+    if (cublasLtCreate(&c->lt) != CUBLAS_STATUS_SUCCESS ||
+        cudaMalloc(&c->ws, c->ws_size) != cudaSuccess ||
+        cublasLtMatmulDescCreate(&c->op, CUBLAS_COMPUTE_32F, CUDA_R_32F) !=
+            CUBLAS_STATUS_SUCCESS) {
+        snprintf(msg, len, "cuBLASLt could not be set up");
+        free(c);
+        return NULL;
+    }
+    cublasLtMatmulDescSetAttribute(c->op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof(ta));
+    cublasLtMatmulDescSetAttribute(c->op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof(tb));
+    if (b_kmajor)
+        cublasLtMatrixLayoutCreate(&c->la, in, k, n, ldb);
+    else
+        cublasLtMatrixLayoutCreate(&c->la, in, n, k, ldb);
+    cublasLtMatrixLayoutCreate(&c->lb, in, k, m, lda);
+    cublasLtMatrixLayoutCreate(&c->ld, out, n, m, n);
+    cublasLtMatmulPreferenceCreate(&pref);
+    cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                                         &c->ws_size, sizeof(c->ws_size));
+    if (cublasLtMatmulAlgoGetHeuristic(c->lt, c->op, c->la, c->lb, c->ld, c->ld, pref, 1, &heur,
+                                       &found) != CUBLAS_STATUS_SUCCESS ||
+        found == 0) {
+        snprintf(msg, len, "cuBLASLt found no algorithm for %zux%zux%zu", m, n, k);
+        cublasLtMatmulPreferenceDestroy(pref);
+        bench_cublas_free(c);
+        return NULL;
+    }
+    c->algo = heur.algo;
+    cublasLtMatmulPreferenceDestroy(pref);
+    return c;
+}
+
+int
+bench_cublas_run(bench_cublas *c, const void *a, const void *b, void *d)
+{
+    const float alpha = 1.0f, beta = 0.0f;
+
+    return cublasLtMatmul(c->lt, c->op, &alpha, b, c->la, a, c->lb, &beta, d, c->ld, d, c->ld,
+                          &c->algo, c->ws, c->ws_size, 0) == CUBLAS_STATUS_SUCCESS
+               ? 0
+               : -1;
+}
+
+void
+bench_cublas_free(bench_cublas *c)
+{
+    if (c == NULL)
+        return;
+    cublasLtMatrixLayoutDestroy(c->la);
+    cublasLtMatrixLayoutDestroy(c->lb);
+    cublasLtMatrixLayoutDestroy(c->ld);
+    cublasLtMatmulDescDestroy(c->op);
+    cublasLtDestroy(c->lt);
+    cudaFree(c->ws);
+    free(c);
+}
+
+/* ---- the mma.sync ceiling -------------------------------------------------- */
+
+/* Eight independent accumulator chains per warp, no memory traffic in the
+ * loop: the rate the tensor cores give mma.sync.m16n8k16 at most. */
+__global__ void
+ceiling_kernel(float *out, int iters, uint32_t seed)
+{
+    uint32_t a[4], b[2];
+    float acc[8][4];
+
+    for (int i = 0; i < 4; i++)
+        a[i] = (seed + threadIdx.x * 7u + i) & 0x3f803f80u;
+    b[0] = (seed ^ threadIdx.x) & 0x3f803f80u;
+    b[1] = b[0] ^ 0x00400040u;
+    for (int j = 0; j < 8; j++)
+        for (int r = 0; r < 4; r++)
+            acc[j][r] = 0.0f;
+    for (int it = 0; it < iters; it++)
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+            asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+                         "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                         : "+f"(acc[j][0]), "+f"(acc[j][1]), "+f"(acc[j][2]), "+f"(acc[j][3])
+                         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    float s = 0;
+    for (int j = 0; j < 8; j++)
+        for (int r = 0; r < 4; r++)
+            s += acc[j][r];
+    if (s == 12345.0f)
+        out[threadIdx.x] = s;
+}
+
+struct ceiling_ctx {
+    float *out;
+    int blocks, iters;
+};
+
+static int
+ceiling_run(void *vctx, int iter)
+{
+    ceiling_ctx *c = (ceiling_ctx *) vctx;
+
+    ceiling_kernel<<<c->blocks, 256>>>(c->out, c->iters, (uint32_t) iter);
+    return cudaGetLastError() == cudaSuccess ? 0 : -1;
+}
+
+double
+bench_mma_ceiling(int reps)
+{
+    int dev = 0, sms = 0;
+    ceiling_ctx c;
+    double med = 0, mn = 0;
+    char msg[128];
+
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    c.blocks = sms * 8;
+    c.iters = 4096;
+    if (cudaMalloc(&c.out, 256 * sizeof(float)) != cudaSuccess)
+        return 0;
+    if (bench_time(ceiling_run, &c, 3, reps, &med, &mn, msg, sizeof(msg)) != 0) {
+        cudaFree(c.out);
+        return 0;
+    }
+    cudaFree(c.out);
+    /* flops: blocks x 8 warps x iters x 8 mma x 2 * 16 * 8 * 16 */
+    return (double) c.blocks * 8 * c.iters * 8 * 4096.0 / (med * 1e-3) / 1e12;
+}
+
+int
+bench_clock_khz(void)
+{
+    int dev = 0, khz = 0;
+
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev);
+    return khz;
+}
+
+__global__ void
+fill16_kernel(uint16_t *p, size_t n, bool fp16, uint64_t seed)
+{
+    for (size_t i = (size_t) blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (size_t) gridDim.x * blockDim.x) {
+        uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ull ^ seed;
+
+        x ^= x >> 31;
+        x *= 0xbf58476d1ce4e5b9ull;
+        x ^= x >> 29;
+        /* sign, exponent in [-4, 3], any mantissa */
+        if (fp16)
+            p[i] = (uint16_t) ((x & 0x8000u) | ((11u + (x >> 16) % 8) << 10) | (x >> 32 & 0x3ffu));
+        else
+            p[i] = (uint16_t) ((x & 0x8000u) | ((123u + (x >> 16) % 8) << 7) | (x >> 32 & 0x7fu));
+    }
+}
+
+int
+bench_fill_random16(void *p, size_t n, bool fp16, uint64_t seed)
+{
+    fill16_kernel<<<1024, 256>>>((uint16_t *) p, n, fp16, seed);
+    return cudaDeviceSynchronize() == cudaSuccess ? 0 : -1;
+}
+
+int
+bench_copy(void *dst, const void *src, size_t bytes)
+{
+    return cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice) == cudaSuccess ? 0 : -1;
+}

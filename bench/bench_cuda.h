@@ -1,0 +1,60 @@
+/*
+ * bench/bench_cuda.h - what the GEMM benchmark (bench/gemm-bench.c) needs
+ * from CUDA: event timing, cuBLASLt, and the register-only mma.sync loop
+ * that measures the ceiling of any mma.sync kernel.  Implemented in
+ * bench/bench_cuda.cu; plain C declarations.
+ */
+#ifndef BENCH_CUDA_H
+#define BENCH_CUDA_H 1
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A callback that enqueues one run (on the default stream); returns 0. */
+typedef int (*bench_fn)(void *ctx, int iter);
+
+/* Runs fn `warmup` times, then `reps` times each between two CUDA events,
+ * and stores the median and the minimum of the reps in milliseconds.
+ * Returns 0, or -1 with a message. */
+int bench_time(bench_fn fn, void *ctx, int warmup, int reps, double *median_ms,
+               double *min_ms, char *msg, size_t len);
+
+/* A cuBLASLt bf16 (or fp16) GEMM with fp32 accumulation, in softmma's
+ * orientation: A m x k row-major (lda), B K-major (element (kk, j) at
+ * b[j * ldb + kk]) or N-major (b[kk * ldb + j]), D m x n row-major with
+ * d_fp32 choosing fp32 or the input format.  bench_cublas_new picks the
+ * algorithm (the heuristic's first choice) and returns NULL with a message
+ * when cuBLASLt cannot. */
+typedef struct bench_cublas bench_cublas;
+
+bench_cublas *bench_cublas_new(bool fp16, size_t m, size_t n, size_t k, size_t lda, size_t ldb,
+                               bool b_kmajor, bool d_fp32, char *msg, size_t len);
+int bench_cublas_run(bench_cublas *c, const void *a, const void *b, void *d);
+void bench_cublas_free(bench_cublas *c);
+
+/* The rate of a register-only loop of independent mma.sync.m16n8k16 (bf16
+ * in, fp32 accumulators) over the whole device, in TFLOP/s (median of
+ * reps). */
+double bench_mma_ceiling(int reps);
+
+/* The SM clock the driver reports now (kHz, via cudaDevAttrClockRate: the
+ * maximum), and the device's name; 0 on failure. */
+int bench_clock_khz(void);
+
+/* Fills n bf16/fp16 values with random finite values of modest exponent
+ * (seeded), on the device. */
+int bench_fill_random16(void *p, size_t n, bool fp16, uint64_t seed);
+
+/* Copies bytes device to device (to make rotating copies of an operand). */
+int bench_copy(void *dst, const void *src, size_t bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BENCH_CUDA_H */

@@ -1,0 +1,82 @@
+#!/bin/sh
+# bench/device-run.sh - what the project runs on a GPU machine: builds a
+# distribution tarball (no autotools needed there), then runs the steps
+# named on the command line, each writing its log under $OUT (default
+# ./out).  The records under bench/ name the steps that produced them.
+#
+#   bench/device-run.sh softmma-X.tar.gz build check gemm bench sanitize sass
+#
+# Steps:
+#   build     ./configure && make -j16 && make -j16 bench (log: build.log)
+#   check     make -j16 check: every TAP test, GPU ones included (check.log)
+#   gemm      tests/gpu/gemm-t at TEST_LEVEL (default 1), alone (gemm-t.log)
+#   bench     bench/gemm-bench, bf16 D then fp32 D, B K-major then N-major
+#             (bench.log), with nvidia-smi's clocks before and after
+#   sanitize  compute-sanitizer memcheck, racecheck and synccheck over
+#             tests/gpu/gemm-t at level 0 (sanitize.log)
+#   sass      cuobjdump -sass of the kernels' sm_90a code: instruction counts
+#             per kernel (sass.txt)
+set -u
+tarball=$1
+shift
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+jobs=${JOBS:-16}
+dir=$(basename "$tarball" .tar.gz)
+
+if [ ! -d "$dir" ]; then
+    tar xzf "$tarball" || exit 1
+fi
+cd "$dir" || exit 1
+
+for step in "$@"; do
+    echo "=== $step ($(date -u +%H:%M:%S))"
+    case $step in
+    build)
+        { ./configure ${CONFIGURE_FLAGS:-} && make -j"$jobs" && make -j"$jobs" bench \
+              && make -j"$jobs" check TESTS=; } >"$OUT/build.log" 2>&1
+        echo "build: exit $?"; tail -3 "$OUT/build.log"
+        grep -A8 'configured:' "$OUT/build.log" ;;
+    check)
+        make -j"$jobs" check >"$OUT/check.log" 2>&1
+        echo "check: exit $?"; tail -1 "$OUT/check.log"
+        grep -h -E '^(not ok|FAIL|ERROR)' tests/*/*.log tests/*.log 2>/dev/null | head -20 ;;
+    gemm)
+        SMMA_SRCDIR=$PWD TEST_LEVEL=${TEST_LEVEL:-1} ./tests/gpu/gemm-t >"$OUT/gemm-t.log" 2>&1
+        echo "gemm-t: exit $?"; grep -E '^(not ok|ok|#)' "$OUT/gemm-t.log" | cut -c1-200 ;;
+    bench)
+        {
+            nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu --format=csv
+            ./bench/gemm-bench --kernels sm80-v2,sm80-v1 --shapes square
+            ./bench/gemm-bench --kernels sm80-v2
+            ./bench/gemm-bench --kernels sm80-v2 --d fp32 --shapes square
+            ./bench/gemm-bench --kernels sm80-v2 --b nmajor --shapes square
+            nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu --format=csv
+        } >"$OUT/bench.log" 2>&1
+        cat "$OUT/bench.log" ;;
+    sanitize)
+        : >"$OUT/sanitize.log"
+        for tool in memcheck racecheck synccheck; do
+            echo "--- compute-sanitizer --tool $tool" >>"$OUT/sanitize.log"
+            SMMA_SRCDIR=$PWD TEST_LEVEL=0 compute-sanitizer --tool "$tool" \
+                ./tests/gpu/gemm-t >>"$OUT/sanitize.log" 2>&1
+            echo "$tool: exit $?" | tee -a "$OUT/sanitize.log"
+            grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize.log" | tail -1
+        done ;;
+    sass)
+        : >"$OUT/sass.txt"
+        for o in gpu/sm80/*.o gpu/sm100/*.o gpu/probes/mma_probe.o; do
+            [ -f "$o" ] || continue
+            echo "--- $o" >>"$OUT/sass.txt"
+            cuobjdump -sass -arch sm_90a "$o" >"$o.sass" 2>&1
+            awk '/Function :/ { f = $3 } /^ +\/\*[0-9a-f]+\*\// { split($0, p, "*/"); \
+                 split(p[2], q, " "); op = q[1]; if (op ~ /^@/) op = q[2]; \
+                 sub(/\..*/, "", op); n[f " " op]++ } \
+                 END { for (k in n) print n[k], k }' "$o.sass" | sort -k2,2 -k1,1nr \
+                 >>"$OUT/sass.txt"
+        done
+        grep -E 'HMMA|LDSM|LDGSTS|BAR|UTC|LDG' "$OUT/sass.txt" | head -60 ;;
+    *)
+        echo "unknown step $step"; exit 2 ;;
+    esac
+done
