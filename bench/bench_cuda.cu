@@ -175,7 +175,7 @@ ceiling_run(void *vctx, int iter)
 }
 
 double
-bench_mma_ceiling(int reps)
+bench_mma_ceiling(int reps, int blocks_per_sm)
 {
     int dev = 0, sms = 0;
     ceiling_ctx c;
@@ -184,7 +184,7 @@ bench_mma_ceiling(int reps)
 
     cudaGetDevice(&dev);
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    c.blocks = sms * 8;
+    c.blocks = sms * blocks_per_sm;
     c.iters = 4096;
     if (cudaMalloc(&c.out, 256 * sizeof(float)) != cudaSuccess)
         return 0;

@@ -38,9 +38,10 @@ int bench_cublas_run(bench_cublas *c, const void *a, const void *b, void *d);
 void bench_cublas_free(bench_cublas *c);
 
 /* The rate of a register-only loop of independent mma.sync.m16n8k16 (bf16
- * in, fp32 accumulators) over the whole device, in TFLOP/s (median of
+ * in, fp32 accumulators, 8 chains per warp) over the whole device with
+ * blocks_per_sm blocks of 8 warps per multiprocessor, in TFLOP/s (median of
  * reps). */
-double bench_mma_ceiling(int reps);
+double bench_mma_ceiling(int reps, int blocks_per_sm);
 
 /* The SM clock the driver reports now (kHz, via cudaDevAttrClockRate: the
  * maximum), and the device's name; 0 on failure. */

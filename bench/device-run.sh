@@ -16,6 +16,7 @@
 #             tests/gpu/gemm-t at level 0 (sanitize.log)
 #   sass      cuobjdump -sass of the kernels' sm_90a code: instruction counts
 #             per kernel (sass.txt)
+#   ncu       Nsight Compute on one launch of sm80-v2 at 4096^3 (ncu.txt)
 set -u
 tarball=$1
 shift
@@ -51,6 +52,8 @@ for step in "$@"; do
             ./bench/gemm-bench --kernels sm80-v2
             ./bench/gemm-bench --kernels sm80-v2 --d fp32 --shapes square
             ./bench/gemm-bench --kernels sm80-v2 --b nmajor --shapes square
+            echo "SMMA_SM80_V2_STAGES=3:"
+            SMMA_SM80_V2_STAGES=3 ./bench/gemm-bench --kernels sm80-v2 --shapes square
             nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu --format=csv
         } >"$OUT/bench.log" 2>&1
         cat "$OUT/bench.log" ;;
@@ -69,13 +72,27 @@ for step in "$@"; do
             [ -f "$o" ] || continue
             echo "--- $o" >>"$OUT/sass.txt"
             cuobjdump -sass -arch sm_90a "$o" >"$o.sass" 2>&1
-            awk '/Function :/ { f = $3 } /^ +\/\*[0-9a-f]+\*\// { split($0, p, "*/"); \
-                 split(p[2], q, " "); op = q[1]; if (op ~ /^@/) op = q[2]; \
-                 sub(/\..*/, "", op); n[f " " op]++ } \
+            awk '/Function :/ { f = $3 }
+                 /^ +\/\*[0-9a-f]+\*\// {
+                     line = $0; sub(/^ +\/\*[0-9a-f]+\*\/ +/, "", line);
+                     split(line, q, " "); op = q[1]; if (op ~ /^@/) op = q[2];
+                     sub(/\..*/, "", op); sub(/;$/, "", op); n[f " " op]++ }
                  END { for (k in n) print n[k], k }' "$o.sass" | sort -k2,2 -k1,1nr \
                  >>"$OUT/sass.txt"
         done
         grep -E 'HMMA|LDSM|LDGSTS|BAR|UTC|LDG' "$OUT/sass.txt" | head -60 ;;
+    ncu)
+        # One launch of each 16-bit kernel at 4096^3, the sections that say
+        # where the time goes.
+        ncu -k regex:sm80_v2 -s 2 -c 1 --section SpeedOfLight \
+            --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
+            --section MemoryWorkloadAnalysis_Tables --section SchedulerStats \
+            --section WarpStateStats --section InstructionStats --section Occupancy \
+            --section LaunchStats ./bench/gemm-bench --kernels sm80-v2 --shapes square \
+            --reps 10 >"$OUT/ncu.txt" 2>&1
+        echo "ncu: exit $?"
+        grep -E 'Throughput|Pipe|Stall|Bank|Issue|Warp Cycles|Eligible|Registers|Duration' \
+            "$OUT/ncu.txt" | head -60 ;;
     *)
         echo "unknown step $step"; exit 2 ;;
     esac

@@ -124,13 +124,14 @@ main(int argc, char **argv)
         fprintf(stderr, "gemm-bench: %s\n", msg);
         return 1;
     }
-    ceiling = bench_mma_ceiling(reps);
+    ceiling = bench_mma_ceiling(reps, 8);
     printf("device: %s, compute capability %d.%d, %d SMs, clock %d MHz (driver's maximum), "
            "memory clock %d MHz\n", dev.name, dev.sm_major, dev.sm_minor, dev.multiprocessors,
            bench_clock_khz() / 1000, dev.mem_clock_khz / 1000);
     printf("timing: %d warm-up runs, median of %d runs between CUDA events; bf16 in, D %s, B "
            "%s\n", warmup, reps, d_fp32 ? "fp32" : "bf16", b_kmajor ? "K-major" : "N-major");
-    printf("mma.sync ceiling (register-only m16n8k16 loop): %.1f TFLOP/s\n\n", ceiling);
+    printf("mma.sync ceiling (register-only m16n8k16 loop, 64 warps per SM): %.1f TFLOP/s; "
+           "with 8 warps per SM: %.1f\n\n", ceiling, bench_mma_ceiling(reps, 1));
     printf("%-20s %-14s %10s %9s %10s %9s %7s %9s\n", "m x n x k", "kernel", "ms", "TFLOP/s",
            "cuBLAS ms", "TFLOP/s", "ratio", "ceiling");
     for (si = 0; si < sizeof(shapes) / sizeof(shapes[0]); si++) {

@@ -19,7 +19,10 @@
  *     registers of two n8 tiles) in one instruction; ldmatrix .trans reads
  *     an N-major B in the same fragment layout.
  *   - The fragments of the next k16 step are loaded while the mma of this
- *     one run (two register buffers).
+ *     one run (two register buffers), across the tile boundary too: the
+ *     tile's one barrier comes before its last k16 step, so warps wait at
+ *     it while their mma are still running, and the loads of the next tile
+ *     are spread over the k16 steps.
  *   - CTAs are ordered in groups of 8 tile rows (smma_sm80_tile_of) so that
  *     the CTAs running together read the same panels of A and B from L2.
  *
@@ -34,6 +37,9 @@
  * `softmma gemm --on gpu --kernel sm80-v2 ...`, tests/gpu/gemm-t,
  * bench/gemm-bench (beside cuBLAS).
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "common.cuh"
 #include "sm80.h"
 
@@ -49,17 +55,24 @@ constexpr int BN_ROW = BN * 2;           /* N-major B: bytes of a row (k) */
 constexpr int STAGE_BYTES = A_BYTES + B_BYTES; /* = SMMA_GPU_V2_STAGE */
 constexpr uint32_t GROUP = 8;
 
-/* Issues the loads of k tile kt into the stage at shared address st. */
+/* The cp.async chunks a thread issues per k tile: 4 of A (128 rows x 8
+ * chunks), 8 of B; issued in three parts during the three k16 steps before
+ * the tile's barrier (smaller bursts, spread among the mma). */
+constexpr int A_ITERS = BM * 8 / THREADS, B_ITERS = BN * BK / 8 / THREADS;
+constexpr int LOAD_PARTS = BK / 16 - 1;
+constexpr int PER_PART = (A_ITERS + B_ITERS + LOAD_PARTS - 1) / LOAD_PARTS;
+
+/* Issues chunk `it` (0 .. A_ITERS + B_ITERS - 1) of this thread's share of k
+ * tile kt into the stage at shared address st. */
 template <bool B_KMAJOR>
 __device__ __forceinline__ void
-v2_load(const sm80_params &p, uint32_t st, uint32_t tm, uint32_t tn, uint32_t kt)
+v2_load_chunk(const sm80_params &p, uint32_t st, uint32_t tm, uint32_t tn, uint32_t kt, int it)
 {
     const uint16_t *a = (const uint16_t *) p.a, *b = (const uint16_t *) p.b;
     const uint32_t k0 = kt * BK;
 
-    /* A: 128 rows x 8 chunks, 4 per thread. */
-#pragma unroll
-    for (int it = 0; it < BM * 8 / THREADS; it++) {
+    if (it < A_ITERS) {
+        /* A: rows m of 8 chunks of 8 k. */
         uint32_t id = threadIdx.x + it * THREADS, r = id / 8, c = id % 8;
         uint32_t gm = tm * BM + r, gk = k0 + c * 8;
         uint32_t dst = st + smma_sm80_smem_offset(r, c, 0, A_ROW);
@@ -70,36 +83,39 @@ v2_load(const sm80_params &p, uint32_t st, uint32_t tm, uint32_t tn, uint32_t kt
             cp_async16(dst, a, 0);
         else
             cp_async16(dst, a + (size_t) gm * p.lda + gk, 16);
-    }
-    st += A_BYTES;
-    if (B_KMAJOR) {
-        /* B: 256 rows (n) x 8 chunks, 8 per thread. */
-#pragma unroll
-        for (int it = 0; it < BN * 8 / THREADS; it++) {
-            uint32_t id = threadIdx.x + it * THREADS, r = id / 8, c = id % 8;
-            uint32_t gn = tn * BN + r, gk = k0 + c * 8;
-            uint32_t dst = st + smma_sm80_smem_offset(r, c, 0, BK_ROW);
+    } else if (B_KMAJOR) {
+        /* B: rows n of 8 chunks of 8 k. */
+        uint32_t id = threadIdx.x + (it - A_ITERS) * THREADS, r = id / 8, c = id % 8;
+        uint32_t gn = tn * BN + r, gk = k0 + c * 8;
+        uint32_t dst = st + A_BYTES + smma_sm80_smem_offset(r, c, 0, BK_ROW);
 
-            if (gk >= p.k || gn >= p.n)
-                cp_async16(dst, b, 0);
-            else
-                cp_async16(dst, b + (size_t) gn * p.ldb + gk, 16);
-        }
+        if (gk >= p.k || gn >= p.n)
+            cp_async16(dst, b, 0);
+        else
+            cp_async16(dst, b + (size_t) gn * p.ldb + gk, 16);
     } else {
-        /* B: 64 rows (k) x 32 chunks, 8 per thread; a chunk may end past N. */
-#pragma unroll
-        for (int it = 0; it < BK * (BN / 8) / THREADS; it++) {
-            uint32_t id = threadIdx.x + it * THREADS, r = id / (BN / 8), c = id % (BN / 8);
-            uint32_t gk = k0 + r, gn = tn * BN + c * 8;
-            uint32_t dst = st + smma_sm80_smem_offset(r, c, 0, BN_ROW);
+        /* B: rows k of 32 chunks of 8 n; a chunk may end past N. */
+        uint32_t id = threadIdx.x + (it - A_ITERS) * THREADS, r = id / (BN / 8);
+        uint32_t c = id % (BN / 8), gk = k0 + r, gn = tn * BN + c * 8;
+        uint32_t dst = st + A_BYTES + smma_sm80_smem_offset(r, c, 0, BN_ROW);
 
-            if (gk >= p.k || gn >= p.n)
-                cp_async16(dst, b, 0);
-            else
-                cp_async16(dst, b + (size_t) gk * p.ldb + gn,
-                           p.n - gn >= 8 ? 16 : (p.n - gn) * 2);
-        }
+        if (gk >= p.k || gn >= p.n)
+            cp_async16(dst, b, 0);
+        else
+            cp_async16(dst, b + (size_t) gk * p.ldb + gn, p.n - gn >= 8 ? 16 : (p.n - gn) * 2);
     }
+}
+
+/* Part `part` of the loads of k tile kt (part < LOAD_PARTS), or all of them
+ * (part < 0). */
+template <bool B_KMAJOR>
+__device__ __forceinline__ void
+v2_load(const sm80_params &p, uint32_t st, uint32_t tm, uint32_t tn, uint32_t kt, int part)
+{
+#pragma unroll
+    for (int it = 0; it < A_ITERS + B_ITERS; it++)
+        if (part < 0 || it / PER_PART == part)
+            v2_load_chunk<B_KMAJOR>(p, st, tm, tn, kt, it);
 }
 
 /* The fragments of one k16 step of a warp: 4 m16 tiles of A, 8 n8 tiles of
@@ -168,34 +184,46 @@ sm80_v2_kernel(sm80_params p)
                 acc[mi][nj][r] = i < p.m && j < p.n ? epi_c(p, i, j) : 0.0f;
             }
 
-    /* Prologue: the first STAGES - 1 tiles. */
+    /* Prologue: the first STAGES - 1 tiles, and the fragments of k16 step 0. */
 #pragma unroll
     for (int s = 0; s < STAGES - 1; s++) {
         if ((uint32_t) s < ktiles)
-            v2_load<B_KMAJOR>(p, base + s * STAGE_BYTES, tm, tn, s);
+            v2_load<B_KMAJOR>(p, base + s * STAGE_BYTES, tm, tn, s, -1);
         cp_async_commit();
     }
+    cp_async_wait<STAGES - 2>();
+    __syncthreads();
+    v2_frags<B_KMAJOR>(base, lane, wm, wn, 0, f[0]);
 
+    /* Each k tile: four k16 steps.  Step kk loads the fragments of step
+     * kk + 1 (for the last step: step 0 of the next tile), issues a third of
+     * the loads of tile kt + STAGES - 1, then its 32 mma.  After the mma of
+     * step 2 the tile's barrier: tile kt + 1 has landed for every thread, and
+     * every warp has read stage kt for the last time, so that the next tile
+     * can refill it.  The barrier waits while the mma just issued run. */
     for (uint32_t kt = 0; kt < ktiles; kt++) {
         const uint32_t st = base + (kt % STAGES) * STAGE_BYTES;
+        const uint32_t next = base + ((kt + 1) % STAGES) * STAGE_BYTES;
+        const uint32_t lt = kt + STAGES - 1, lst = base + (lt % STAGES) * STAGE_BYTES;
 
-        cp_async_wait<STAGES - 2>(); /* tile kt has landed (this thread's part) */
-        __syncthreads();             /* everyone's part; stage kt - 1 is free */
-        if (kt + STAGES - 1 < ktiles)
-            v2_load<B_KMAJOR>(p, base + ((kt + STAGES - 1) % STAGES) * STAGE_BYTES, tm, tn,
-                              kt + STAGES - 1);
-        cp_async_commit();
-
-        v2_frags<B_KMAJOR>(st, lane, wm, wn, 0, f[0]);
 #pragma unroll
         for (int kk = 0; kk < BK / 16; kk++) {
             if (kk + 1 < BK / 16)
                 v2_frags<B_KMAJOR>(st, lane, wm, wn, kk + 1, f[(kk + 1) % 2]);
+            else if (kt + 1 < ktiles)
+                v2_frags<B_KMAJOR>(next, lane, wm, wn, 0, f[(kk + 1) % 2]);
+            if (kk < LOAD_PARTS && lt < ktiles)
+                v2_load<B_KMAJOR>(p, lst, tm, tn, lt, kk);
 #pragma unroll
             for (int mi = 0; mi < 4; mi++)
 #pragma unroll
                 for (int nj = 0; nj < 8; nj++)
                     mma16816<FP16>(acc[mi][nj], f[kk % 2].a[mi], f[kk % 2].b[nj]);
+            if (kk == BK / 16 - 2) {
+                cp_async_commit();
+                cp_async_wait<STAGES - 2>();
+                __syncthreads();
+            }
         }
     }
     cp_async_wait<0>();
@@ -266,6 +294,9 @@ smma_sm80_v2_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len)
             cudaSuccess)
         return sm80_launched("sm80-v2", msg, msg_len);
     stages = smma_gpu_v2_stages((size_t) smem);
+    if (stages == 4 && getenv("SMMA_SM80_V2_STAGES") != NULL &&
+        strcmp(getenv("SMMA_SM80_V2_STAGES"), "3") == 0)
+        stages = 3; /* a tuning knob: compare 3 stages with 4 where both fit */
     if (stages == 0)
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EARCH, "sm80-v2: the device has %d "
                             "bytes of shared memory per block", smem);

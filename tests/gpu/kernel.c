@@ -3,6 +3,7 @@
  */
 #include <config.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -451,26 +452,128 @@ kt_verify(const kt_problem *p, const smma_model *model, const kt_geometry *g, co
     return res.mismatches;
 }
 
+/* ---- random problems -------------------------------------------------------- */
+
+/* The codes a random problem draws from, per format: every finite code whose
+ * value is 0 or has an exponent in [-20, 20] (all finite codes of the 4-, 6-
+ * and 8-bit formats), as smma_gemm_generate's random class; e8m0 scales
+ * 2^-20 .. 2^20, ue4m3 scales every finite code. */
+struct code_table {
+    uint32_t n;
+    uint16_t code[65536];
+};
+
+static struct code_table *
+code_table(smma_format f)
+{
+    static struct code_table *tables[SMMA_FORMAT_COUNT];
+    const smma_format_desc *d = smma_format_info(f);
+    struct code_table *t;
+    uint32_t c;
+
+    if (tables[f] != NULL)
+        return tables[f];
+    if ((t = calloc(1, sizeof(*t))) == NULL)
+        bail("out of memory");
+    for (c = 0; c < (1u << d->storage_bits) && d->storage_bits <= 16; c++) {
+        double v = smma_decode(f, c);
+        int e;
+
+        if (!isfinite(v) || (f == SMMA_UE4M3 && c > 0x7e))
+            continue;
+        if (f == SMMA_E8M0 && (c < 107 || c > 147))
+            continue;
+        frexp(v, &e);
+        if (f == SMMA_BF16 || f == SMMA_FP16) {
+            if (v != 0 && (e - 1 < -20 || e - 1 > 20))
+                continue;
+        }
+        t->code[t->n++] = (uint16_t) c;
+    }
+    tables[f] = t;
+    return t;
+}
+
+static uint64_t
+mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+struct gen_job {
+    uint32_t *dst;
+    size_t cols;
+    smma_format f;
+    const struct code_table *t;
+    uint64_t seed;
+};
+
+/* Rows [lo, hi) of one operand; each row has its own stream, so the result
+ * does not depend on the number of threads. */
+static void
+gen_rows(uint64_t lo, uint64_t hi, void *ctx, sweep_result *r)
+{
+    const struct gen_job *j = ctx;
+    uint64_t row;
+    size_t c;
+
+    (void) r;
+    for (row = lo; row < hi; row++) {
+        uint64_t st = mix64(j->seed ^ (row * 0x2545f4914f6cdd1dull));
+
+        for (c = 0; c < j->cols; c++) {
+            uint64_t x = mix64(st += 0x9e3779b97f4a7c15ull);
+            uint32_t *out = &j->dst[row * j->cols + c];
+
+            if (j->f == SMMA_FP32) /* sign, exponent in [-20, 20], any mantissa */
+                *out = (uint32_t) (x & 0x807fffffu) | (uint32_t) (107 + (x >> 32) % 41) << 23;
+            else
+                *out = j->t->code[(uint32_t) (((x >> 32) * j->t->n) >> 32)];
+        }
+    }
+}
+
+static bool
+gen_matrix(uint32_t **dst, smma_format f, size_t rows, size_t cols, uint64_t seed)
+{
+    struct gen_job j;
+    sweep_result r;
+
+    if ((*dst = malloc(rows * cols * sizeof(uint32_t) + 1)) == NULL)
+        return false;
+    j.dst = *dst;
+    j.cols = cols;
+    j.f = f;
+    j.t = f == SMMA_FP32 ? NULL : code_table(f);
+    j.seed = seed;
+    sweep_run(0, rows, gen_rows, &j, &r);
+    return true;
+}
+
 bool
 kt_generate(kt_problem *p, const smma_gemm_shape *s, bool with_c, uint64_t seed, char *msg,
             size_t len)
 {
-    smma_gemm_data g;
-    smma_error err;
+    size_t kb = smma_gemm_kblocks(s);
+    bool scaled_a = s->scale_fmt != SMMA_NONE && s->a_fmt != SMMA_BF16 && s->a_fmt != SMMA_FP16;
+    bool good;
 
     memset(p, 0, sizeof(*p));
     p->s = *s;
     p->s.c_fmt = with_c ? SMMA_FP32 : SMMA_NONE;
-    if (smma_gemm_generate(&p->s, SMMA_CLASS_RANDOM, seed, &g, &err) != SMMA_OK) {
-        snprintf(msg, len, "smma_gemm_generate: %s", err.msg);
-        return false;
+    good = gen_matrix(&p->a, s->a_fmt, s->m, s->k, mix64(seed ^ 1)) &&
+           gen_matrix(&p->b, s->b_fmt, s->n, s->k, mix64(seed ^ 2)) &&
+           (kb == 0 || !scaled_a || gen_matrix(&p->sa, s->scale_fmt, s->m, kb, mix64(seed ^ 3))) &&
+           (kb == 0 || gen_matrix(&p->sb, s->scale_fmt, s->n, kb, mix64(seed ^ 4))) &&
+           (!with_c || gen_matrix(&p->c, SMMA_FP32, s->m, s->n, mix64(seed ^ 5)));
+    if (!good) {
+        snprintf(msg, len, "out of memory for a %zux%zux%zu problem", s->m, s->n, s->k);
+        kt_free(p);
     }
-    p->a = g.a;
-    p->b = g.b;
-    p->sa = g.sa;
-    p->sb = g.sb;
-    p->c = g.c;
-    return true;
+    return good;
 }
 
 void

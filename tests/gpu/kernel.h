@@ -73,8 +73,12 @@ typedef struct kt_geometry {
 uint64_t kt_verify(const kt_problem *p, const smma_model *model, const kt_geometry *g,
                    const uint32_t *d, uint64_t samples, uint64_t seed, uint64_t *checked);
 
-/* Generates a random problem (smma_gemm_generate, class random) with C when
- * with_c; false with a message on failure.  kt_free frees it. */
+/* Generates a random problem with C when with_c, on all cores: codes drawn
+ * as smma_gemm_generate's random class draws them, but each row from its own
+ * stream of the seed (faster for large problems; the same problem for the
+ * same seed on every machine).  An operand in bf16 or fp16 of a scaled
+ * shape has no scales (bf16 x mxfp4).  False with a message on failure;
+ * kt_free frees it. */
 bool kt_generate(kt_problem *p, const smma_gemm_shape *s, bool with_c, uint64_t seed, char *msg,
                  size_t len);
 void kt_free(kt_problem *p);
