@@ -52,8 +52,11 @@ for step in "$@"; do
             ./bench/gemm-bench --kernels sm80-v2
             ./bench/gemm-bench --kernels sm80-v2 --d fp32 --shapes square
             ./bench/gemm-bench --kernels sm80-v2 --b nmajor --shapes square
-            echo "SMMA_SM80_V2_STAGES=3:"
-            SMMA_SM80_V2_STAGES=3 ./bench/gemm-bench --kernels sm80-v2 --shapes square
+            for knobs in "SMMA_SM80_V2_STAGES=3" "SMMA_SM80_V2_BARRIER=top" \
+                         "SMMA_SM80_V2_STAGES=3 SMMA_SM80_V2_BARRIER=top"; do
+                echo "$knobs:"
+                env $knobs ./bench/gemm-bench --kernels sm80-v2 --shapes square
+            done
             nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu --format=csv
         } >"$OUT/bench.log" 2>&1
         cat "$OUT/bench.log" ;;
@@ -88,7 +91,7 @@ for step in "$@"; do
             --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
             --section MemoryWorkloadAnalysis_Tables --section SchedulerStats \
             --section WarpStateStats --section InstructionStats --section Occupancy \
-            --section LaunchStats ./bench/gemm-bench --kernels sm80-v2 --shapes square \
+            --section LaunchStats --section SourceCounters ./bench/gemm-bench --kernels sm80-v2 --shapes square \
             --reps 10 >"$OUT/ncu.txt" 2>&1
         echo "ncu: exit $?"
         grep -E 'Throughput|Pipe|Stall|Bank|Issue|Warp Cycles|Eligible|Registers|Duration' \

@@ -62,60 +62,95 @@ constexpr int A_ITERS = BM * 8 / THREADS, B_ITERS = BN * BK / 8 / THREADS;
 constexpr int LOAD_PARTS = BK / 16 - 1;
 constexpr int PER_PART = (A_ITERS + B_ITERS + LOAD_PARTS - 1) / LOAD_PARTS;
 
-/* Issues chunk `it` (0 .. A_ITERS + B_ITERS - 1) of this thread's share of k
- * tile kt into the stage at shared address st. */
+/* What a thread needs to find its loads and its fragments, computed once
+ * (gpu/sm80/common.cuh's address functions, sim/softmma/sm80.h): every
+ * address in the main loop is then a base plus a constant, or an XOR. */
+struct v2_plan {
+    const uint16_t *ga, *gb;  /* global: chunk 0 of this thread in k tile 0 */
+    uint32_t ga_step, gb_step; /* elements from chunk it to it + 1 */
+    uint32_t gb_tile;          /* elements of B from one k tile to the next */
+    uint32_t a_dst, b_dst;     /* shared: chunk 0 of this thread in a stage */
+    uint32_t a_rows, b_rows;   /* bit it: chunk it lies inside M (A) or N (B) */
+    uint32_t kc;               /* the k of chunk 0 in a k tile */
+    uint32_t b_bytes;          /* N-major B: bytes of the chunk before N */
+    uint32_t a_frag, b_frag[4]; /* the lane's ldmatrix bases (b_frag[1..3]: N-major) */
+};
+
 template <bool B_KMAJOR>
 __device__ __forceinline__ void
-v2_load_chunk(const sm80_params &p, uint32_t st, uint32_t tm, uint32_t tn, uint32_t kt, int it)
+v2_plan_make(const sm80_params &p, uint32_t tm, uint32_t tn, unsigned lane, uint32_t wm,
+             uint32_t wn, v2_plan &q)
 {
+    const unsigned t = threadIdx.x;
     const uint16_t *a = (const uint16_t *) p.a, *b = (const uint16_t *) p.b;
-    const uint32_t k0 = kt * BK;
+    uint32_t am = tm * BM + t / 8, bn = tn * BN + t / 8;
 
-    if (it < A_ITERS) {
-        /* A: rows m of 8 chunks of 8 k. */
-        uint32_t id = threadIdx.x + it * THREADS, r = id / 8, c = id % 8;
-        uint32_t gm = tm * BM + r, gk = k0 + c * 8;
-        uint32_t dst = st + smma_sm80_smem_offset(r, c, 0, A_ROW);
-
-        if (gk >= p.k)
-            st_shared_v4(dst, 0x80008000u); /* -0: the identity of the sum */
-        else if (gm >= p.m)
-            cp_async16(dst, a, 0);
-        else
-            cp_async16(dst, a + (size_t) gm * p.lda + gk, 16);
-    } else if (B_KMAJOR) {
-        /* B: rows n of 8 chunks of 8 k. */
-        uint32_t id = threadIdx.x + (it - A_ITERS) * THREADS, r = id / 8, c = id % 8;
-        uint32_t gn = tn * BN + r, gk = k0 + c * 8;
-        uint32_t dst = st + A_BYTES + smma_sm80_smem_offset(r, c, 0, BK_ROW);
-
-        if (gk >= p.k || gn >= p.n)
-            cp_async16(dst, b, 0);
-        else
-            cp_async16(dst, b + (size_t) gn * p.ldb + gk, 16);
+    q.ga = a + (size_t) am * p.lda + (t % 8) * 8;
+    q.ga_step = THREADS / 8 * p.lda;
+    q.a_dst = smma_sm80_load_base(t, A_ROW);
+    q.a_rows = 0;
+    for (int it = 0; it < A_ITERS; it++)
+        q.a_rows |= (am + it * (THREADS / 8) < p.m ? 1u : 0u) << it;
+    q.b_rows = 0;
+    if (B_KMAJOR) {
+        q.gb = b + (size_t) bn * p.ldb + (t % 8) * 8;
+        q.gb_step = THREADS / 8 * p.ldb;
+        q.gb_tile = BK;
+        q.b_dst = smma_sm80_load_base(t, BK_ROW);
+        for (int it = 0; it < B_ITERS; it++)
+            q.b_rows |= (bn + it * (THREADS / 8) < p.n ? 1u : 0u) << it;
+        q.b_bytes = 16;
+        q.kc = (t % 8) * 8;
+        q.b_frag[0] = smma_sm80_ldsm_bk_base(lane, wn, BK_ROW);
     } else {
-        /* B: rows k of 32 chunks of 8 n; a chunk may end past N. */
-        uint32_t id = threadIdx.x + (it - A_ITERS) * THREADS, r = id / (BN / 8);
-        uint32_t c = id % (BN / 8), gk = k0 + r, gn = tn * BN + c * 8;
-        uint32_t dst = st + A_BYTES + smma_sm80_smem_offset(r, c, 0, BN_ROW);
+        uint32_t gn = tn * BN + (t % (BN / 8)) * 8;
 
-        if (gk >= p.k || gn >= p.n)
-            cp_async16(dst, b, 0);
-        else
-            cp_async16(dst, b + (size_t) gk * p.ldb + gn, p.n - gn >= 8 ? 16 : (p.n - gn) * 2);
+        q.gb = b + (size_t) (t / (BN / 8)) * p.ldb + gn;
+        q.gb_step = THREADS / (BN / 8) * p.ldb;
+        q.gb_tile = BK * p.ldb;
+        q.b_dst = smma_sm80_load_base(t, BN_ROW);
+        q.b_bytes = gn >= p.n ? 0 : p.n - gn >= 8 ? 16 : (p.n - gn) * 2;
+        q.kc = t / (BN / 8);
+        for (int nj = 0; nj < 4; nj++)
+            q.b_frag[nj] = smma_sm80_ldsm_bn_base(lane, wn + 16 * nj, BN_ROW);
     }
+    q.a_frag = smma_sm80_ldsm_a_base(lane, wm, A_ROW);
 }
 
-/* Part `part` of the loads of k tile kt (part < LOAD_PARTS), or all of them
- * (part < 0). */
+/* Issues part `part` of this thread's loads of k tile kt (all of them when
+ * part < 0) into the stage at shared address st.  Past M or N: zeros (read
+ * nothing); past K: -0 in A (the identity of the sum), +0 in B. */
 template <bool B_KMAJOR>
 __device__ __forceinline__ void
-v2_load(const sm80_params &p, uint32_t st, uint32_t tm, uint32_t tn, uint32_t kt, int part)
+v2_load(const sm80_params &p, const v2_plan &q, uint32_t st, uint32_t kt, int part)
 {
+    const uint32_t k0 = kt * BK;
+    const uint16_t *ga = q.ga + k0, *gb = q.gb + (size_t) kt * q.gb_tile;
+    const bool kin = k0 + q.kc < p.k; /* K-major chunks: inside K */
+
 #pragma unroll
-    for (int it = 0; it < A_ITERS + B_ITERS; it++)
-        if (part < 0 || it / PER_PART == part)
-            v2_load_chunk<B_KMAJOR>(p, st, tm, tn, kt, it);
+    for (int it = 0; it < A_ITERS + B_ITERS; it++) {
+        if (part >= 0 && it / PER_PART != part)
+            continue;
+        if (it < A_ITERS) {
+            uint32_t dst = st + q.a_dst + it * smma_sm80_load_stride(THREADS, A_ROW);
+            bool in = (q.a_rows >> it) & 1;
+
+            if (!kin)
+                st_shared_v4(dst, 0x80008000u);
+            else
+                cp_async16(dst, in ? ga + it * q.ga_step : (const uint16_t *) p.a, in ? 16 : 0);
+        } else {
+            const int ib = it - A_ITERS;
+            uint32_t dst = st + A_BYTES + q.b_dst +
+                           ib * smma_sm80_load_stride(THREADS, B_KMAJOR ? BK_ROW : BN_ROW);
+            bool in = B_KMAJOR ? kin && ((q.b_rows >> ib) & 1)
+                               : k0 + q.kc + ib * (THREADS / (BN / 8)) < p.k;
+
+            cp_async16(dst, in ? gb + ib * q.gb_step : (const uint16_t *) p.b,
+                       in ? q.b_bytes : 0);
+        }
+    }
 }
 
 /* The fragments of one k16 step of a warp: 4 m16 tiles of A, 8 n8 tiles of
@@ -127,26 +162,21 @@ struct frags {
 
 template <bool B_KMAJOR>
 __device__ __forceinline__ void
-v2_frags(uint32_t st, unsigned lane, uint32_t wm, uint32_t wn, uint32_t kk, frags &f)
+v2_frags(uint32_t st, const v2_plan &q, int kk, frags &f)
 {
-    unsigned row, chunk;
+    const uint32_t a_at = st + (q.a_frag ^ (32u * kk));
 
 #pragma unroll
-    for (int mi = 0; mi < 4; mi++) {
-        smma_sm80_ldsm_a(lane, wm + 16 * mi, kk, &row, &chunk);
-        ldsm_x4(st + smma_sm80_smem_offset(row, chunk, 0, A_ROW), f.a[mi]);
-    }
+    for (int mi = 0; mi < 4; mi++)
+        ldsm_x4(a_at + smma_sm80_ldsm_step128(0, mi, 0), f.a[mi]);
 #pragma unroll
     for (int nj = 0; nj < 4; nj++) {
         uint32_t r[4];
 
-        if (B_KMAJOR) {
-            smma_sm80_ldsm_b_kmajor(lane, wn + 16 * nj, kk, &row, &chunk);
-            ldsm_x4(st + A_BYTES + smma_sm80_smem_offset(row, chunk, 0, BK_ROW), r);
-        } else {
-            smma_sm80_ldsm_b_nmajor(lane, wn + 16 * nj, kk, &row, &chunk);
-            ldsm_x4_trans(st + A_BYTES + smma_sm80_smem_offset(row, chunk, 0, BN_ROW), r);
-        }
+        if (B_KMAJOR)
+            ldsm_x4(st + A_BYTES + smma_sm80_ldsm_step128(q.b_frag[0], nj, kk), r);
+        else
+            ldsm_x4_trans(st + A_BYTES + q.b_frag[nj] + 16u * BN_ROW * kk, r);
         f.b[2 * nj][0] = r[0];
         f.b[2 * nj][1] = r[1];
         f.b[2 * nj + 1][0] = r[2];
@@ -156,7 +186,7 @@ v2_frags(uint32_t st, unsigned lane, uint32_t wm, uint32_t wn, uint32_t kk, frag
 
 static_assert(STAGE_BYTES == SMMA_GPU_V2_STAGE, "the stage size of gemm_internal.h");
 
-template <bool FP16, bool B_KMAJOR, int STAGES>
+template <bool FP16, bool B_KMAJOR, int STAGES, bool EARLY>
 __global__ void __launch_bounds__(THREADS, 1)
 sm80_v2_kernel(sm80_params p)
 {
@@ -168,8 +198,10 @@ sm80_v2_kernel(sm80_params p)
     uint32_t tm, tn;
     float acc[4][8][4];
     frags f[2];
+    v2_plan q;
 
     smma_sm80_tile_of(blockIdx.x, p.tiles_m, p.tiles_n, p.group, &tm, &tn);
+    v2_plan_make<B_KMAJOR>(p, tm, tn, lane, wm, wn, q);
 
     /* The accumulators start as C (or +0). */
 #pragma unroll
@@ -188,12 +220,12 @@ sm80_v2_kernel(sm80_params p)
 #pragma unroll
     for (int s = 0; s < STAGES - 1; s++) {
         if ((uint32_t) s < ktiles)
-            v2_load<B_KMAJOR>(p, base + s * STAGE_BYTES, tm, tn, s, -1);
+            v2_load<B_KMAJOR>(p, q, base + s * STAGE_BYTES, s, -1);
         cp_async_commit();
     }
     cp_async_wait<STAGES - 2>();
     __syncthreads();
-    v2_frags<B_KMAJOR>(base, lane, wm, wn, 0, f[0]);
+    v2_frags<B_KMAJOR>(base, q, 0, f[0]);
 
     /* Each k tile: four k16 steps.  Step kk loads the fragments of step
      * kk + 1 (for the last step: step 0 of the next tile), issues a third of
@@ -206,20 +238,30 @@ sm80_v2_kernel(sm80_params p)
         const uint32_t next = base + ((kt + 1) % STAGES) * STAGE_BYTES;
         const uint32_t lt = kt + STAGES - 1, lst = base + (lt % STAGES) * STAGE_BYTES;
 
+        if (!EARLY) {
+            if (kt > 0) {
+                cp_async_wait<STAGES - 2>();
+                __syncthreads();
+                v2_frags<B_KMAJOR>(st, q, 0, f[0]);
+            }
+            if (lt < ktiles)
+                v2_load<B_KMAJOR>(p, q, lst, lt, -1);
+            cp_async_commit();
+        }
 #pragma unroll
         for (int kk = 0; kk < BK / 16; kk++) {
             if (kk + 1 < BK / 16)
-                v2_frags<B_KMAJOR>(st, lane, wm, wn, kk + 1, f[(kk + 1) % 2]);
-            else if (kt + 1 < ktiles)
-                v2_frags<B_KMAJOR>(next, lane, wm, wn, 0, f[(kk + 1) % 2]);
-            if (kk < LOAD_PARTS && lt < ktiles)
-                v2_load<B_KMAJOR>(p, lst, tm, tn, lt, kk);
+                v2_frags<B_KMAJOR>(st, q, kk + 1, f[(kk + 1) % 2]);
+            else if (EARLY && kt + 1 < ktiles)
+                v2_frags<B_KMAJOR>(next, q, 0, f[(kk + 1) % 2]);
+            if (EARLY && kk < LOAD_PARTS && lt < ktiles)
+                v2_load<B_KMAJOR>(p, q, lst, lt, kk);
 #pragma unroll
             for (int mi = 0; mi < 4; mi++)
 #pragma unroll
                 for (int nj = 0; nj < 8; nj++)
                     mma16816<FP16>(acc[mi][nj], f[kk % 2].a[mi], f[kk % 2].b[nj]);
-            if (kk == BK / 16 - 2) {
+            if (EARLY && kk == BK / 16 - 2) {
                 cp_async_commit();
                 cp_async_wait<STAGES - 2>();
                 __syncthreads();
@@ -242,7 +284,7 @@ sm80_v2_kernel(sm80_params p)
             }
 }
 
-template <bool FP16, bool B_KMAJOR, int STAGES>
+template <bool FP16, bool B_KMAJOR, int STAGES, bool EARLY>
 int
 v2_run(sm80_params p, cudaStream_t st, char *msg, size_t msg_len)
 {
@@ -252,7 +294,7 @@ v2_run(sm80_params p, cudaStream_t st, char *msg, size_t msg_len)
     cudaError_t e = cudaGetDevice(&dev);
 
     if (e == cudaSuccess && (dev < 0 || dev >= 64 || !raised[dev])) {
-        e = cudaFuncSetAttribute(sm80_v2_kernel<FP16, B_KMAJOR, STAGES>,
+        e = cudaFuncSetAttribute(sm80_v2_kernel<FP16, B_KMAJOR, STAGES, EARLY>,
                                  cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
         if (e == cudaSuccess && dev >= 0 && dev < 64)
             raised[dev] = 1;
@@ -261,16 +303,20 @@ v2_run(sm80_params p, cudaStream_t st, char *msg, size_t msg_len)
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_ECUDA, "sm80-v2: "
                             "cudaFuncSetAttribute: %s (%s)", cudaGetErrorString(e),
                             cudaGetErrorName(e));
-    sm80_v2_kernel<FP16, B_KMAJOR, STAGES><<<p.tiles_m * p.tiles_n, THREADS, smem, st>>>(p);
+    sm80_v2_kernel<FP16, B_KMAJOR, STAGES, EARLY>
+        <<<p.tiles_m * p.tiles_n, THREADS, smem, st>>>(p);
     return sm80_launched("sm80-v2", msg, msg_len);
 }
 
 template <bool FP16, bool B_KMAJOR>
 int
-v2_stages(sm80_params p, size_t stages, cudaStream_t st, char *msg, size_t msg_len)
+v2_stages(sm80_params p, size_t stages, bool early, cudaStream_t st, char *msg, size_t msg_len)
 {
-    return stages >= 4 ? v2_run<FP16, B_KMAJOR, 4>(p, st, msg, msg_len)
-                       : v2_run<FP16, B_KMAJOR, 3>(p, st, msg, msg_len);
+    if (early)
+        return stages >= 4 ? v2_run<FP16, B_KMAJOR, 4, true>(p, st, msg, msg_len)
+                           : v2_run<FP16, B_KMAJOR, 3, true>(p, st, msg, msg_len);
+    return stages >= 4 ? v2_run<FP16, B_KMAJOR, 4, false>(p, st, msg, msg_len)
+                       : v2_run<FP16, B_KMAJOR, 3, false>(p, st, msg, msg_len);
 }
 
 } /* namespace */
@@ -283,6 +329,7 @@ smma_sm80_v2_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len)
     bool fp16 = x->shape.a_fmt == SMMA_FP16;
     int dev = 0, smem = 0;
     size_t stages;
+    bool early;
 
     p.tiles_m = (p.m + BM - 1) / BM;
     p.tiles_n = (p.n + BN - 1) / BN;
@@ -296,13 +343,15 @@ smma_sm80_v2_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len)
     stages = smma_gpu_v2_stages((size_t) smem);
     if (stages == 4 && getenv("SMMA_SM80_V2_STAGES") != NULL &&
         strcmp(getenv("SMMA_SM80_V2_STAGES"), "3") == 0)
-        stages = 3; /* a tuning knob: compare 3 stages with 4 where both fit */
+        stages = 3; /* tuning knobs: compare 3 stages with 4 where both fit, */
+    early = getenv("SMMA_SM80_V2_BARRIER") == NULL ||
+            strcmp(getenv("SMMA_SM80_V2_BARRIER"), "top") != 0; /* and the barrier places */
     if (stages == 0)
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EARCH, "sm80-v2: the device has %d "
                             "bytes of shared memory per block", smem);
     if (fp16)
-        return x->b_kmajor ? v2_stages<true, true>(p, stages, st, msg, msg_len)
-                           : v2_stages<true, false>(p, stages, st, msg, msg_len);
-    return x->b_kmajor ? v2_stages<false, true>(p, stages, st, msg, msg_len)
-                       : v2_stages<false, false>(p, stages, st, msg, msg_len);
+        return x->b_kmajor ? v2_stages<true, true>(p, stages, early, st, msg, msg_len)
+                           : v2_stages<true, false>(p, stages, early, st, msg, msg_len);
+    return x->b_kmajor ? v2_stages<false, true>(p, stages, early, st, msg, msg_len)
+                       : v2_stages<false, false>(p, stages, early, st, msg, msg_len);
 }

@@ -153,6 +153,71 @@ smma_sm80_ldsm_b_nmajor(unsigned lane, unsigned n0, unsigned kk, unsigned *row,
     *chunk = n0 / 8u + (lane >> 4);
 }
 
+/* The same ldmatrix addresses as a base per lane plus a step, the form the
+ * kernel computes them in (tests/sim/sm80-plan-t.c checks that they equal
+ * the functions above).  In rows of 128 or more bytes the swizzle is an XOR
+ * of the chunk's low three bits with row & 7, so moving by d < 8 chunks in a
+ * row is an XOR of the offset with 16 d, and moving down 8 rows adds
+ * 8 row_bytes.  For the A tile and a K-major B tile (rows of 128 bytes):
+ *   offset(mi or nj, kk) = (base ^ (32 kk)) + 2048 (mi or nj),
+ * base = the offset of the lane's row and chunk at mi = nj = kk = 0.  For an
+ * N-major B tile (rows of row_bytes bytes, 16 k rows per k16 step):
+ *   offset(nj, kk) = base(nj) + 16 row_bytes kk. */
+SMMA_HD uint32_t
+smma_sm80_ldsm_a_base(unsigned lane, unsigned wm, unsigned row_bytes)
+{
+    unsigned row, chunk;
+
+    smma_sm80_ldsm_a(lane, wm, 0, &row, &chunk);
+    return smma_sm80_smem_offset(row, chunk, 0, row_bytes);
+}
+
+SMMA_HD uint32_t
+smma_sm80_ldsm_bk_base(unsigned lane, unsigned wn, unsigned row_bytes)
+{
+    unsigned row, chunk;
+
+    smma_sm80_ldsm_b_kmajor(lane, wn, 0, &row, &chunk);
+    return smma_sm80_smem_offset(row, chunk, 0, row_bytes);
+}
+
+SMMA_HD uint32_t
+smma_sm80_ldsm_bn_base(unsigned lane, unsigned n0, unsigned row_bytes)
+{
+    unsigned row, chunk;
+
+    smma_sm80_ldsm_b_nmajor(lane, n0, 0, &row, &chunk);
+    return smma_sm80_smem_offset(row, chunk, 0, row_bytes);
+}
+
+/* Step from a base: m16 (or n16) tile t and k16 step kk in rows of 128
+ * bytes. */
+SMMA_HD uint32_t
+smma_sm80_ldsm_step128(uint32_t base, unsigned t, unsigned kk)
+{
+    return (base ^ (32u * kk)) + 2048u * t;
+}
+
+/* The loads of a tile by `threads` threads in chunks of 16 bytes: chunk id
+ * = thread + threads * it of a tile whose rows have row_bytes bytes lies at
+ * row id / (row_bytes / 16), chunk id % (row_bytes / 16).  When threads is a
+ * multiple of 8 row_bytes / 16, every it moves down whole groups of 8 rows,
+ * so the offset of chunk `it` is that of it = 0 plus it times the stride
+ * below. */
+SMMA_HD uint32_t
+smma_sm80_load_base(unsigned thread, unsigned row_bytes)
+{
+    unsigned cpr = row_bytes / 16;
+
+    return smma_sm80_smem_offset(thread / cpr, thread % cpr, 0, row_bytes);
+}
+
+SMMA_HD uint32_t
+smma_sm80_load_stride(unsigned threads, unsigned row_bytes)
+{
+    return threads / (row_bytes / 16) * row_bytes;
+}
+
 /* ---- 4. the order of CTA tiles ------------------------------------------ */
 
 /* The tile (tm, tn) computed by CTA number pid of tiles_m x tiles_n tiles,

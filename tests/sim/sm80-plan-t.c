@@ -193,6 +193,49 @@ test_v2_b(bool kmajor)
     free(smem);
 }
 
+/* The kernel reaches its addresses from a base per lane (or thread) plus a
+ * step: those must be the addresses of the plans checked above. */
+static void
+test_steps(void)
+{
+    unsigned l, w, t, kk, bad_a = 0, bad_bk = 0, bad_bn = 0, bad_ld = 0, it;
+    static const unsigned widths[] = { 128, 512 };
+
+    for (l = 0; l < 32; l++)
+        for (w = 0; w < 4; w++)
+            for (t = 0; t < 4; t++)
+                for (kk = 0; kk < 4; kk++) {
+                    unsigned row, chunk;
+
+                    smma_sm80_ldsm_a(l, 64 * (w % 2) + 16 * t, kk, &row, &chunk);
+                    if (smma_sm80_ldsm_step128(smma_sm80_ldsm_a_base(l, 64 * (w % 2), 128), t,
+                                               kk) != smma_sm80_smem_offset(row, chunk, 0, 128))
+                        bad_a++;
+                    smma_sm80_ldsm_b_kmajor(l, 64 * w + 16 * t, kk, &row, &chunk);
+                    if (smma_sm80_ldsm_step128(smma_sm80_ldsm_bk_base(l, 64 * w, 128), t, kk) !=
+                        smma_sm80_smem_offset(row, chunk, 0, 128))
+                        bad_bk++;
+                    smma_sm80_ldsm_b_nmajor(l, 64 * w + 16 * t, kk, &row, &chunk);
+                    if (smma_sm80_ldsm_bn_base(l, 64 * w + 16 * t, 512) + 16 * 512 * kk !=
+                        smma_sm80_smem_offset(row, chunk, 0, 512))
+                        bad_bn++;
+                }
+    for (w = 0; w < 2; w++)
+        for (t = 0; t < 256; t++)
+            for (it = 0; it < 8; it++) {
+                unsigned rb = widths[w], cpr = rb / 16, id = t + 256 * it;
+
+                if (smma_sm80_load_base(t, rb) + it * smma_sm80_load_stride(256, rb) !=
+                    smma_sm80_smem_offset(id / cpr, id % cpr, 0, rb))
+                    bad_ld++;
+            }
+    ok(bad_a == 0, "A fragments: base ^ 32 kk + 2048 mi is the plan's address (%u wrong)",
+       bad_a);
+    ok(bad_bk == 0, "K-major B fragments: base ^ 32 kk + 2048 nj (%u wrong)", bad_bk);
+    ok(bad_bn == 0, "N-major B fragments: base(nj) + 8192 kk (%u wrong)", bad_bn);
+    ok(bad_ld == 0, "loads: base + it x stride is chunk thread + 256 it (%u wrong)", bad_ld);
+}
+
 static void
 test_tile_order(void)
 {
@@ -224,6 +267,7 @@ main(void)
     test_v2_a();
     test_v2_b(true);
     test_v2_b(false);
+    test_steps();
     test_tile_order();
     return exit_status();
 }
