@@ -130,39 +130,59 @@ bench_cublas_free(bench_cublas *c)
 
 /* ---- the mma.sync ceiling -------------------------------------------------- */
 
-/* Eight independent accumulator chains per warp, no memory traffic in the
- * loop: the rate the tensor cores give mma.sync.m16n8k16 at most. */
+/* A warp's tile of MI x NJ independent m16n8k16 accumulators, updated over
+ * and over from registers (no memory traffic in the loop): the rate the
+ * tensor cores give mma.sync at most with that many chains per warp. */
+template <int MI, int NJ>
 __global__ void
 ceiling_kernel(float *out, int iters, uint32_t seed)
 {
-    uint32_t a[4], b[2];
-    float acc[8][4];
+    uint32_t a[MI][4], b[NJ][2];
+    float acc[MI][NJ][4];
 
-    for (int i = 0; i < 4; i++)
-        a[i] = (seed + threadIdx.x * 7u + i) & 0x3f803f80u;
-    b[0] = (seed ^ threadIdx.x) & 0x3f803f80u;
-    b[1] = b[0] ^ 0x00400040u;
-    for (int j = 0; j < 8; j++)
+#pragma unroll
+    for (int i = 0; i < MI; i++)
+#pragma unroll
         for (int r = 0; r < 4; r++)
-            acc[j][r] = 0.0f;
+            a[i][r] = (seed + threadIdx.x * 7u + i * 4 + r) & 0x3f803f80u;
+#pragma unroll
+    for (int j = 0; j < NJ; j++) {
+        b[j][0] = (seed ^ (threadIdx.x + j)) & 0x3f803f80u;
+        b[j][1] = b[j][0] ^ 0x00400040u;
+    }
+#pragma unroll
+    for (int i = 0; i < MI; i++)
+#pragma unroll
+        for (int j = 0; j < NJ; j++)
+#pragma unroll
+            for (int r = 0; r < 4; r++)
+                acc[i][j][r] = 0.0f;
     for (int it = 0; it < iters; it++)
 #pragma unroll
-        for (int j = 0; j < 8; j++)
-            asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
-                         "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
-                         : "+f"(acc[j][0]), "+f"(acc[j][1]), "+f"(acc[j][2]), "+f"(acc[j][3])
-                         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-    float s = 0;
-    for (int j = 0; j < 8; j++)
-        for (int r = 0; r < 4; r++)
-            s += acc[j][r];
-    if (s == 12345.0f)
-        out[threadIdx.x] = s;
+        for (int i = 0; i < MI; i++)
+#pragma unroll
+            for (int j = 0; j < NJ; j++)
+                asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+                             "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                             : "+f"(acc[i][j][0]), "+f"(acc[i][j][1]), "+f"(acc[i][j][2]),
+                               "+f"(acc[i][j][3])
+                             : "r"(a[i][0]), "r"(a[i][1]), "r"(a[i][2]), "r"(a[i][3]),
+                               "r"(b[j][0]), "r"(b[j][1]));
+    float sum = 0;
+#pragma unroll
+    for (int i = 0; i < MI; i++)
+#pragma unroll
+        for (int j = 0; j < NJ; j++)
+#pragma unroll
+            for (int r = 0; r < 4; r++)
+                sum += acc[i][j][r];
+    if (sum == 12345.0f)
+        out[threadIdx.x] = sum;
 }
 
 struct ceiling_ctx {
     float *out;
-    int blocks, iters;
+    int blocks, threads, iters, shape;
 };
 
 static int
@@ -170,22 +190,31 @@ ceiling_run(void *vctx, int iter)
 {
     ceiling_ctx *c = (ceiling_ctx *) vctx;
 
-    ceiling_kernel<<<c->blocks, 256>>>(c->out, c->iters, (uint32_t) iter);
+    if (c->shape == 0)
+        ceiling_kernel<1, 8><<<c->blocks, c->threads>>>(c->out, c->iters, (uint32_t) iter);
+    else if (c->shape == 1)
+        ceiling_kernel<4, 8><<<c->blocks, c->threads>>>(c->out, c->iters / 4,
+                                                        (uint32_t) iter);
+    else
+        ceiling_kernel<2, 8><<<c->blocks, c->threads>>>(c->out, c->iters / 2,
+                                                        (uint32_t) iter);
     return cudaGetLastError() == cudaSuccess ? 0 : -1;
 }
 
 double
-bench_mma_ceiling(int reps, int blocks_per_sm)
+bench_mma_ceiling_shape(int reps, int warps_per_sm, int shape)
 {
-    int dev = 0, sms = 0;
+    int dev = 0, sms = 0, per_block = warps_per_sm % 8 == 0 ? 8 : 4;
     ceiling_ctx c;
     double med = 0, mn = 0;
     char msg[128];
 
     cudaGetDevice(&dev);
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    c.blocks = sms * blocks_per_sm;
+    c.threads = 32 * per_block;
+    c.blocks = sms * (warps_per_sm / per_block);
     c.iters = 4096;
+    c.shape = shape;
     if (cudaMalloc(&c.out, 256 * sizeof(float)) != cudaSuccess)
         return 0;
     if (bench_time(ceiling_run, &c, 3, reps, &med, &mn, msg, sizeof(msg)) != 0) {
@@ -193,8 +222,14 @@ bench_mma_ceiling(int reps, int blocks_per_sm)
         return 0;
     }
     cudaFree(c.out);
-    /* flops: blocks x 8 warps x iters x 8 mma x 2 * 16 * 8 * 16 */
-    return (double) c.blocks * 8 * c.iters * 8 * 4096.0 / (med * 1e-3) / 1e12;
+    /* Every shape does iters x 8 mma of 4096 flops per warp. */
+    return (double) c.blocks * c.threads / 32 * c.iters * 8 * 4096.0 / (med * 1e-3) / 1e12;
+}
+
+double
+bench_mma_ceiling(int reps, int blocks_per_sm)
+{
+    return bench_mma_ceiling_shape(reps, 8 * blocks_per_sm, 0);
 }
 
 int

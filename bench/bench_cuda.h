@@ -43,6 +43,11 @@ void bench_cublas_free(bench_cublas *c);
  * reps). */
 double bench_mma_ceiling(int reps, int blocks_per_sm);
 
+/* The same with warps_per_sm warps per multiprocessor (4, 8, 16, ... 64)
+ * and a warp tile of shape 0: 1 x 8 mma tiles (8 chains sharing A), 1: 4 x 8
+ * (a 64 x 64 warp tile, 32 chains), 2: 2 x 8 (32 x 64, 16 chains). */
+double bench_mma_ceiling_shape(int reps, int warps_per_sm, int shape);
+
 /* The SM clock the driver reports now (kHz, via cudaDevAttrClockRate: the
  * maximum), and the device's name; 0 on failure. */
 int bench_clock_khz(void);

@@ -116,6 +116,25 @@ main(int argc, char **argv)
             return 2;
         }
     }
+    if (argc > 1 && strcmp(argv[1], "--ceilings") == 0) {
+        static const int warps[] = { 4, 8, 12, 16, 32, 64 };
+        static const char *const shape[] = { "1x8 (8 chains)", "4x8 (64x64 warp tile)",
+                                              "2x8 (32x64 warp tile)" };
+        int sh, w;
+
+        printf("mma.sync.m16n8k16 bf16 register-only loops, TFLOP/s (median of 20):\n");
+        printf("%-24s", "warps per SM:");
+        for (w = 0; w < 6; w++)
+            printf(" %7d", warps[w]);
+        printf("\n");
+        for (sh = 0; sh < 3; sh++) {
+            printf("%-24s", shape[sh]);
+            for (w = 0; w < 6; w++)
+                printf(" %7.1f", bench_mma_ceiling_shape(20, warps[w], sh));
+            printf("\n");
+        }
+        return 0;
+    }
     if (reps < 10) {
         fprintf(stderr, "gemm-bench: --reps must be at least 10\n");
         return 2;
