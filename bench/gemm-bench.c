@@ -98,24 +98,6 @@ main(int argc, char **argv)
     double ceiling;
     size_t si;
 
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
-            reps = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--warmup") == 0 && i + 1 < argc)
-            warmup = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--kernels") == 0 && i + 1 < argc)
-            kernels = argv[++i];
-        else if (strcmp(argv[i], "--shapes") == 0 && i + 1 < argc)
-            sets = argv[++i];
-        else if (strcmp(argv[i], "--d") == 0 && i + 1 < argc)
-            d_fp32 = strcmp(argv[++i], "fp32") == 0;
-        else if (strcmp(argv[i], "--b") == 0 && i + 1 < argc)
-            b_kmajor = strcmp(argv[++i], "nmajor") != 0;
-        else {
-            fprintf(stderr, "gemm-bench: unknown argument '%s'\n", argv[i]);
-            return 2;
-        }
-    }
     if (argc > 1 && strcmp(argv[1], "--ceilings") == 0) {
         static const int warps[] = { 4, 8, 12, 16, 32, 64 };
         static const char *const shape[] = { "1x8 (8 chains)", "4x8 (64x64 warp tile)",
@@ -134,6 +116,24 @@ main(int argc, char **argv)
             printf("\n");
         }
         return 0;
+    }
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--warmup") == 0 && i + 1 < argc)
+            warmup = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--kernels") == 0 && i + 1 < argc)
+            kernels = argv[++i];
+        else if (strcmp(argv[i], "--shapes") == 0 && i + 1 < argc)
+            sets = argv[++i];
+        else if (strcmp(argv[i], "--d") == 0 && i + 1 < argc)
+            d_fp32 = strcmp(argv[++i], "fp32") == 0;
+        else if (strcmp(argv[i], "--b") == 0 && i + 1 < argc)
+            b_kmajor = strcmp(argv[++i], "nmajor") != 0;
+        else {
+            fprintf(stderr, "gemm-bench: unknown argument '%s'\n", argv[i]);
+            return 2;
+        }
     }
     if (reps < 10) {
         fprintf(stderr, "gemm-bench: --reps must be at least 10\n");

@@ -118,37 +118,41 @@ v2_plan_make(const sm80_params &p, uint32_t tm, uint32_t tn, unsigned lane, uint
 }
 
 /* Issues part `part` of this thread's loads of k tile kt (all of them when
- * part < 0) into the stage at shared address st.  Past M or N: zeros (read
- * nothing); past K: -0 in A (the identity of the sum), +0 in B. */
+ * part < 0) into the stage at shared address st, without a branch, so that
+ * the compiler can place the loads among the mma: a chunk outside M, N or K,
+ * or of a tile past the last (kt >= ktiles), is zero-filled (its source is
+ * not read).  The padding of A past K is made -0 later, in registers (see
+ * v2_mask_tail). */
 template <bool B_KMAJOR>
 __device__ __forceinline__ void
-v2_load(const sm80_params &p, const v2_plan &q, uint32_t st, uint32_t kt, int part)
+v2_load(const sm80_params &p, const v2_plan &q, uint32_t st, uint32_t kt, uint32_t ktiles,
+        int part)
 {
     const uint32_t k0 = kt * BK;
-    const uint16_t *ga = q.ga + k0, *gb = q.gb + (size_t) kt * q.gb_tile;
-    const bool kin = k0 + q.kc < p.k; /* K-major chunks: inside K */
+    const char *ga = (const char *) q.ga + (size_t) k0 * 2;
+    const char *gb = (const char *) q.gb + (size_t) kt * q.gb_tile * 2;
+    const bool live = kt < ktiles;
+    const bool kin = live && k0 + q.kc < p.k; /* K-major chunks: inside K */
 
 #pragma unroll
     for (int it = 0; it < A_ITERS + B_ITERS; it++) {
         if (part >= 0 && it / PER_PART != part)
-            continue;
+            continue; /* resolved at compile time */
         if (it < A_ITERS) {
             uint32_t dst = st + q.a_dst + it * smma_sm80_load_stride(THREADS, A_ROW);
-            bool in = (q.a_rows >> it) & 1;
+            uint32_t n = kin && ((q.a_rows >> it) & 1) ? 16 : 0;
 
-            if (!kin)
-                st_shared_v4(dst, 0x80008000u);
-            else
-                cp_async16(dst, in ? ga + it * q.ga_step : (const uint16_t *) p.a, in ? 16 : 0);
+            cp_async16(dst, ga + (size_t) it * q.ga_step * 2, n);
         } else {
             const int ib = it - A_ITERS;
             uint32_t dst = st + A_BYTES + q.b_dst +
                            ib * smma_sm80_load_stride(THREADS, B_KMAJOR ? BK_ROW : BN_ROW);
-            bool in = B_KMAJOR ? kin && ((q.b_rows >> ib) & 1)
-                               : k0 + q.kc + ib * (THREADS / (BN / 8)) < p.k;
+            uint32_t n = B_KMAJOR
+                             ? (kin && ((q.b_rows >> ib) & 1) ? 16 : 0)
+                             : (live && k0 + q.kc + ib * (THREADS / (BN / 8)) < p.k ? q.b_bytes
+                                                                                  : 0);
 
-            cp_async16(dst, in ? gb + ib * q.gb_step : (const uint16_t *) p.b,
-                       in ? q.b_bytes : 0);
+            cp_async16(dst, gb + (size_t) ib * q.gb_step * 2, n);
         }
     }
 }
@@ -184,9 +188,34 @@ v2_frags(uint32_t st, const v2_plan &q, int kk, frags &f)
     }
 }
 
+/* The 32 mma of one k16 step: acc[mi][nj] += A(mi) B(nj). */
+template <bool FP16>
+__device__ __forceinline__ void
+v2_mma(float (&acc)[4][8][4], const frags &f)
+{
+#pragma unroll
+    for (int mi = 0; mi < 4; mi++)
+#pragma unroll
+        for (int nj = 0; nj < 8; nj++)
+            mma16816<FP16>(acc[mi][nj], f.a[mi], f.b[nj]);
+}
+
+/* In the k16 step starting at k = k16, the A registers holding k >= K
+ * (pairs: K is a multiple of 8) become -0, the identity of the sum. */
+__device__ __forceinline__ void
+v2_mask_tail(frags &f, uint32_t k16, uint32_t k, unsigned lane)
+{
+#pragma unroll
+    for (int mi = 0; mi < 4; mi++)
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+            if (k16 + smma_frag_a_col(lane, r, 0, 2, 16) >= k)
+                f.a[mi][r] = 0x80008000u;
+}
+
 static_assert(STAGE_BYTES == SMMA_GPU_V2_STAGE, "the stage size of gemm_internal.h");
 
-template <bool FP16, bool B_KMAJOR, int STAGES, bool EARLY>
+template <bool FP16, bool B_KMAJOR, int STAGES>
 __global__ void __launch_bounds__(THREADS, 1)
 sm80_v2_kernel(sm80_params p)
 {
@@ -219,53 +248,54 @@ sm80_v2_kernel(sm80_params p)
     /* Prologue: the first STAGES - 1 tiles, and the fragments of k16 step 0. */
 #pragma unroll
     for (int s = 0; s < STAGES - 1; s++) {
-        if ((uint32_t) s < ktiles)
-            v2_load<B_KMAJOR>(p, q, base + s * STAGE_BYTES, s, -1);
+        v2_load<B_KMAJOR>(p, q, base + s * STAGE_BYTES, s, ktiles, -1);
         cp_async_commit();
     }
     cp_async_wait<STAGES - 2>();
     __syncthreads();
     v2_frags<B_KMAJOR>(base, q, 0, f[0]);
 
-    /* Each k tile: four k16 steps.  Step kk loads the fragments of step
-     * kk + 1 (for the last step: step 0 of the next tile), issues a third of
-     * the loads of tile kt + STAGES - 1, then its 32 mma.  After the mma of
-     * step 2 the tile's barrier: tile kt + 1 has landed for every thread, and
-     * every warp has read stage kt for the last time, so that the next tile
-     * can refill it.  The barrier waits while the mma just issued run. */
-    for (uint32_t kt = 0; kt < ktiles; kt++) {
+    /* Each k tile but the last: four k16 steps.  Step kk loads the fragments
+     * of step kk + 1 (for the last step: step 0 of the next tile), issues a
+     * third of the loads of tile kt + STAGES - 1, then its 32 mma.  After the
+     * mma of step 2 the tile's barrier: tile kt + 1 has landed for every
+     * thread, and every warp has read stage kt for the last time, so that the
+     * next tile can refill it.  The barrier waits while the mma just issued
+     * run.  Nothing in a k tile branches, so the loads and the fragment reads
+     * fall in among the mma. */
+    for (uint32_t kt = 0; kt + 1 < ktiles; kt++) {
         const uint32_t st = base + (kt % STAGES) * STAGE_BYTES;
         const uint32_t next = base + ((kt + 1) % STAGES) * STAGE_BYTES;
         const uint32_t lt = kt + STAGES - 1, lst = base + (lt % STAGES) * STAGE_BYTES;
 
-        if (!EARLY) {
-            if (kt > 0) {
-                cp_async_wait<STAGES - 2>();
-                __syncthreads();
-                v2_frags<B_KMAJOR>(st, q, 0, f[0]);
-            }
-            if (lt < ktiles)
-                v2_load<B_KMAJOR>(p, q, lst, lt, -1);
-            cp_async_commit();
-        }
 #pragma unroll
         for (int kk = 0; kk < BK / 16; kk++) {
             if (kk + 1 < BK / 16)
                 v2_frags<B_KMAJOR>(st, q, kk + 1, f[(kk + 1) % 2]);
-            else if (EARLY && kt + 1 < ktiles)
+            else
                 v2_frags<B_KMAJOR>(next, q, 0, f[(kk + 1) % 2]);
-            if (EARLY && kk < LOAD_PARTS && lt < ktiles)
-                v2_load<B_KMAJOR>(p, q, lst, lt, kk);
-#pragma unroll
-            for (int mi = 0; mi < 4; mi++)
-#pragma unroll
-                for (int nj = 0; nj < 8; nj++)
-                    mma16816<FP16>(acc[mi][nj], f[kk % 2].a[mi], f[kk % 2].b[nj]);
-            if (EARLY && kk == BK / 16 - 2) {
+            if (kk < LOAD_PARTS)
+                v2_load<B_KMAJOR>(p, q, lst, lt, ktiles, kk);
+            v2_mma<FP16>(acc, f[kk % 2]);
+            if (kk == BK / 16 - 2) {
                 cp_async_commit();
                 cp_async_wait<STAGES - 2>();
                 __syncthreads();
             }
+        }
+    }
+
+    /* The last k tile: the k past K (stored as +0) become -0 in the A
+     * fragments before their mma. */
+    {
+        const uint32_t kt = ktiles - 1, st = base + (kt % STAGES) * STAGE_BYTES;
+
+#pragma unroll
+        for (int kk = 0; kk < BK / 16; kk++) {
+            if (kk + 1 < BK / 16)
+                v2_frags<B_KMAJOR>(st, q, kk + 1, f[(kk + 1) % 2]);
+            v2_mask_tail(f[kk % 2], kt * BK + 16 * kk, p.k, lane);
+            v2_mma<FP16>(acc, f[kk % 2]);
         }
     }
     cp_async_wait<0>();
@@ -284,7 +314,7 @@ sm80_v2_kernel(sm80_params p)
             }
 }
 
-template <bool FP16, bool B_KMAJOR, int STAGES, bool EARLY>
+template <bool FP16, bool B_KMAJOR, int STAGES>
 int
 v2_run(sm80_params p, cudaStream_t st, char *msg, size_t msg_len)
 {
@@ -294,7 +324,7 @@ v2_run(sm80_params p, cudaStream_t st, char *msg, size_t msg_len)
     cudaError_t e = cudaGetDevice(&dev);
 
     if (e == cudaSuccess && (dev < 0 || dev >= 64 || !raised[dev])) {
-        e = cudaFuncSetAttribute(sm80_v2_kernel<FP16, B_KMAJOR, STAGES, EARLY>,
+        e = cudaFuncSetAttribute(sm80_v2_kernel<FP16, B_KMAJOR, STAGES>,
                                  cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
         if (e == cudaSuccess && dev >= 0 && dev < 64)
             raised[dev] = 1;
@@ -303,20 +333,16 @@ v2_run(sm80_params p, cudaStream_t st, char *msg, size_t msg_len)
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_ECUDA, "sm80-v2: "
                             "cudaFuncSetAttribute: %s (%s)", cudaGetErrorString(e),
                             cudaGetErrorName(e));
-    sm80_v2_kernel<FP16, B_KMAJOR, STAGES, EARLY>
-        <<<p.tiles_m * p.tiles_n, THREADS, smem, st>>>(p);
+    sm80_v2_kernel<FP16, B_KMAJOR, STAGES><<<p.tiles_m * p.tiles_n, THREADS, smem, st>>>(p);
     return sm80_launched("sm80-v2", msg, msg_len);
 }
 
 template <bool FP16, bool B_KMAJOR>
 int
-v2_stages(sm80_params p, size_t stages, bool early, cudaStream_t st, char *msg, size_t msg_len)
+v2_stages(sm80_params p, size_t stages, cudaStream_t st, char *msg, size_t msg_len)
 {
-    if (early)
-        return stages >= 4 ? v2_run<FP16, B_KMAJOR, 4, true>(p, st, msg, msg_len)
-                           : v2_run<FP16, B_KMAJOR, 3, true>(p, st, msg, msg_len);
-    return stages >= 4 ? v2_run<FP16, B_KMAJOR, 4, false>(p, st, msg, msg_len)
-                       : v2_run<FP16, B_KMAJOR, 3, false>(p, st, msg, msg_len);
+    return stages >= 4 ? v2_run<FP16, B_KMAJOR, 4>(p, st, msg, msg_len)
+                       : v2_run<FP16, B_KMAJOR, 3>(p, st, msg, msg_len);
 }
 
 } /* namespace */
@@ -329,7 +355,6 @@ smma_sm80_v2_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len)
     bool fp16 = x->shape.a_fmt == SMMA_FP16;
     int dev = 0, smem = 0;
     size_t stages;
-    bool early;
 
     p.tiles_m = (p.m + BM - 1) / BM;
     p.tiles_n = (p.n + BN - 1) / BN;
@@ -343,15 +368,13 @@ smma_sm80_v2_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len)
     stages = smma_gpu_v2_stages((size_t) smem);
     if (stages == 4 && getenv("SMMA_SM80_V2_STAGES") != NULL &&
         strcmp(getenv("SMMA_SM80_V2_STAGES"), "3") == 0)
-        stages = 3; /* tuning knobs: compare 3 stages with 4 where both fit, */
-    early = getenv("SMMA_SM80_V2_BARRIER") == NULL ||
-            strcmp(getenv("SMMA_SM80_V2_BARRIER"), "top") != 0; /* and the barrier places */
+        stages = 3; /* a tuning knob: compare 3 stages with 4 where both fit */
     if (stages == 0)
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EARCH, "sm80-v2: the device has %d "
                             "bytes of shared memory per block", smem);
     if (fp16)
-        return x->b_kmajor ? v2_stages<true, true>(p, stages, early, st, msg, msg_len)
-                           : v2_stages<true, false>(p, stages, early, st, msg, msg_len);
-    return x->b_kmajor ? v2_stages<false, true>(p, stages, early, st, msg, msg_len)
-                       : v2_stages<false, false>(p, stages, early, st, msg, msg_len);
+        return x->b_kmajor ? v2_stages<true, true>(p, stages, st, msg, msg_len)
+                           : v2_stages<true, false>(p, stages, st, msg, msg_len);
+    return x->b_kmajor ? v2_stages<false, true>(p, stages, st, msg, msg_len)
+                       : v2_stages<false, false>(p, stages, st, msg, msg_len);
 }
