@@ -107,6 +107,12 @@ smma_gpu_gemm(const smma_gpu_gemm_args *x, char *msg, size_t len)
         return smma_sm80_v1_launch(x, msg, len);
     case SMMA_GPU_SM80_V2:
         return smma_sm80_v2_launch(x, msg, len);
+    case SMMA_GPU_SM80_BS_V1:
+        return smma_sm80_bs_v1_launch(x, msg, len);
+    case SMMA_GPU_SM80_BS_LARGE:
+        return smma_sm80_bs_large_launch(x, msg, len);
+    case SMMA_GPU_SM80_BS_SMALL:
+        return smma_sm80_bs_small_launch(x, msg, len);
     default:
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s is not built",
                             smma_gpu_kernel_name(k));

@@ -1,24 +1,171 @@
 /*
  * gpu/gemm_check_bs.c - the host-side rules of the block-scaled kernels
- * (gpu/sm80/bs_*.cu, gpu/sm100/): which problems each accepts, and the
- * model each reproduces.
+ * (gpu/sm80/bs_*.cu; gpu/sm100/ where built): which problems each accepts,
+ * which one SMMA_GPU_AUTO takes, and the model each reproduces.
  */
 #include <config.h>
 
+#include <string.h>
+
 #include "gemm_internal.h"
+
+static bool
+quantized(smma_format f)
+{
+    return f == SMMA_E4M3 || f == SMMA_E5M2 || f == SMMA_E2M3 || f == SMMA_E3M2 ||
+           f == SMMA_E2M1;
+}
+
+/* Elements of format f in 16 bytes. */
+static size_t
+per16(smma_format f)
+{
+    return f == SMMA_BF16 ? 8 : f == SMMA_E2M1 ? 32 : 16;
+}
+
+bool
+smma_gpu_bs_pair_fast(smma_format a, smma_format b)
+{
+    switch (a * 16 + b) {
+    case SMMA_E4M3 * 16 + SMMA_E4M3: case SMMA_E4M3 * 16 + SMMA_E5M2:
+    case SMMA_E5M2 * 16 + SMMA_E4M3: case SMMA_E5M2 * 16 + SMMA_E5M2:
+    case SMMA_E2M3 * 16 + SMMA_E2M3: case SMMA_E3M2 * 16 + SMMA_E3M2:
+    case SMMA_E2M1 * 16 + SMMA_E2M1: case SMMA_E4M3 * 16 + SMMA_E2M1:
+    case SMMA_BF16 * 16 + SMMA_E2M1: case SMMA_BF16 * 16 + SMMA_E4M3:
+        return true;
+    default:
+        return false;
+    }
+}
+
+size_t
+smma_gpu_bs_large_smem(smma_format a, smma_format b)
+{
+    size_t ra = a == SMMA_BF16 ? 128 : a == SMMA_E2M1 ? 32 : 64;
+    size_t rb = b == SMMA_E2M1 ? 32 : 64;
+
+    /* A 4-stage ring of 128 x 64 k of A and 256 x 64 k of B as stored, and
+     * two bf16 buffers of the converted operands (16 KB of A unless it is
+     * bf16, 32 KB of B). */
+    return 4 * (128 * ra + 256 * rb) + 2 * ((a == SMMA_BF16 ? 0 : 16384) + 32768);
+}
+
+/* Rules every block-scaled kernel shares. */
+static int
+check_bs_common(const smma_gpu_gemm_args *x, char *msg, size_t len)
+{
+    const smma_gemm_shape *s = &x->shape;
+
+    if (s->scale_fmt != SMMA_E8M0 && s->scale_fmt != SMMA_UE4M3)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s x %s without scales: no kernel "
+                            "computes it (the 16-bit kernels take bf16 x bf16 and fp16 x fp16)",
+                            smma_format_name(s->a_fmt), smma_format_name(s->b_fmt));
+    if (!quantized(s->b_fmt) || (!quantized(s->a_fmt) && s->a_fmt != SMMA_BF16))
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "block-scaled kernels take A in "
+                            "e4m3, e5m2, e2m3, e3m2, e2m1 or bf16 and B in e4m3, e5m2, e2m3, "
+                            "e3m2 or e2m1, not %s x %s", smma_format_name(s->a_fmt),
+                            smma_format_name(s->b_fmt));
+    if (!x->a_kmajor || !x->b_kmajor)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "block-scaled kernels take A and B "
+                            "K-major (the scales run along K)");
+    if (x->scale_layout != SMMA_SL_LINEAR && x->scale_layout != SMMA_SL_128X4)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "scales must be in the linear or "
+                            "the 128x4 layout, not %s", smma_scale_layout_name(x->scale_layout));
+    if ((s->a_fmt == SMMA_E2M1 && (x->lda % 2 != 0 || s->k % 2 != 0)) ||
+        (s->b_fmt == SMMA_E2M1 && (x->ldb % 2 != 0 || s->k % 2 != 0)))
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "e2m1 operands come two codes per "
+                            "byte: k and the leading dimension must be even");
+    return SMMA_GPU_STATUS_OK;
+}
+
+/* The rules of the fast kernels: 16-byte rows and pointers, K a multiple
+ * of 8, a pair they are built for. */
+static int
+check_bs_fast(const smma_gpu_gemm_args *x, const char *kn, char *msg, size_t len)
+{
+    const smma_gemm_shape *s = &x->shape;
+
+    if (!smma_gpu_bs_pair_fast(s->a_fmt, s->b_fmt))
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: %s x %s is not built (sm80-bs-v1 "
+                            "computes it)", kn, smma_format_name(s->a_fmt),
+                            smma_format_name(s->b_fmt));
+    if (s->k % 8 != 0)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: k = %zu must be a multiple of 8",
+                            kn, s->k);
+    if (x->lda % per16(s->a_fmt) != 0 || x->ldb % per16(s->b_fmt) != 0)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: rows of A and B must be "
+                            "multiples of 16 bytes (lda = %zu, ldb = %zu)", kn, x->lda, x->ldb);
+    if (((uintptr_t) x->a % 16) != 0 || ((uintptr_t) x->b % 16) != 0)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: A and B must be 16-byte "
+                            "aligned", kn);
+    if (x->lda >= (1u << 24) || x->ldb >= (1u << 24))
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: lda and ldb must be below 2^24",
+                            kn);
+    return SMMA_GPU_STATUS_OK;
+}
+
+static int
+check_bs_large(const smma_gpu_gemm_args *x, size_t smem, char *msg, size_t len)
+{
+    int rc = check_bs_fast(x, "sm80-bs-large", msg, len);
+    size_t need;
+
+    if (rc != SMMA_GPU_STATUS_OK)
+        return rc;
+    need = smma_gpu_bs_large_smem(x->shape.a_fmt, x->shape.b_fmt);
+    if (need > smem)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "sm80-bs-large: %s x %s needs %zu "
+                            "bytes of shared memory per block, the device has %zu",
+                            smma_format_name(x->shape.a_fmt), smma_format_name(x->shape.b_fmt),
+                            need, smem);
+    return SMMA_GPU_STATUS_OK;
+}
+
+static int
+check_bs_small(const smma_gpu_gemm_args *x, char *msg, size_t len)
+{
+    int rc = check_bs_fast(x, "sm80-bs-small", msg, len);
+
+    if (rc != SMMA_GPU_STATUS_OK)
+        return rc;
+    if (x->shape.m > 16)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-small: m = %zu must be at "
+                            "most 16", x->shape.m);
+    return SMMA_GPU_STATUS_OK;
+}
 
 int
 smma_gpu_check_scaled(const smma_gpu_gemm_args *x, int major, int minor, size_t smem,
                       smma_gpu_kernel *chosen, char *msg, size_t len)
 {
+    int rc = check_bs_common(x, msg, len);
+
     (void) major;
     (void) minor;
-    (void) smem;
-    (void) chosen;
-    return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s x %s%s: no kernel computes this "
-                        "product", smma_format_name(x->shape.a_fmt),
-                        smma_format_name(x->shape.b_fmt),
-                        x->shape.scale_fmt != SMMA_NONE ? " with scales" : "");
+    if (rc != SMMA_GPU_STATUS_OK)
+        return rc;
+    switch (x->kernel) {
+    case SMMA_GPU_AUTO:
+        if (check_bs_small(x, NULL, 0) == SMMA_GPU_STATUS_OK)
+            *chosen = SMMA_GPU_SM80_BS_SMALL;
+        else if (check_bs_large(x, smem, NULL, 0) == SMMA_GPU_STATUS_OK)
+            *chosen = SMMA_GPU_SM80_BS_LARGE;
+        else
+            *chosen = SMMA_GPU_SM80_BS_V1;
+        return SMMA_GPU_STATUS_OK;
+    case SMMA_GPU_SM80_BS_V1:
+        *chosen = SMMA_GPU_SM80_BS_V1;
+        return SMMA_GPU_STATUS_OK;
+    case SMMA_GPU_SM80_BS_LARGE:
+        *chosen = SMMA_GPU_SM80_BS_LARGE;
+        return check_bs_large(x, smem, msg, len);
+    case SMMA_GPU_SM80_BS_SMALL:
+        *chosen = SMMA_GPU_SM80_BS_SMALL;
+        return check_bs_small(x, msg, len);
+    default:
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s does not compute block-scaled "
+                            "products on this device", smma_gpu_kernel_name(x->kernel));
+    }
 }
 
 int
@@ -26,7 +173,25 @@ smma_gpu_model_scaled(smma_gpu_kernel kernel, const smma_gemm_shape *s, int majo
                       const char **model, char *msg, size_t len)
 {
     (void) s;
-    (void) model;
-    return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "%s has no model on compute "
-                        "capability %d.%d", smma_gpu_kernel_name(kernel), major, minor);
+    switch (kernel) {
+    case SMMA_GPU_SM80_BS_V1:
+    case SMMA_GPU_SM80_BS_LARGE:
+    case SMMA_GPU_SM80_BS_SMALL:
+        if (major == 8 && minor == 0)
+            *model = "bf16-upcast-a100";
+        else if (major == 8 && minor == 9)
+            *model = "bf16-upcast-ada";
+        else if (major == 9 && minor == 0)
+            *model = "bf16-upcast-h100";
+        else if (major == 10 && (minor == 0 || minor == 3))
+            *model = "bf16-upcast-b200";
+        else
+            return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "softmma has no model of the "
+                                "mma.sync tensor cores of compute capability %d.%d (it has "
+                                "8.0, 8.9, 9.0, 10.0, 10.3)", major, minor);
+        return SMMA_GPU_STATUS_OK;
+    default:
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "%s has no model on compute "
+                            "capability %d.%d", smma_gpu_kernel_name(kernel), major, minor);
+    }
 }

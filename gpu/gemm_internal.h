@@ -36,6 +36,12 @@ size_t smma_gpu_v2_stages(size_t smem);
 int smma_gpu_gemm_check_smem(const smma_gpu_gemm_args *x, int major, int minor, size_t smem,
                              smma_gpu_kernel *chosen, char *msg, size_t msg_len);
 
+/* Whether the fast block-scaled kernels (sm80-bs-large, sm80-bs-small) are
+ * built for A x B in formats a and b, and the shared memory sm80-bs-large
+ * needs for them (gpu/gemm_check_bs.c; the kernel checks it agrees). */
+bool smma_gpu_bs_pair_fast(smma_format a, smma_format b);
+size_t smma_gpu_bs_large_smem(smma_format a, smma_format b);
+
 /* The rules and models of the block-scaled kernels (gpu/gemm_check_bs.c):
  * called for every problem that is not a 16-bit product without scales. */
 int smma_gpu_check_scaled(const smma_gpu_gemm_args *x, int major, int minor, size_t smem,

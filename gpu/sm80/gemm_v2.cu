@@ -40,20 +40,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common.cuh"
 #include "sm80.h"
+#include "tile.cuh"
 
 namespace {
 
-constexpr int BM = 128, BN = 256, BK = 64;
-constexpr int THREADS = 256;
-constexpr int A_ROW = BK * 2;            /* bytes of a row of the A tile (m) */
-constexpr int A_BYTES = BM * A_ROW;      /* 16 KB */
-constexpr int B_BYTES = BN * BK * 2;     /* 32 KB, K-major (rows n) or N-major (rows k) */
-constexpr int BK_ROW = BK * 2;           /* K-major B: bytes of a row (n) */
+using namespace sm80tile;
+
+constexpr int A_ROW = ROW;               /* bytes of a row of the A tile (m) */
+constexpr int BK_ROW = ROW;              /* K-major B: bytes of a row (n) */
 constexpr int BN_ROW = BN * 2;           /* N-major B: bytes of a row (k) */
 constexpr int STAGE_BYTES = A_BYTES + B_BYTES; /* = SMMA_GPU_V2_STAGE */
-constexpr uint32_t GROUP = 8;
 
 /* The cp.async chunks a thread issues per k tile: 4 of A (128 rows x 8
  * chunks), 8 of B; issued in three parts during the three k16 steps before
@@ -157,60 +154,15 @@ v2_load(const sm80_params &p, const v2_plan &q, uint32_t st, uint32_t kt, uint32
     }
 }
 
-/* The fragments of one k16 step of a warp: 4 m16 tiles of A, 8 n8 tiles of
- * B. */
-struct frags {
-    uint32_t a[4][4];
-    uint32_t b[8][2];
-};
-
 template <bool B_KMAJOR>
 __device__ __forceinline__ void
 v2_frags(uint32_t st, const v2_plan &q, int kk, frags &f)
 {
-    const uint32_t a_at = st + (q.a_frag ^ (32u * kk));
-
-#pragma unroll
-    for (int mi = 0; mi < 4; mi++)
-        ldsm_x4(a_at + smma_sm80_ldsm_step128(0, mi, 0), f.a[mi]);
-#pragma unroll
-    for (int nj = 0; nj < 4; nj++) {
-        uint32_t r[4];
-
-        if (B_KMAJOR)
-            ldsm_x4(st + A_BYTES + smma_sm80_ldsm_step128(q.b_frag[0], nj, kk), r);
-        else
-            ldsm_x4_trans(st + A_BYTES + q.b_frag[nj] + 16u * BN_ROW * kk, r);
-        f.b[2 * nj][0] = r[0];
-        f.b[2 * nj][1] = r[1];
-        f.b[2 * nj + 1][0] = r[2];
-        f.b[2 * nj + 1][1] = r[3];
-    }
-}
-
-/* The 32 mma of one k16 step: acc[mi][nj] += A(mi) B(nj). */
-template <bool FP16>
-__device__ __forceinline__ void
-v2_mma(float (&acc)[4][8][4], const frags &f)
-{
-#pragma unroll
-    for (int mi = 0; mi < 4; mi++)
-#pragma unroll
-        for (int nj = 0; nj < 8; nj++)
-            mma16816<FP16>(acc[mi][nj], f.a[mi], f.b[nj]);
-}
-
-/* In the k16 step starting at k = k16, the A registers holding k >= K
- * (pairs: K is a multiple of 8) become -0, the identity of the sum. */
-__device__ __forceinline__ void
-v2_mask_tail(frags &f, uint32_t k16, uint32_t k, unsigned lane)
-{
-#pragma unroll
-    for (int mi = 0; mi < 4; mi++)
-#pragma unroll
-        for (int r = 0; r < 4; r++)
-            if (k16 + smma_frag_a_col(lane, r, 0, 2, 16) >= k)
-                f.a[mi][r] = 0x80008000u;
+    frags_a(st, q.a_frag, kk, f);
+    if (B_KMAJOR)
+        frags_bk(st + A_BYTES, q.b_frag[0], kk, f);
+    else
+        frags_bn(st + A_BYTES, q.b_frag, kk, BN_ROW, f);
 }
 
 static_assert(STAGE_BYTES == SMMA_GPU_V2_STAGE, "the stage size of gemm_internal.h");
@@ -232,18 +184,7 @@ sm80_v2_kernel(sm80_params p)
     smma_sm80_tile_of(blockIdx.x, p.tiles_m, p.tiles_n, p.group, &tm, &tn);
     v2_plan_make<B_KMAJOR>(p, tm, tn, lane, wm, wn, q);
 
-    /* The accumulators start as C (or +0). */
-#pragma unroll
-    for (int mi = 0; mi < 4; mi++)
-#pragma unroll
-        for (int nj = 0; nj < 8; nj++)
-#pragma unroll
-            for (int r = 0; r < 4; r++) {
-                uint32_t i = tm * BM + wm + 16 * mi + smma_frag_cd_row(lane, r);
-                uint32_t j = tn * BN + wn + 8 * nj + smma_frag_cd_col(lane, r);
-
-                acc[mi][nj][r] = i < p.m && j < p.n ? epi_c(p, i, j) : 0.0f;
-            }
+    acc_init(p, tm * BM + wm, tn * BN + wn, lane, acc);
 
     /* Prologue: the first STAGES - 1 tiles, and the fragments of k16 step 0. */
 #pragma unroll
@@ -276,7 +217,7 @@ sm80_v2_kernel(sm80_params p)
                 v2_frags<B_KMAJOR>(next, q, 0, f[(kk + 1) % 2]);
             if (kk < LOAD_PARTS)
                 v2_load<B_KMAJOR>(p, q, lst, lt, ktiles, kk);
-            v2_mma<FP16>(acc, f[kk % 2]);
+            mma_step<FP16>(acc, f[kk % 2]);
             if (kk == BK / 16 - 2) {
                 cp_async_commit();
                 cp_async_wait<STAGES - 2>();
@@ -294,24 +235,12 @@ sm80_v2_kernel(sm80_params p)
         for (int kk = 0; kk < BK / 16; kk++) {
             if (kk + 1 < BK / 16)
                 v2_frags<B_KMAJOR>(st, q, kk + 1, f[(kk + 1) % 2]);
-            v2_mask_tail(f[kk % 2], kt * BK + 16 * kk, p.k, lane);
-            v2_mma<FP16>(acc, f[kk % 2]);
+            mask_tail(f[kk % 2], kt * BK + 16 * kk, p.k, lane);
+            mma_step<FP16>(acc, f[kk % 2]);
         }
     }
     cp_async_wait<0>();
-
-#pragma unroll
-    for (int mi = 0; mi < 4; mi++)
-#pragma unroll
-        for (int nj = 0; nj < 8; nj++)
-#pragma unroll
-            for (int r = 0; r < 4; r += 2) {
-                uint32_t i = tm * BM + wm + 16 * mi + smma_frag_cd_row(lane, r);
-                uint32_t j = tn * BN + wn + 8 * nj + smma_frag_cd_col(lane, r);
-
-                if (i < p.m && j < p.n)
-                    epi_store(p, i, j, acc[mi][nj][r], acc[mi][nj][r + 1], j + 1 < p.n);
-            }
+    store_d(p, tm * BM + wm, tn * BN + wn, lane, acc);
 }
 
 template <bool FP16, bool B_KMAJOR, int STAGES>
@@ -319,20 +248,10 @@ int
 v2_run(sm80_params p, cudaStream_t st, char *msg, size_t msg_len)
 {
     const int smem = STAGES * STAGE_BYTES;
-    static int raised[64]; /* the limit is raised once per device */
-    int dev = 0;
-    cudaError_t e = cudaGetDevice(&dev);
+    int rc = raise_smem<sm80_v2_kernel<FP16, B_KMAJOR, STAGES>>(smem, "sm80-v2", msg, msg_len);
 
-    if (e == cudaSuccess && (dev < 0 || dev >= 64 || !raised[dev])) {
-        e = cudaFuncSetAttribute(sm80_v2_kernel<FP16, B_KMAJOR, STAGES>,
-                                 cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-        if (e == cudaSuccess && dev >= 0 && dev < 64)
-            raised[dev] = 1;
-    }
-    if (e != cudaSuccess)
-        return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_ECUDA, "sm80-v2: "
-                            "cudaFuncSetAttribute: %s (%s)", cudaGetErrorString(e),
-                            cudaGetErrorName(e));
+    if (rc != SMMA_GPU_STATUS_OK)
+        return rc;
     sm80_v2_kernel<FP16, B_KMAJOR, STAGES><<<p.tiles_m * p.tiles_n, THREADS, smem, st>>>(p);
     return sm80_launched("sm80-v2", msg, msg_len);
 }

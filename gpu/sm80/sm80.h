@@ -24,6 +24,13 @@ int smma_sm80_v1_launch(const smma_gpu_gemm_args *args, char *msg, size_t msg_le
  * per block. */
 int smma_sm80_v2_launch(const smma_gpu_gemm_args *args, char *msg, size_t msg_len);
 
+/* The block-scaled kernels: sm80-bs-v1 any pair of formats; sm80-bs-large
+ * and sm80-bs-small the pairs of smma_gpu_bs_pair_fast (gpu/gemm_internal.h),
+ * sm80-bs-small for m <= 16. */
+int smma_sm80_bs_v1_launch(const smma_gpu_gemm_args *args, char *msg, size_t msg_len);
+int smma_sm80_bs_large_launch(const smma_gpu_gemm_args *args, char *msg, size_t msg_len);
+int smma_sm80_bs_small_launch(const smma_gpu_gemm_args *args, char *msg, size_t msg_len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -218,6 +218,19 @@ smma_sm80_load_stride(unsigned threads, unsigned row_bytes)
     return threads / (row_bytes / 16) * row_bytes;
 }
 
+/* ---- scale factors -------------------------------------------------------- */
+
+/* The byte offset of scale (row, kb) in the 128x4 layout (cuBLAS, CUTLASS,
+ * Triton's 5-D view; softmma/scale_layout.h) with kb_pad scale columns
+ * (ceil(k / vec) rounded up to 4): 512-byte blocks of 128 rows x 4 columns,
+ * K-first.  tests/sim/sm80-plan-t.c checks it against smma_scale_offset. */
+SMMA_HD uint32_t
+smma_sm80_scale_128x4(uint32_t row, uint32_t kb, uint32_t kb_pad)
+{
+    return ((row / 128) * (kb_pad / 4) + kb / 4) * 512 + (row % 32) * 16 + ((row / 32) % 4) * 4 +
+           kb % 4;
+}
+
 /* ---- 4. the order of CTA tiles ------------------------------------------ */
 
 /* The tile (tm, tn) computed by CTA number pid of tiles_m x tiles_n tiles,

@@ -11,6 +11,8 @@
 
 #include <softmma/gpu.h>
 
+#include "../../gpu/gemm_internal.h"
+
 #include "tap/basic.h"
 
 /* A checked-looking problem: bf16, M x N x K, A K-major, B K-major, 16-byte
@@ -211,6 +213,84 @@ test_storage(void)
        "e8m0 is no element format: %s", msg);
 }
 
+/* A block-scaled problem: A, B of formats a, b, e8m0 scales per 32. */
+static smma_gpu_gemm_args
+bs_args(smma_format a, smma_format b, size_t m, size_t n, size_t k)
+{
+    smma_gpu_gemm_args x = bf16_args(m, n, k);
+
+    x.shape.a_fmt = a;
+    x.shape.b_fmt = b;
+    x.shape.scale_fmt = SMMA_E8M0;
+    x.shape.vec = 32;
+    x.lda = x.ldb = (k + 31) / 32 * 32;
+    x.sa = (const void *) 0x4000;
+    x.sb = (const void *) 0x5000;
+    x.scale_layout = SMMA_SL_128X4;
+    return x;
+}
+
+static void
+test_scaled(void)
+{
+    smma_gpu_gemm_args x = bs_args(SMMA_E4M3, SMMA_E4M3, 8192, 8192, 8192);
+
+    chooses(&x, 9, 0, SMMA_GPU_SM80_BS_LARGE, "auto, mxfp8 8192^3");
+    chooses(&x, 8, 0, SMMA_GPU_SM80_BS_V1, "auto, mxfp8 on 8.0 (163 KB of shared memory)");
+    x.kernel = SMMA_GPU_SM80_BS_LARGE;
+    refuses(&x, 8, 0, SMMA_GPU_STATUS_EARCH, "shared memory", "sm80-bs-large on 8.0");
+    x = bs_args(SMMA_E2M1, SMMA_E2M1, 1, 28672, 8192);
+    chooses(&x, 9, 0, SMMA_GPU_SM80_BS_SMALL, "auto, mxfp4 m = 1");
+    x = bs_args(SMMA_E2M1, SMMA_E2M1, 17, 4096, 4096);
+    x.kernel = SMMA_GPU_SM80_BS_SMALL;
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "m = 17", "sm80-bs-small, m 17");
+    x = bs_args(SMMA_BF16, SMMA_E2M1, 4096, 4096, 4096);
+    x.sa = NULL;
+    chooses(&x, 9, 0, SMMA_GPU_SM80_BS_LARGE, "auto, bf16 x mxfp4");
+    x = bs_args(SMMA_E2M1, SMMA_E4M3, 64, 64, 64);
+    chooses(&x, 9, 0, SMMA_GPU_SM80_BS_V1, "auto, e2m1 x e4m3 (no fast kernel)");
+    x.kernel = SMMA_GPU_SM80_BS_LARGE;
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "not built", "sm80-bs-large, e2m1 x e4m3");
+    x = bs_args(SMMA_E4M3, SMMA_E4M3, 64, 64, 68);
+    x.kernel = SMMA_GPU_SM80_BS_LARGE;
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "k = 68", "sm80-bs-large, k 68");
+    x.kernel = SMMA_GPU_AUTO;
+    chooses(&x, 9, 0, SMMA_GPU_SM80_BS_V1, "auto, k 68");
+    x = bs_args(SMMA_E4M3, SMMA_E4M3, 64, 64, 64);
+    x.b_kmajor = false;
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "K-major", "N-major quantized B");
+    x = bs_args(SMMA_E4M3, SMMA_E4M3, 64, 64, 64);
+    x.scale_layout = SMMA_SL_CDNA4_32;
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "cdna4-32", "CDNA4 scale layout");
+    x = bs_args(SMMA_E2M1, SMMA_E2M1, 64, 64, 63);
+    x.lda = x.ldb = 64;
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "even", "e2m1 with odd k");
+    x = bs_args(SMMA_E4M3, SMMA_E4M3, 64, 64, 64);
+    x.shape.scale_fmt = SMMA_NONE;
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "without scales", "e4m3 without scales");
+    x = bs_args(SMMA_E8M0, SMMA_E4M3, 64, 64, 64);
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "e8m0", "e8m0 elements");
+}
+
+static void
+test_scaled_models(void)
+{
+    smma_gpu_gemm_args x = bs_args(SMMA_E2M1, SMMA_E2M1, 64, 64, 64);
+    const char *m = NULL;
+    char msg[256] = "";
+
+    ok(smma_gpu_gemm_model(SMMA_GPU_SM80_BS_LARGE, &x.shape, 9, 0, &m, msg, sizeof(msg)) == 0 &&
+           strcmp(m, "bf16-upcast-h100") == 0,
+       "sm80-bs-large on 9.0 follows bf16-upcast-h100");
+    ok(smma_gpu_gemm_model(SMMA_GPU_SM80_BS_SMALL, &x.shape, 8, 0, &m, msg, sizeof(msg)) == 0 &&
+           strcmp(m, "bf16-upcast-a100") == 0,
+       "sm80-bs-small on 8.0 follows bf16-upcast-a100");
+    ok(smma_gpu_gemm_model(SMMA_GPU_SM80_BS_V1, &x.shape, 8, 6, &m, msg, sizeof(msg)) ==
+           SMMA_GPU_STATUS_EARCH, "sm80-bs-v1 on 8.6 has no model: %s", msg);
+    is_int(196608, (long long) smma_gpu_bs_large_smem(SMMA_E4M3, SMMA_E4M3),
+           "sm80-bs-large mxfp8 shared memory");
+}
+
 static void
 test_no_device(void)
 {
@@ -235,6 +315,8 @@ main(void)
     test_common();
     test_models();
     test_storage();
+    test_scaled();
+    test_scaled_models();
     test_no_device();
     return exit_status();
 }

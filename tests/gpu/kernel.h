@@ -31,6 +31,7 @@ typedef struct kt_how {
     bool a_mmajor;              /* A stored M-major (k x m) instead of K-major */
     bool b_kmajor;
     smma_scale_layout layout;   /* SMMA_SL_LINEAR or SMMA_SL_128X4 */
+    size_t max_m;               /* run only the cases with m <= max_m (0: all) */
 } kt_how;
 
 /* The device: name, compute capability.  Skips the whole test program (with
@@ -55,7 +56,8 @@ const smma_model *kt_model(const kt_device *dev, smma_gpu_kernel kernel, const s
  * kernel: one TAP point per suite ("NAME with KERNEL ..."), the first
  * mismatches as diagnostics.  The suite is a gemm.* suite: the kernel-scale
  * ones (fields has_c, d_fmt, alpha, out dn) and the tile ones (C and D
- * fp32).  A missing file is a failure. */
+ * fp32).  A missing file is a failure; a suite with no case for the kernel
+ * (h->max_m) is a skip. */
 void kt_check_suite(const char *name, const kt_how *h);
 
 /* The CTA geometry of a kernel: tiles of bm x bn, warps_m x warps_n warps of

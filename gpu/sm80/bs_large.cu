@@ -1,0 +1,390 @@
+/*
+ * gpu/sm80/bs_large.cu - the block-scaled GEMM for large M on mma.sync:
+ * MXFP8 (e4m3, e5m2, mixed), MXFP6 (e2m3, e3m2), MXFP4, NVFP4 (ue4m3 scales
+ * per 16, the per-tensor scales as alpha), MXFP8 x MXFP4, and bf16 x
+ * MXFP4 / bf16 x MXFP8 (activations unscaled).
+ *
+ * Computes D = alpha * (C + sum_k (A SA)(B SB)) with the model
+ * bf16-upcast-<gpu> (bf16-upcast-h100 on an H100): every element times its
+ * scale rounded once to bf16 (gpu/sm80/convert.cuh), then the bf16 chain of
+ * sm80-v2, one fp32 accumulator per element of D, mma.sync.m16n8k16 after
+ * mma.sync.m16n8k16 in k order.  doc/kernels.md gives the sequence of
+ * roundings from the stored bytes to D.
+ *
+ * What it adds over sm80-v2 (gemm_v2.cu), and why: the operands travel and
+ * wait in shared memory as their stored bytes (half or a quarter of bf16's),
+ * in a 4-stage cp.async ring; one k tile ahead of the mma, the threads of
+ * the CTA convert the next tile once into a bf16 tile (double-buffered) in
+ * exactly the layout sm80-v2 reads, with each 16-element run's scale
+ * applied in the conversion.  Converting in shared memory costs one more
+ * read and write of the tile, but each element is converted once per CTA
+ * instead of once per warp that reads it (4 times for A, twice for B), and
+ * the mma loop, its ldmatrix and its swizzle are those of sm80-v2.  The
+ * conversion of tile k + 1 is spread over the k16 steps of tile k, between
+ * its mma.  A bf16 operand (bf16 x MXFP4) skips the conversion and is read
+ * from its ring as sm80-v2 reads it.
+ *
+ * Scales are read from global memory (linear or 128x4 layout) one k tile
+ * ahead into registers.  Tails: any M and N; K a multiple of 8: bytes past K
+ * are zero-filled, and in the last k tile the A fragments past K become -0
+ * (the identity of the sum) before their mma, as in sm80-v2.  Scales of
+ * rows past M or N or of blocks past ceil(K / vec) are read as 1.
+ *
+ * Run: `softmma gemm --on gpu --kernel sm80-bs-large ...`, tests/gpu/gemm-bs-t,
+ * bench/gemm-bench --formats ...
+ */
+#include "convert.cuh"
+#include "sm80.h"
+#include "tile.cuh"
+
+namespace {
+
+using namespace sm80tile;
+
+constexpr int RS = 4; /* stages of the ring of stored bytes */
+
+/* Bytes of a tile row (BK = 64 k) of format f in the ring. */
+__host__ __device__ constexpr int
+ring_row(int f)
+{
+    return f == CV_BF16 ? 128 : f == CV_E2M1 ? 32 : 64;
+}
+
+/* The layout of the shared memory of one instantiation. */
+template <int AF, int BF>
+struct bs_smem {
+    static constexpr int A_RING = BM * ring_row(AF);
+    static constexpr int B_RING = BN * ring_row(BF);
+    static constexpr int STAGE = A_RING + B_RING;
+    static constexpr bool A_CONV = AF != CV_BF16;
+    static constexpr int CONV = (A_CONV ? A_BYTES : 0) + B_BYTES; /* one bf16 buffer */
+    static constexpr int TOTAL = RS * STAGE + 2 * CONV;
+};
+
+/* Everything about the scales of a problem. */
+struct bs_params {
+    const uint8_t *sa, *sb;
+    uint32_t vec, kb, kb_pad; /* elements per scale, scale columns, padded to 4 */
+    int layout;               /* 0 linear, 1 128x4 */
+    int sfmt;                 /* CV_E8M0 or CV_UE4M3 */
+};
+
+/* Scale byte (row, kbi) of an operand with `rows` rows; 1 (0x7f or 0x38)
+ * outside the matrix. */
+__device__ __forceinline__ uint32_t
+scale_byte(const bs_params &b, const uint8_t *s, uint32_t rows, uint32_t row, uint32_t kbi)
+{
+    if (row >= rows || kbi >= b.kb)
+        return b.sfmt == CV_E8M0 ? 0x7fu : 0x38u;
+    return s[b.layout ? smma_sm80_scale_128x4(row, kbi, b.kb_pad) : (size_t) row * b.kb + kbi];
+}
+
+/* A thread's share of the ring loads and of the conversions. */
+template <int AF, int BF>
+struct bs_plan {
+    static constexpr int A_CPR = ring_row(AF) / 16, B_CPR = ring_row(BF) / 16;
+    static constexpr int A_LOADS = BM * A_CPR / THREADS, B_LOADS = BN * B_CPR / THREADS;
+    static constexpr int A_CONVS = bs_smem<AF, BF>::A_CONV ? BM * 4 / THREADS : 0;
+    static constexpr int B_CONVS = BN * 4 / THREADS;
+    const char *ga, *gb;      /* chunk 0 of this thread in k tile 0 */
+    uint32_t ga_step, gb_step; /* bytes from load it to it + 1 */
+    uint32_t a_dst, b_dst;     /* ring offsets of load 0 */
+    uint32_t a_rows, b_rows;   /* bit it: load it lies inside M (A) or N (B) */
+    uint32_t a_kc, b_kc;       /* the first k of load 0 in a k tile */
+    uint32_t a_frag, b_frag;   /* ldmatrix bases */
+};
+
+/* Bytes of n elements of format f (n even for e2m1). */
+__device__ __forceinline__ size_t
+elem_bytes(int f, size_t n)
+{
+    return f == CV_BF16 ? 2 * n : f == CV_E2M1 ? n / 2 : n;
+}
+
+template <int AF, int BF>
+__device__ __forceinline__ void
+bs_plan_make(const sm80_params &p, uint32_t tm, uint32_t tn, unsigned lane, uint32_t wm,
+             uint32_t wn, bs_plan<AF, BF> &q)
+{
+    using P = bs_plan<AF, BF>;
+    const unsigned t = threadIdx.x;
+    uint32_t am = tm * BM + t / P::A_CPR, bn = tn * BN + t / P::B_CPR;
+
+    q.a_kc = (t % P::A_CPR) * (AF == CV_BF16 ? 8 : AF == CV_E2M1 ? 32 : 16);
+    q.b_kc = (t % P::B_CPR) * (BF == CV_E2M1 ? 32 : 16);
+    q.ga = (const char *) p.a + elem_bytes(AF, (size_t) am * p.lda + q.a_kc);
+    q.gb = (const char *) p.b + elem_bytes(BF, (size_t) bn * p.ldb + q.b_kc);
+    q.ga_step = (uint32_t) elem_bytes(AF, (size_t) (THREADS / P::A_CPR) * p.lda);
+    q.gb_step = (uint32_t) elem_bytes(BF, (size_t) (THREADS / P::B_CPR) * p.ldb);
+    q.a_dst = smma_sm80_load_base(t, ring_row(AF));
+    q.b_dst = smma_sm80_load_base(t, ring_row(BF));
+    q.a_rows = q.b_rows = 0;
+    for (int it = 0; it < P::A_LOADS; it++)
+        q.a_rows |= (am + it * (THREADS / P::A_CPR) < p.m ? 1u : 0u) << it;
+    for (int it = 0; it < P::B_LOADS; it++)
+        q.b_rows |= (bn + it * (THREADS / P::B_CPR) < p.n ? 1u : 0u) << it;
+    q.a_frag = smma_sm80_ldsm_a_base(lane, wm, ROW);
+    q.b_frag = smma_sm80_ldsm_bk_base(lane, wn, ROW);
+}
+
+/* Issues the ring loads of k tile kt (all of them when part < 0, else a
+ * third) into stage st, branch-free: outside M, N, K or past the last tile
+ * the rest of a chunk is zero-filled. */
+template <int AF, int BF>
+__device__ __forceinline__ void
+bs_load(const sm80_params &p, const bs_plan<AF, BF> &q, uint32_t st, uint32_t kt,
+        uint32_t ktiles, int part)
+{
+    using P = bs_plan<AF, BF>;
+    constexpr int N = P::A_LOADS + P::B_LOADS, PER = (N + 2) / 3;
+    const uint32_t k0 = kt * BK;
+    const bool live = kt < ktiles;
+
+#pragma unroll
+    for (int it = 0; it < N; it++) {
+        if (part >= 0 && it / PER != part)
+            continue;
+        if (it < P::A_LOADS) {
+            uint32_t kc = k0 + q.a_kc;
+            uint32_t n = live && ((q.a_rows >> it) & 1) && kc < p.k
+                             ? (uint32_t) min((size_t) 16, elem_bytes(AF, p.k - kc)) : 0;
+
+            cp_async16(st + q.a_dst + it * smma_sm80_load_stride(THREADS, ring_row(AF)),
+                       q.ga + elem_bytes(AF, k0) + (size_t) it * q.ga_step, n);
+        } else {
+            const int ib = it - P::A_LOADS;
+            uint32_t kc = k0 + q.b_kc;
+            uint32_t n = live && ((q.b_rows >> ib) & 1) && kc < p.k
+                             ? (uint32_t) min((size_t) 16, elem_bytes(BF, p.k - kc)) : 0;
+
+            cp_async16(st + bs_smem<AF, BF>::A_RING + q.b_dst +
+                           ib * smma_sm80_load_stride(THREADS, ring_row(BF)),
+                       q.gb + elem_bytes(BF, k0) + (size_t) ib * q.gb_step, n);
+        }
+    }
+}
+
+/* The scale bytes a thread's conversions of k tile kt need, packed four to
+ * a register: A's first, then B's (run i: row t / 4 + 64 i, k16 step
+ * t % 4). */
+template <int AF, int BF>
+__device__ __forceinline__ void
+bs_scales(const sm80_params &p, const bs_params &b, uint32_t tm, uint32_t tn, uint32_t kt,
+          uint32_t (&sc)[2])
+{
+    using P = bs_plan<AF, BF>;
+    const unsigned t = threadIdx.x;
+    const uint32_t kbi = (kt * BK + 16 * (t % 4)) / b.vec;
+    uint32_t v[6];
+
+#pragma unroll
+    for (int i = 0; i < P::A_CONVS + P::B_CONVS; i++)
+        v[i] = i < P::A_CONVS
+                   ? scale_byte(b, b.sa, p.m, tm * BM + t / 4 + 64 * i, kbi)
+                   : scale_byte(b, b.sb, p.n, tn * BN + t / 4 + 64 * (i - P::A_CONVS), kbi);
+    sc[0] = sc[1] = 0;
+#pragma unroll
+    for (int i = 0; i < P::A_CONVS + P::B_CONVS; i++)
+        sc[i / 4] |= v[i] << (8 * (i % 4));
+}
+
+/* Converts the thread's runs of 16 elements of one operand: ring tile at
+ * `ring` (rows of ring_row(F) bytes) into the bf16 tile at `conv`. */
+template <int F>
+__device__ __forceinline__ void
+bs_convert_run(uint32_t ring, uint32_t conv, uint32_t row, uint32_t q, uint32_t sbyte, int sfmt)
+{
+    uint32_t w[4], out[8];
+    float s = cv_scale(sfmt, sbyte);
+
+    if (F == CV_E2M1) {
+        asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];\n"
+                     : "=r"(w[0]), "=r"(w[1])
+                     : "r"(ring + smma_sm80_smem_offset(row, q / 2, 8 * (q % 2), 32)));
+        w[2] = w[3] = 0;
+    } else {
+        asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3])
+                     : "r"(ring + smma_sm80_smem_offset(row, q, 0, 64)));
+    }
+    cv_convert16<F>(w, s, out);
+    asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"r"(
+                     conv + smma_sm80_smem_offset(row, 2 * q, 0, ROW)),
+                 "r"(out[0]), "r"(out[1]), "r"(out[2]), "r"(out[3]));
+    asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"r"(
+                     conv + smma_sm80_smem_offset(row, 2 * q + 1, 0, ROW)),
+                 "r"(out[4]), "r"(out[5]), "r"(out[6]), "r"(out[7]));
+}
+
+/* Part `part` of the conversion of the ring stage at `ring` into the bf16
+ * buffer at `conv` (all of it when part < 0). */
+template <int AF, int BF>
+__device__ __forceinline__ void
+bs_convert(uint32_t ring, uint32_t conv, const uint32_t (&sc)[2], int sfmt, int part)
+{
+    using P = bs_plan<AF, BF>;
+    using S = bs_smem<AF, BF>;
+    constexpr int N = P::A_CONVS + P::B_CONVS, PER = (N + 2) / 3;
+    const unsigned t = threadIdx.x;
+
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        if (part >= 0 && i / PER != part)
+            continue;
+        uint32_t sb = (sc[i / 4] >> (8 * (i % 4))) & 0xffu;
+
+        if (i < P::A_CONVS)
+            bs_convert_run<AF>(ring, conv, t / 4 + 64 * i, t % 4, sb, sfmt);
+        else
+            bs_convert_run<BF>(ring + S::A_RING, conv + (S::A_CONV ? A_BYTES : 0),
+                               t / 4 + 64 * (i - P::A_CONVS), t % 4, sb, sfmt);
+    }
+}
+
+template <int AF, int BF>
+__device__ __forceinline__ void
+bs_frags(uint32_t ring, uint32_t conv, const bs_plan<AF, BF> &q, int kk, frags &f)
+{
+    using S = bs_smem<AF, BF>;
+
+    frags_a(S::A_CONV ? conv : ring, q.a_frag, kk, f);
+    frags_bk(conv + (S::A_CONV ? A_BYTES : 0), q.b_frag, kk, f);
+}
+
+template <int AF, int BF>
+__global__ void __launch_bounds__(THREADS, 1)
+bs_large_kernel(sm80_params p, bs_params b)
+{
+    using S = bs_smem<AF, BF>;
+    extern __shared__ __align__(128) uint8_t smem[];
+    const uint32_t base = smem_u32(smem), conv0 = base + RS * S::STAGE;
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const uint32_t wm = (warp / 4) * 64, wn = (warp % 4) * 64;
+    const uint32_t ktiles = (p.k + BK - 1) / BK;
+    uint32_t tm, tn, sc[2];
+    float acc[4][8][4];
+    frags f[2];
+    bs_plan<AF, BF> q;
+
+    smma_sm80_tile_of(blockIdx.x, p.tiles_m, p.tiles_n, p.group, &tm, &tn);
+    bs_plan_make<AF, BF>(p, tm, tn, lane, wm, wn, q);
+    acc_init(p, tm * BM + wm, tn * BN + wn, lane, acc);
+
+    /* Prologue: tiles 0 .. RS - 2 in flight; tile 0 converted; the scales of
+     * tile 1 in registers; the fragments of tile 0's first k16 step. */
+#pragma unroll
+    for (int s = 0; s < RS - 1; s++) {
+        bs_load<AF, BF>(p, q, base + s * S::STAGE, s, ktiles, -1);
+        cp_async_commit();
+    }
+    bs_scales<AF, BF>(p, b, tm, tn, 0, sc);
+    cp_async_wait<RS - 3>(); /* tiles 0 and 1 */
+    __syncthreads();
+    bs_convert<AF, BF>(base, conv0, sc, b.sfmt, -1);
+    bs_scales<AF, BF>(p, b, tm, tn, 1, sc);
+    __syncthreads();
+    bs_frags<AF, BF>(base, conv0, q, 0, f[0]);
+
+    /* Tile kt: its four k16 steps; during the first three, a third of the
+     * loads of tile kt + RS - 1 and a third of the conversion of tile kt + 1
+     * (landed two barriers ago); the barrier after the third step publishes
+     * that conversion and tile kt + 2 (the next conversion's input), and the
+     * last step reads the first fragments of tile kt + 1. */
+    for (uint32_t kt = 0; kt + 1 < ktiles; kt++) {
+        const uint32_t ring = base + (kt % RS) * S::STAGE, conv = conv0 + (kt % 2) * S::CONV;
+        const uint32_t nring = base + ((kt + 1) % RS) * S::STAGE;
+        const uint32_t nconv = conv0 + ((kt + 1) % 2) * S::CONV;
+        const uint32_t lt = kt + RS - 1, lring = base + (lt % RS) * S::STAGE;
+
+#pragma unroll
+        for (int kk = 0; kk < BK / 16; kk++) {
+            if (kk + 1 < BK / 16)
+                bs_frags<AF, BF>(ring, conv, q, kk + 1, f[(kk + 1) % 2]);
+            else
+                bs_frags<AF, BF>(nring, nconv, q, 0, f[(kk + 1) % 2]);
+            if (kk < 3) {
+                bs_load<AF, BF>(p, q, lring, lt, ktiles, kk);
+                bs_convert<AF, BF>(nring, nconv, sc, b.sfmt, kk);
+            }
+            mma_step<false>(acc, f[kk % 2]);
+            if (kk == 2) {
+                bs_scales<AF, BF>(p, b, tm, tn, kt + 2, sc);
+                cp_async_commit();
+                cp_async_wait<RS - 3>();
+                __syncthreads();
+            }
+        }
+    }
+
+    /* The last k tile, its A padding past K made -0. */
+    {
+        const uint32_t kt = ktiles - 1;
+        const uint32_t ring = base + (kt % RS) * S::STAGE, conv = conv0 + (kt % 2) * S::CONV;
+
+#pragma unroll
+        for (int kk = 0; kk < BK / 16; kk++) {
+            if (kk + 1 < BK / 16)
+                bs_frags<AF, BF>(ring, conv, q, kk + 1, f[(kk + 1) % 2]);
+            mask_tail(f[kk % 2], kt * BK + 16 * kk, p.k, lane);
+            mma_step<false>(acc, f[kk % 2]);
+        }
+    }
+    cp_async_wait<0>();
+    store_d(p, tm * BM + wm, tn * BN + wn, lane, acc);
+}
+
+template <int AF, int BF>
+int
+bs_run(const sm80_params &p, const bs_params &b, cudaStream_t st, char *msg, size_t msg_len)
+{
+    const int smem = bs_smem<AF, BF>::TOTAL;
+    int rc;
+
+    /* The rules (gpu/gemm_check_bs.c) computed the same size. */
+    if ((size_t) smem != smma_gpu_bs_large_smem((smma_format) AF, (smma_format) BF))
+        return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_ECUDA, "sm80-bs-large: shared memory "
+                            "%d differs from the rules' %zu", smem,
+                            smma_gpu_bs_large_smem((smma_format) AF, (smma_format) BF));
+    rc = raise_smem<bs_large_kernel<AF, BF>>(smem, "sm80-bs-large", msg, msg_len);
+    if (rc != SMMA_GPU_STATUS_OK)
+        return rc;
+    bs_large_kernel<AF, BF><<<p.tiles_m * p.tiles_n, THREADS, smem, st>>>(p, b);
+    return sm80_launched("sm80-bs-large", msg, msg_len);
+}
+
+} /* namespace */
+
+int
+smma_sm80_bs_large_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len)
+{
+    sm80_params p = sm80_params_of(x);
+    const smma_gemm_shape *s = &x->shape;
+    cudaStream_t st = (cudaStream_t) x->stream;
+    bs_params b;
+
+    p.tiles_m = (p.m + BM - 1) / BM;
+    p.tiles_n = (p.n + BN - 1) / BN;
+    p.group = GROUP;
+    b.sa = (const uint8_t *) x->sa;
+    b.sb = (const uint8_t *) x->sb;
+    b.vec = s->vec;
+    b.kb = (uint32_t) ((s->k + s->vec - 1) / s->vec);
+    b.kb_pad = (b.kb + 3) / 4 * 4;
+    b.layout = x->scale_layout == SMMA_SL_128X4;
+    b.sfmt = s->scale_fmt == SMMA_UE4M3 ? CV_UE4M3 : CV_E8M0;
+    switch (s->a_fmt * 16 + s->b_fmt) {
+    case SMMA_E4M3 * 16 + SMMA_E4M3: return bs_run<CV_E4M3, CV_E4M3>(p, b, st, msg, msg_len);
+    case SMMA_E4M3 * 16 + SMMA_E5M2: return bs_run<CV_E4M3, CV_E5M2>(p, b, st, msg, msg_len);
+    case SMMA_E5M2 * 16 + SMMA_E4M3: return bs_run<CV_E5M2, CV_E4M3>(p, b, st, msg, msg_len);
+    case SMMA_E5M2 * 16 + SMMA_E5M2: return bs_run<CV_E5M2, CV_E5M2>(p, b, st, msg, msg_len);
+    case SMMA_E2M3 * 16 + SMMA_E2M3: return bs_run<CV_E2M3, CV_E2M3>(p, b, st, msg, msg_len);
+    case SMMA_E3M2 * 16 + SMMA_E3M2: return bs_run<CV_E3M2, CV_E3M2>(p, b, st, msg, msg_len);
+    case SMMA_E2M1 * 16 + SMMA_E2M1: return bs_run<CV_E2M1, CV_E2M1>(p, b, st, msg, msg_len);
+    case SMMA_E4M3 * 16 + SMMA_E2M1: return bs_run<CV_E4M3, CV_E2M1>(p, b, st, msg, msg_len);
+    case SMMA_BF16 * 16 + SMMA_E2M1: return bs_run<CV_BF16, CV_E2M1>(p, b, st, msg, msg_len);
+    case SMMA_BF16 * 16 + SMMA_E4M3: return bs_run<CV_BF16, CV_E4M3>(p, b, st, msg, msg_len);
+    default:
+        return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-large: %s x %s is "
+                            "not built", smma_format_name(s->a_fmt), smma_format_name(s->b_fmt));
+    }
+}

@@ -1,0 +1,215 @@
+/*
+ * tests/gpu/gemm-bs-t.c - the block-scaled mma.sync kernels (sm80-bs-v1,
+ * sm80-bs-large, sm80-bs-small) on the GPU against the golden vectors and
+ * the reference, under the model bf16-upcast-<gpu> of the device.
+ *
+ * 1. Every committed gemm suite of the block-scaled format pairs: the exact
+ *    class and the model class of the device's model, the tile suites and
+ *    the kernel-scale suites (gemm.COMBO.kernel.*), with scales in the
+ *    linear and the 128x4 layout; sm80-bs-small on the cases with m <= 16.
+ * 2. Large problems without a vector file, sampled (at least 20,000 outputs
+ *    each, every CTA tile, warp and register slot hit): 8192^3 for every
+ *    format pair with sm80-bs-large; the small-M shapes M in {1, 4, 16} x
+ *    (N, K) in {(8192, 8192), (28672, 8192), (8192, 28672)} with
+ *    sm80-bs-small (level 1: MXFP8, NVFP4 and bf16 x MXFP4; level 2 every
+ *    pair); ragged problems with C, alpha and narrow D for all three
+ *    kernels.  Outputs are poisoned first; inputs from the seed printed
+ *    (SMMA_SEED replays it).  Level 0: the suites and the ragged problems.
+ *
+ * Skips without CUDA or a device, and on a device softmma has no model of.
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kernel.h"
+#include "tap/basic.h"
+
+struct pair {
+    const char *combo;  /* the gemm suites' name */
+    smma_format a, b, scale;
+    unsigned vec;
+    bool tile_suites;   /* gemm.COMBO.exact and .model.MODEL exist */
+};
+
+static const struct pair pairs[] = {
+    { "mxfp8", SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, 32, true },
+    { "mxfp8e5m2", SMMA_E5M2, SMMA_E5M2, SMMA_E8M0, 32, false },
+    { "mxfp8-e4m3-e5m2", SMMA_E4M3, SMMA_E5M2, SMMA_E8M0, 32, false },
+    { "mxfp6e2m3", SMMA_E2M3, SMMA_E2M3, SMMA_E8M0, 32, true },
+    { "mxfp6e3m2", SMMA_E3M2, SMMA_E3M2, SMMA_E8M0, 32, true },
+    { "mxfp4", SMMA_E2M1, SMMA_E2M1, SMMA_E8M0, 32, true },
+    { "nvfp4", SMMA_E2M1, SMMA_E2M1, SMMA_UE4M3, 16, true },
+    { "mxfp8-mxfp4", SMMA_E4M3, SMMA_E2M1, SMMA_E8M0, 32, true },
+    { "bf16-mxfp4", SMMA_BF16, SMMA_E2M1, SMMA_E8M0, 32, false },
+    { "bf16-mxfp8", SMMA_BF16, SMMA_E4M3, SMMA_E8M0, 32, false },
+};
+#define NPAIRS (sizeof(pairs) / sizeof(pairs[0]))
+
+static const kt_geometry large_geometry = { 128, 256, 2, 4 };
+static const kt_geometry small_geometry = { 16, 32, 1, 4 };
+static const kt_geometry v1_geometry = { 16, 8, 1, 1 };
+
+static uint64_t
+run_seed(void)
+{
+    const char *e = getenv("SMMA_SEED");
+
+    return e != NULL && *e != '\0' ? strtoull(e, NULL, 0) : (uint64_t) time(NULL);
+}
+
+static smma_gemm_shape
+pair_shape(const struct pair *pr, size_t m, size_t n, size_t k, smma_format d)
+{
+    smma_gemm_shape s;
+
+    memset(&s, 0, sizeof(s));
+    s.a_fmt = pr->a;
+    s.b_fmt = pr->b;
+    s.scale_fmt = pr->scale;
+    s.vec = pr->vec;
+    s.d_fmt = d;
+    s.m = m;
+    s.n = n;
+    s.k = k;
+    if (pr->scale == SMMA_UE4M3) { /* NVFP4: the per-tensor scales' product */
+        s.has_alpha = true;
+        s.alpha = 0x3e200000u; /* 0.15625 */
+    }
+    return s;
+}
+
+static void
+check_problem(const kt_device *dev, smma_gpu_kernel kernel, const kt_geometry *g,
+              const struct pair *pr, const smma_gemm_shape *s, bool with_c,
+              smma_scale_layout layout, uint64_t seed, uint64_t samples)
+{
+    kt_problem p;
+    kt_how h;
+    const smma_model *model = kt_model(dev, kernel, s);
+    uint32_t *d = NULL;
+    char msg[512] = "";
+    uint64_t checked = 0, bad;
+    double t0 = tap_seconds();
+
+    memset(&h, 0, sizeof(h));
+    h.kernel = kernel;
+    h.b_kmajor = true;
+    h.layout = layout;
+    if (model == NULL) {
+        ok(false, "%s: no model", smma_gpu_kernel_name(kernel));
+        return;
+    }
+    if (!kt_generate(&p, s, with_c, seed, msg, sizeof(msg)) ||
+        (d = malloc(s->m * s->n * sizeof(*d))) == NULL || !kt_run(&p, &h, d, msg, sizeof(msg))) {
+        ok(false, "%s %s %zux%zux%zu: %s", smma_gpu_kernel_name(kernel), pr->combo, s->m, s->n,
+           s->k, msg);
+        free(d);
+        kt_free(&p);
+        return;
+    }
+    bad = kt_verify(&p, model, g, d, samples, seed, &checked);
+    ok(bad == 0, "%s %s %zux%zux%zu, scales %s, C %s, D %s%s, seed %llu: %llu sampled outputs "
+       "equal %s, %llu differ (%.1f s)", smma_gpu_kernel_name(kernel), pr->combo, s->m, s->n,
+       s->k, smma_scale_layout_name(layout), with_c ? "fp32" : "none",
+       smma_format_name(s->d_fmt), s->has_alpha ? ", alpha" : "", (unsigned long long) seed,
+       (unsigned long long) (checked - bad), model->name, (unsigned long long) bad,
+       tap_seconds() - t0);
+    free(d);
+    kt_free(&p);
+}
+
+int
+main(void)
+{
+    static const smma_gpu_kernel kernels[] = { SMMA_GPU_SM80_BS_V1, SMMA_GPU_SM80_BS_LARGE,
+                                               SMMA_GPU_SM80_BS_SMALL };
+    static const unsigned small_nk[][2] = { { 8192, 8192 }, { 28672, 8192 }, { 8192, 28672 } };
+    static const unsigned small_m[] = { 1, 4, 16 };
+    kt_device dev;
+    smma_gemm_shape s = pair_shape(&pairs[0], 16, 16, 32, SMMA_FP32);
+    uint64_t seed = run_seed(), samples = test_level() >= 2 ? 100000 : 20000, q = 0;
+    const char *mname = NULL;
+    char why[256], name[160];
+    size_t pi, ki, li, i, j;
+
+    kt_device_or_skip(&dev);
+    if (smma_gpu_gemm_model(SMMA_GPU_SM80_BS_LARGE, &s, dev.major, dev.minor, &mname, why,
+                            sizeof(why)) != SMMA_GPU_STATUS_OK)
+        skip_all("%s", why);
+    plan_lazy();
+    diag("the block-scaled kernels follow %s on this device; seed %llu (SMMA_SEED replays it)",
+         mname, (unsigned long long) seed);
+
+    /* 1. The committed suites. */
+    for (pi = 0; pi < NPAIRS; pi++)
+        for (ki = 0; ki < 3; ki++)
+            for (li = 0; li < 2; li++) {
+                kt_how h;
+
+                memset(&h, 0, sizeof(h));
+                h.kernel = kernels[ki];
+                h.b_kmajor = true;
+                h.layout = li == 0 ? SMMA_SL_LINEAR : SMMA_SL_128X4;
+                h.max_m = h.kernel == SMMA_GPU_SM80_BS_SMALL ? 16 : 0;
+                snprintf(name, sizeof(name), "gemm.%s.kernel.exact", pairs[pi].combo);
+                kt_check_suite(name, &h);
+                snprintf(name, sizeof(name), "gemm.%s.kernel.model.%s", pairs[pi].combo, mname);
+                kt_check_suite(name, &h);
+                if (pairs[pi].tile_suites) {
+                    snprintf(name, sizeof(name), "gemm.%s.exact", pairs[pi].combo);
+                    kt_check_suite(name, &h);
+                    if (strcmp(mname, "bf16-upcast-h100") == 0) {
+                        snprintf(name, sizeof(name), "gemm.%s.model.%s", pairs[pi].combo, mname);
+                        kt_check_suite(name, &h);
+                    }
+                }
+            }
+
+    /* 2. Ragged problems with C, alpha and narrow D, every kernel. */
+    for (pi = 0; pi < NPAIRS; pi++) {
+        smma_gemm_shape r = pair_shape(&pairs[pi], 200, 300, 328, SMMA_BF16);
+        smma_gemm_shape sm = pair_shape(&pairs[pi], 5, 301, 1032, SMMA_FP16);
+
+        check_problem(&dev, SMMA_GPU_SM80_BS_V1, &v1_geometry, &pairs[pi], &r, true,
+                      pi % 2 ? SMMA_SL_128X4 : SMMA_SL_LINEAR, seed + q++, samples);
+        r.d_fmt = SMMA_FP32;
+        r.m = 333;
+        r.n = 520;
+        check_problem(&dev, SMMA_GPU_SM80_BS_LARGE, &large_geometry, &pairs[pi], &r, true,
+                      pi % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4, seed + q++, samples);
+        check_problem(&dev, SMMA_GPU_SM80_BS_SMALL, &small_geometry, &pairs[pi], &sm, pi % 2,
+                      pi % 2 ? SMMA_SL_128X4 : SMMA_SL_LINEAR, seed + q++, samples);
+    }
+    if (test_level() < 1)
+        return exit_status();
+
+    /* 3. Large problems. */
+    for (pi = 0; pi < NPAIRS; pi++) {
+        smma_gemm_shape l = pair_shape(&pairs[pi], 8192, 8192, 8192, SMMA_BF16);
+
+        check_problem(&dev, SMMA_GPU_SM80_BS_LARGE, &large_geometry, &pairs[pi], &l, false,
+                      SMMA_SL_128X4, seed + q++, samples);
+    }
+    for (pi = 0; pi < NPAIRS; pi++) {
+        bool level1 = strcmp(pairs[pi].combo, "mxfp8") == 0 ||
+                      strcmp(pairs[pi].combo, "nvfp4") == 0 ||
+                      strcmp(pairs[pi].combo, "bf16-mxfp4") == 0;
+
+        if (!level1 && test_level() < 2)
+            continue;
+        for (i = 0; i < 3; i++)
+            for (j = 0; j < 3; j++) {
+                smma_gemm_shape sm = pair_shape(&pairs[pi], small_m[j], small_nk[i][0],
+                                                small_nk[i][1], SMMA_BF16);
+
+                check_problem(&dev, SMMA_GPU_SM80_BS_SMALL, &small_geometry, &pairs[pi], &sm,
+                              j == 2, j == 1 ? SMMA_SL_LINEAR : SMMA_SL_128X4, seed + q++,
+                              samples);
+            }
+    }
+    return exit_status();
+}
