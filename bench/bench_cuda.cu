@@ -272,3 +272,67 @@ bench_copy(void *dst, const void *src, size_t bytes)
 {
     return cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice) == cudaSuccess ? 0 : -1;
 }
+
+__global__ void
+fill_codes_kernel(uint8_t *p, size_t n, int fmt, uint64_t seed)
+{
+    for (size_t i = (size_t) blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (size_t) gridDim.x * blockDim.x) {
+        uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ull ^ seed;
+        uint8_t b;
+
+        x ^= x >> 31;
+        x *= 0xbf58476d1ce4e5b9ull;
+        x ^= x >> 29;
+        b = (uint8_t) (x >> 24);
+        switch (fmt) {
+        case 3: b &= 0xf7; break;             /* e4m3: exponent <= 14, no NaN */
+        case 4: b &= 0xbb; break;             /* e5m2: exponent <= 30, no Inf/NaN */
+        case 1: case 2: b &= 0x3f; break;     /* e2m3, e3m2 */
+        case 5: b = (uint8_t) (120 + b % 15); break; /* e8m0 2^-7 .. 2^7 */
+        case 6: b = (uint8_t) (0x30 + b % 16); break; /* ue4m3 near 1 */
+        default: break;                       /* e2m1: two codes, any */
+        }
+        p[i] = b;
+    }
+}
+
+int
+bench_fill_codes(void *p, size_t bytes, int fmt, uint64_t seed)
+{
+    fill_codes_kernel<<<1024, 256>>>((uint8_t *) p, bytes, fmt, seed);
+    return cudaDeviceSynchronize() == cudaSuccess ? 0 : -1;
+}
+
+struct copy_ctx {
+    void *a, *b;
+    size_t bytes;
+};
+
+static int
+copy_run(void *vctx, int iter)
+{
+    copy_ctx *c = (copy_ctx *) vctx;
+
+    (void) iter;
+    return cudaMemcpyAsync(c->b, c->a, c->bytes, cudaMemcpyDeviceToDevice) == cudaSuccess ? 0
+                                                                                         : -1;
+}
+
+double
+bench_copy_bandwidth(int reps)
+{
+    copy_ctx c;
+    double med = 0, mn = 0;
+    char msg[128];
+
+    c.bytes = (size_t) 1 << 30;
+    if (cudaMalloc(&c.a, c.bytes) != cudaSuccess || cudaMalloc(&c.b, c.bytes) != cudaSuccess)
+        return 0;
+    cudaMemset(c.a, 1, c.bytes);
+    if (bench_time(copy_run, &c, 3, reps, &med, &mn, msg, sizeof(msg)) != 0)
+        med = 0;
+    cudaFree(c.a);
+    cudaFree(c.b);
+    return med > 0 ? 2.0 * c.bytes / (med * 1e-3) / 1e9 : 0;
+}

@@ -59,6 +59,15 @@ int bench_fill_random16(void *p, size_t n, bool fp16, uint64_t seed);
 /* Copies bytes device to device (to make rotating copies of an operand). */
 int bench_copy(void *dst, const void *src, size_t bytes);
 
+/* Fills bytes of device memory with random codes of element format fmt
+ * (the smma_format number; finite codes with modest exponents, two e2m1 per
+ * byte) or, for fmt 5 (e8m0) and 6 (ue4m3), with scale bytes near 1. */
+int bench_fill_codes(void *p, size_t bytes, int fmt, uint64_t seed);
+
+/* The device-to-device copy bandwidth in GB/s (bytes read plus bytes
+ * written), the median of reps copies of 1 GiB. */
+double bench_copy_bandwidth(int reps);
+
 #ifdef __cplusplus
 }
 #endif

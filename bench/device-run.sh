@@ -17,6 +17,10 @@
 #   sass      cuobjdump -sass of the kernels' sm_90a code: instruction counts
 #             per kernel (sass.txt)
 #   ncu       Nsight Compute on one launch of sm80-v2 at 4096^3 (ncu.txt)
+#   gemm-bs   tests/gpu/gemm-bs-t at TEST_LEVEL (gemm-bs-t.log)
+#   bench-bs  bench/gemm-bench --formats all (bench-bs.log)
+#   triton    bench/triton-dot-scaled.py: Triton's dot_scaled checked against
+#             the model and timed (triton.log)
 set -u
 tarball=$1
 shift
@@ -45,6 +49,17 @@ for step in "$@"; do
     gemm)
         SMMA_SRCDIR=$PWD TEST_LEVEL=${TEST_LEVEL:-1} ./tests/gpu/gemm-t >"$OUT/gemm-t.log" 2>&1
         echo "gemm-t: exit $?"; grep -E '^(not ok|ok|#)' "$OUT/gemm-t.log" | cut -c1-200 ;;
+    gemm-bs)
+        SMMA_SRCDIR=$PWD TEST_LEVEL=${TEST_LEVEL:-1} ./tests/gpu/gemm-bs-t >"$OUT/gemm-bs-t.log" 2>&1
+        echo "gemm-bs-t: exit $?"; grep -E '^(not ok|#)' "$OUT/gemm-bs-t.log" | cut -c1-200
+        grep -c '^ok' "$OUT/gemm-bs-t.log" ;;
+    bench-bs)
+        ./bench/gemm-bench --formats all >"$OUT/bench-bs.log" 2>&1
+        cat "$OUT/bench-bs.log" ;;
+    triton)
+        PYTHONUNBUFFERED=1 python3 bench/triton-dot-scaled.py --softmma tools/softmma \
+            --out "$OUT" >"$OUT/triton.log" 2>&1
+        echo "triton: exit $?"; grep -v '^  \(mxfp\|bf16\)' "$OUT/triton.log" | head -60 ;;
     bench)
         {
             nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu --format=csv

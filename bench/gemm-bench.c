@@ -16,6 +16,14 @@
  * Build: `make bench` (needs CUDA and cuBLASLt).  Run:
  *     bench/gemm-bench [--reps N] [--warmup N] [--kernels sm80-v2,sm80-v1]
  *                      [--shapes square,llm] [--d bf16|fp32] [--b kmajor|nmajor]
+ *     bench/gemm-bench --formats mxfp8,nvfp4,...|all [--shapes large,small]
+ *     bench/gemm-bench --ceilings
+ * --formats times the block-scaled kernels: sm80-bs-large at 8192^3 beside
+ * cuBLAS bf16 at 8192^3, and sm80-bs-small at M in {1, 4, 16} x (N, K) in
+ * {(8192, 8192), (28672, 8192), (8192, 28672)} with the bytes moved per
+ * second (A, B, their scales, D) beside the device-to-device copy bandwidth
+ * and, at M = 1, cuBLAS bf16's time for the same shape.  Operands are
+ * random codes (finite, scales near 1) in rotating copies; scales 128x4.
  * The record of a run on the project's H100 is bench/h100-gemm-bf16.md.
  */
 #include <config.h>
@@ -73,6 +81,183 @@ run_cublas(void *vctx, int iter)
     return bench_cublas_run(r->cb, r->a[iter % r->copies], r->b[iter % r->copies], r->d);
 }
 
+/* The block-scaled format pairs, named as the gemm suites name them. */
+struct bs_pair {
+    const char *name;
+    smma_format a, b, scale;
+    unsigned vec;
+};
+
+static const struct bs_pair bs_pairs[] = {
+    { "mxfp8", SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, 32 },
+    { "mxfp8e5m2", SMMA_E5M2, SMMA_E5M2, SMMA_E8M0, 32 },
+    { "mxfp8-e4m3-e5m2", SMMA_E4M3, SMMA_E5M2, SMMA_E8M0, 32 },
+    { "mxfp6e2m3", SMMA_E2M3, SMMA_E2M3, SMMA_E8M0, 32 },
+    { "mxfp6e3m2", SMMA_E3M2, SMMA_E3M2, SMMA_E8M0, 32 },
+    { "mxfp4", SMMA_E2M1, SMMA_E2M1, SMMA_E8M0, 32 },
+    { "nvfp4", SMMA_E2M1, SMMA_E2M1, SMMA_UE4M3, 16 },
+    { "mxfp8-mxfp4", SMMA_E4M3, SMMA_E2M1, SMMA_E8M0, 32 },
+    { "bf16-mxfp4", SMMA_BF16, SMMA_E2M1, SMMA_E8M0, 32 },
+    { "bf16-mxfp8", SMMA_BF16, SMMA_E4M3, SMMA_E8M0, 32 },
+};
+
+/* Bytes of rows x k elements of format f. */
+static size_t
+fmt_bytes(smma_format f, size_t rows, size_t k)
+{
+    return f == SMMA_BF16 ? rows * k * 2 : f == SMMA_E2M1 ? rows * k / 2 : rows * k;
+}
+
+static bool listed(const char *list, const char *name);
+
+struct bs_run {
+    smma_gpu_gemm_args x;
+    void **a, **b, **sa, **sb;
+    int copies;
+    bool a_scaled;
+};
+
+static int
+run_bs(void *vctx, int iter)
+{
+    struct bs_run *r = vctx;
+    char msg[256];
+
+    r->x.a = r->a[iter % r->copies];
+    r->x.b = r->b[iter % r->copies];
+    r->x.sa = r->a_scaled ? r->sa[iter % r->copies] : NULL;
+    r->x.sb = r->sb[iter % r->copies];
+    if (smma_gpu_gemm(&r->x, msg, sizeof(msg)) != SMMA_GPU_STATUS_OK) {
+        fprintf(stderr, "gemm-bench: %s\n", msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* One shape of one pair with one kernel; prints a line.  cb_ms is cuBLAS
+ * bf16's time for the same shape (0: not timed). */
+static void
+bench_bs_one(const struct bs_pair *pr, size_t m, size_t n, size_t k, smma_gpu_kernel kernel,
+             int warmup, int reps, double ceiling, double copy_gbs, double cb_ms)
+{
+    struct bs_run r;
+    size_t kb = (k + pr->vec - 1) / pr->vec, abytes = fmt_bytes(pr->a, m, k);
+    size_t bbytes = fmt_bytes(pr->b, n, k), sab = ((m + 127) / 128 * 128) * ((kb + 3) / 4 * 4);
+    size_t sbb = ((n + 127) / 128 * 128) * ((kb + 3) / 4 * 4), moved;
+    double flops = 2.0 * m * n * k, med = 0, mn = 0;
+    void *d = NULL;
+    char msg[256];
+    int c;
+
+    memset(&r, 0, sizeof(r));
+    r.copies = (int) ((200u << 20) / (abytes + bbytes + sab + sbb)) + 1;
+    if (r.copies > 64)
+        r.copies = 64;
+    r.a = calloc((size_t) r.copies, sizeof(void *));
+    r.b = calloc((size_t) r.copies, sizeof(void *));
+    r.sa = calloc((size_t) r.copies, sizeof(void *));
+    r.sb = calloc((size_t) r.copies, sizeof(void *));
+    for (c = 0; c < r.copies; c++) {
+        if (smma_gpu_malloc(&r.a[c], abytes, msg, sizeof(msg)) != 0 ||
+            smma_gpu_malloc(&r.b[c], bbytes, msg, sizeof(msg)) != 0 ||
+            smma_gpu_malloc(&r.sa[c], sab, msg, sizeof(msg)) != 0 ||
+            smma_gpu_malloc(&r.sb[c], sbb, msg, sizeof(msg)) != 0) {
+            fprintf(stderr, "gemm-bench: %s\n", msg);
+            exit(1);
+        }
+        if (pr->a == SMMA_BF16)
+            bench_fill_random16(r.a[c], m * k, false, 7 + c);
+        else
+            bench_fill_codes(r.a[c], abytes, pr->a, 7 + c);
+        bench_fill_codes(r.b[c], bbytes, pr->b, 1007 + c);
+        bench_fill_codes(r.sa[c], sab, pr->scale, 2007 + c);
+        bench_fill_codes(r.sb[c], sbb, pr->scale, 3007 + c);
+    }
+    if (smma_gpu_malloc(&d, m * n * 2, msg, sizeof(msg)) != 0) {
+        fprintf(stderr, "gemm-bench: %s\n", msg);
+        exit(1);
+    }
+    r.x.shape.a_fmt = pr->a;
+    r.x.shape.b_fmt = pr->b;
+    r.x.shape.scale_fmt = pr->scale;
+    r.x.shape.vec = pr->vec;
+    r.x.shape.c_fmt = SMMA_NONE;
+    r.x.shape.d_fmt = SMMA_BF16;
+    r.x.shape.m = m;
+    r.x.shape.n = n;
+    r.x.shape.k = k;
+    if (pr->scale == SMMA_UE4M3) {
+        r.x.shape.has_alpha = true;
+        r.x.shape.alpha = 0x3e200000u;
+    }
+    r.x.a_kmajor = r.x.b_kmajor = true;
+    r.x.lda = r.x.ldb = k;
+    r.x.scale_layout = SMMA_SL_128X4;
+    r.x.d = d;
+    r.x.ldd = n;
+    r.x.kernel = kernel;
+    r.a_scaled = pr->a != SMMA_BF16;
+    moved = abytes + bbytes + (pr->a == SMMA_BF16 ? 0 : m * kb) + n * kb + m * n * 2;
+    if (bench_time(run_bs, &r, warmup, reps, &med, &mn, msg, sizeof(msg)) != 0)
+        printf("%-16s %6zux%6zux%6zu %-14s failed: %s\n", pr->name, m, n, k,
+               smma_gpu_kernel_name(kernel), msg);
+    else
+        printf("%-16s %6zux%6zux%6zu %-14s %9.4f %8.1f %8.1f %7.3f %6.1f%% %8.0f %6.1f%%\n",
+               pr->name, m, n, k, smma_gpu_kernel_name(kernel), med, flops / med / 1e9,
+               cb_ms > 0 ? flops / cb_ms / 1e9 : 0.0, cb_ms > 0 ? cb_ms / med : 0.0,
+               100.0 * flops / med / 1e9 / ceiling, moved / med / 1e6,
+               100.0 * moved / med / 1e6 / copy_gbs);
+    fflush(stdout);
+    for (c = 0; c < r.copies; c++) {
+        smma_gpu_free(r.a[c]);
+        smma_gpu_free(r.b[c]);
+        smma_gpu_free(r.sa[c]);
+        smma_gpu_free(r.sb[c]);
+    }
+    smma_gpu_free(d);
+    free(r.a);
+    free(r.b);
+    free(r.sa);
+    free(r.sb);
+}
+
+/* cuBLAS bf16 on the shape (A, B bf16, rotating copies), in ms. */
+static double
+cublas_ms(size_t m, size_t n, size_t k, int warmup, int reps);
+
+static void
+bench_formats(const char *formats, const char *sets, int warmup, int reps, double ceiling)
+{
+    static const size_t small[][3] = { { 1, 8192, 8192 },   { 4, 8192, 8192 },
+                                       { 16, 8192, 8192 },  { 1, 28672, 8192 },
+                                       { 4, 28672, 8192 },  { 16, 28672, 8192 },
+                                       { 1, 8192, 28672 },  { 4, 8192, 28672 },
+                                       { 16, 8192, 28672 } };
+    double copy = bench_copy_bandwidth(reps), cb_large = 0;
+    size_t pi, si;
+
+    printf("device-to-device copy: %.0f GB/s (read + write), median of %d copies of 1 GiB\n",
+           copy, reps);
+    printf("%-16s %20s %-14s %9s %8s %8s %7s %7s %8s %7s\n", "format", "m x n x k", "kernel",
+           "ms", "TFLOP/s", "cuBLAS", "ratio", "ceil", "GB/s", "copy");
+    if (listed(sets, "large"))
+        cb_large = cublas_ms(8192, 8192, 8192, warmup, reps);
+    for (pi = 0; pi < sizeof(bs_pairs) / sizeof(bs_pairs[0]); pi++) {
+        if (!listed(formats, bs_pairs[pi].name) && strcmp(formats, "all") != 0)
+            continue;
+        if (listed(sets, "large"))
+            bench_bs_one(&bs_pairs[pi], 8192, 8192, 8192, SMMA_GPU_SM80_BS_LARGE, warmup, reps,
+                         ceiling, copy, cb_large);
+        if (listed(sets, "small"))
+            for (si = 0; si < sizeof(small) / sizeof(small[0]); si++)
+                bench_bs_one(&bs_pairs[pi], small[si][0], small[si][1], small[si][2],
+                             SMMA_GPU_SM80_BS_SMALL, warmup, reps, ceiling, copy,
+                             small[si][0] == 1 ? cublas_ms(small[si][0], small[si][1],
+                                                           small[si][2], warmup, reps)
+                                               : 0);
+    }
+}
+
 static bool
 listed(const char *list, const char *name)
 {
@@ -87,11 +272,60 @@ listed(const char *list, const char *name)
     return false;
 }
 
+struct cb_only {
+    bench_cublas *cb;
+    void **a, **b;
+    void *d;
+    int copies;
+};
+
+static int
+run_cb_only(void *vctx, int iter)
+{
+    struct cb_only *r = vctx;
+
+    return bench_cublas_run(r->cb, r->a[iter % r->copies], r->b[iter % r->copies], r->d);
+}
+
+static double
+cublas_ms(size_t m, size_t n, size_t k, int warmup, int reps)
+{
+    struct cb_only r;
+    size_t ab = m * k * 2, bb = n * k * 2;
+    double med = 0, mn = 0;
+    char msg[256];
+    int c;
+
+    r.copies = (int) ((200u << 20) / (ab + bb)) + 1;
+    r.a = calloc((size_t) r.copies, sizeof(void *));
+    r.b = calloc((size_t) r.copies, sizeof(void *));
+    for (c = 0; c < r.copies; c++) {
+        if (smma_gpu_malloc(&r.a[c], ab, msg, sizeof(msg)) != 0 ||
+            smma_gpu_malloc(&r.b[c], bb, msg, sizeof(msg)) != 0)
+            return 0;
+        bench_fill_random16(r.a[c], m * k, false, 11 + c);
+        bench_fill_random16(r.b[c], n * k, false, 111 + c);
+    }
+    smma_gpu_malloc(&r.d, m * n * 2, msg, sizeof(msg));
+    r.cb = bench_cublas_new(false, m, n, k, k, k, true, false, msg, sizeof(msg));
+    if (r.cb == NULL || bench_time(run_cb_only, &r, warmup, reps, &med, &mn, msg, sizeof(msg)))
+        med = 0;
+    bench_cublas_free(r.cb);
+    for (c = 0; c < r.copies; c++) {
+        smma_gpu_free(r.a[c]);
+        smma_gpu_free(r.b[c]);
+    }
+    smma_gpu_free(r.d);
+    free(r.a);
+    free(r.b);
+    return med;
+}
+
 int
 main(int argc, char **argv)
 {
     int reps = 20, warmup = 5, i;
-    const char *kernels = "sm80-v2", *sets = "square,llm";
+    const char *kernels = "sm80-v2", *sets = "square,llm", *formats = NULL;
     bool d_fp32 = false, b_kmajor = true;
     smma_gpu_device dev;
     char msg[256];
@@ -130,6 +364,8 @@ main(int argc, char **argv)
             d_fp32 = strcmp(argv[++i], "fp32") == 0;
         else if (strcmp(argv[i], "--b") == 0 && i + 1 < argc)
             b_kmajor = strcmp(argv[++i], "nmajor") != 0;
+        else if (strcmp(argv[i], "--formats") == 0 && i + 1 < argc)
+            formats = argv[++i];
         else {
             fprintf(stderr, "gemm-bench: unknown argument '%s'\n", argv[i]);
             return 2;
@@ -151,6 +387,11 @@ main(int argc, char **argv)
            "%s\n", warmup, reps, d_fp32 ? "fp32" : "bf16", b_kmajor ? "K-major" : "N-major");
     printf("mma.sync ceiling (register-only m16n8k16 loop, 64 warps per SM): %.1f TFLOP/s; "
            "with 8 warps per SM: %.1f\n\n", ceiling, bench_mma_ceiling(reps, 1));
+    if (formats != NULL) {
+        bench_formats(formats, strcmp(sets, "square,llm") == 0 ? "large,small" : sets, warmup,
+                      reps, ceiling);
+        return 0;
+    }
     printf("%-20s %-14s %10s %9s %10s %9s %7s %9s\n", "m x n x k", "kernel", "ms", "TFLOP/s",
            "cuBLAS ms", "TFLOP/s", "ratio", "ceiling");
     for (si = 0; si < sizeof(shapes) / sizeof(shapes[0]); si++) {
