@@ -692,16 +692,25 @@ renormalize(factor *p)
 }
 
 /* The block-FMA products of step k: four factors, or bf16-rounded pairs. */
-/* A product rounded to nearest bf16, as a factor: itself when it is a
- * normal bf16 already (at most 8 significant bits), else through the codec. */
+/* A product rounded to nearest bf16, as the factor of that bf16 number: a
+ * bf16 enters the tensor core as a significand in [1, 2) times 2^e (a
+ * subnormal with e = -126), whatever the factors it was computed from, so
+ * an exact product (at most 8 significant bits, normal) is renormalized --
+ * the product of a subnormal element and a scale, or of two significands
+ * above 1 (an NVFP4 ue4m3 scale), would otherwise keep an exponent the
+ * tensor core never sees.  Anything else goes through the codec. */
 static factor
 as_bf16(const factor *p)
 {
     if (p->cls == F_FINITE && p->sig < 256) {
         int msb = p->exp - p->fbits + bitlen64(p->sig) - 1;
 
-        if (msb >= -126 && msb <= 127)
-            return *p;
+        if (msb >= -126 && msb <= 127) {
+            factor q = *p;
+
+            renormalize(&q);
+            return q;
+        }
     }
     return split_code(SMMA_BF16, round_to(SMMA_BF16, factor_value(p), SMMA_RN));
 }
