@@ -19,7 +19,16 @@
  * applied in the conversion.  Converting in shared memory costs one more
  * read and write of the tile, but each element is converted once per CTA
  * instead of once per warp that reads it (4 times for A, twice for B), and
- * the mma loop, its ldmatrix and its swizzle are those of sm80-v2.  The
+ * the mma loop, its ldmatrix and its swizzle are those of sm80-v2.
+ *
+ * Two conversion paths, chosen per CTA: where every e8m0 scale of the CTA's
+ * rows and columns keeps every product an f16 normal number (e4m3 and e2m1
+ * operands with scales near 1, and NVFP4 always), codes become f16 with one
+ * instruction (cvt e4m3x2, or a prmt table for e2m1) and one f16 multiply
+ * per pair, and the mma runs on f16: the values are the bf16 products the
+ * model defines (they are exact in both formats), and the block-FMA model
+ * is the same for f16 and bf16 inputs.  Elsewhere: exact fp32 products
+ * rounded to bf16 (gpu/sm80/convert.cuh).  The
  * conversion of tile k + 1 is spread over the k16 steps of tile k, between
  * its mma.  A bf16 operand (bf16 x MXFP4) skips the conversion and is read
  * from its ring as sm80-v2 reads it.
@@ -188,57 +197,107 @@ bs_scales(const sm80_params &p, const bs_params &b, uint32_t tm, uint32_t tn, ui
         sc[i / 4] |= v[i] << (8 * (i % 4));
 }
 
-/* Converts the thread's runs of 16 elements of one operand: ring tile at
- * `ring` (rows of ring_row(F) bytes) into the bf16 tile at `conv`. */
+/* The shared-memory offsets of a thread's conversion run 0 (row t / 4, 16
+ * k at 16 (t % 4)) in the ring tile of format F and in the bf16 tile; run i
+ * is 64 i rows further (whole groups of 8 rows: the swizzle repeats). */
 template <int F>
-__device__ __forceinline__ void
-bs_convert_run(uint32_t ring, uint32_t conv, uint32_t row, uint32_t q, uint32_t sbyte, int sfmt)
+__device__ __forceinline__ uint32_t
+run_ring(unsigned t)
 {
+    return F == CV_E2M1 ? smma_sm80_smem_offset(t / 4, (t % 4) / 2, 8 * (t % 2), 32)
+                        : smma_sm80_smem_offset(t / 4, t % 4, 0, 64);
+}
+
+__device__ __forceinline__ uint32_t
+run_conv(unsigned t, int half)
+{
+    return smma_sm80_smem_offset(t / 4, 2 * (t % 4) + half, 0, ROW);
+}
+
+/* Converts run i of the thread: 16 codes of the ring tile at `ring` into
+ * the bf16 (F16: f16) tile at `conv`, times scale byte sb. */
+template <int F, bool F16>
+__device__ __forceinline__ void
+bs_convert_run(uint32_t ring, uint32_t conv, int i, uint32_t sb, int sfmt)
+{
+    const unsigned t = threadIdx.x;
+    const uint32_t src = ring + run_ring<F>(t) + i * 64 * ring_row(F);
     uint32_t w[4], out[8];
-    float s = cv_scale(sfmt, sbyte);
 
     if (F == CV_E2M1) {
-        asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];\n"
-                     : "=r"(w[0]), "=r"(w[1])
-                     : "r"(ring + smma_sm80_smem_offset(row, q / 2, 8 * (q % 2), 32)));
+        asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];\n" : "=r"(w[0]), "=r"(w[1]) : "r"(src));
         w[2] = w[3] = 0;
     } else {
         asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];\n"
                      : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3])
-                     : "r"(ring + smma_sm80_smem_offset(row, q, 0, 64)));
+                     : "r"(src));
     }
-    cv_convert16<F>(w, s, out);
+    cv_convert16<F, F16>(w, sfmt, sb, out);
     asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"r"(
-                     conv + smma_sm80_smem_offset(row, 2 * q, 0, ROW)),
+                     conv + run_conv(t, 0) + i * 64 * ROW),
                  "r"(out[0]), "r"(out[1]), "r"(out[2]), "r"(out[3]));
     asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"r"(
-                     conv + smma_sm80_smem_offset(row, 2 * q + 1, 0, ROW)),
+                     conv + run_conv(t, 1) + i * 64 * ROW),
                  "r"(out[4]), "r"(out[5]), "r"(out[6]), "r"(out[7]));
 }
 
-/* Part `part` of the conversion of the ring stage at `ring` into the bf16
+/* Part `part` of the conversion of the ring stage at `ring` into the
  * buffer at `conv` (all of it when part < 0). */
-template <int AF, int BF>
+template <int AF, int BF, bool F16>
 __device__ __forceinline__ void
 bs_convert(uint32_t ring, uint32_t conv, const uint32_t (&sc)[2], int sfmt, int part)
 {
     using P = bs_plan<AF, BF>;
     using S = bs_smem<AF, BF>;
     constexpr int N = P::A_CONVS + P::B_CONVS, PER = (N + 2) / 3;
-    const unsigned t = threadIdx.x;
 
 #pragma unroll
     for (int i = 0; i < N; i++) {
-        if (part >= 0 && i / PER != part)
-            continue;
         uint32_t sb = (sc[i / 4] >> (8 * (i % 4))) & 0xffu;
 
+        if (part >= 0 && i / PER != part)
+            continue;
         if (i < P::A_CONVS)
-            bs_convert_run<AF>(ring, conv, t / 4 + 64 * i, t % 4, sb, sfmt);
+            bs_convert_run<AF, F16>(ring, conv, i, sb, sfmt);
         else
-            bs_convert_run<BF>(ring + S::A_RING, conv + (S::A_CONV ? A_BYTES : 0),
-                               t / 4 + 64 * (i - P::A_CONVS), t % 4, sb, sfmt);
+            bs_convert_run<BF, F16>(ring + S::A_RING, conv + (S::A_CONV ? A_BYTES : 0),
+                                    i - P::A_CONVS, sb, sfmt);
     }
+}
+
+/* Whether every scale of the CTA's rows of A and columns of B lets the f16
+ * path convert them (cv_f16_scale): ue4m3 scales always; e8m0 scales in the
+ * range of the format.  The scales are read as stored, the padding of the
+ * 128x4 layout included (a padding byte out of range only costs the faster
+ * path). */
+template <int AF, int BF>
+__device__ __forceinline__ bool
+bs_f16_ok(const sm80_params &p, const bs_params &b, uint32_t tm, uint32_t tn)
+{
+    bool good = true;
+
+    if (b.sfmt == CV_E8M0) {
+        for (int op = 0; op < 2; op++) {
+            const uint32_t rows = op == 0 ? BM : BN, first = op == 0 ? tm * BM : tn * BN;
+            const uint32_t all = op == 0 ? p.m : p.n;
+            const uint8_t *sc = op == 0 ? b.sa : b.sb;
+            const int f = op == 0 ? AF : BF;
+            size_t start, bytes;
+
+            if (b.layout) { /* 128-row groups of 128 x kb_pad bytes, K first */
+                start = (size_t) (first / 128) * 128 * b.kb_pad;
+                bytes = (size_t) rows * b.kb_pad;
+            } else {
+                uint32_t last = min(first + rows, all);
+
+                start = (size_t) first * b.kb;
+                bytes = (size_t) (last - first) * b.kb;
+            }
+            for (size_t at = threadIdx.x; at < bytes; at += THREADS)
+                good = good && cv_f16_scale(f, sc[start + at]);
+        }
+    }
+    return __syncthreads_and(good);
 }
 
 template <int AF, int BF>
@@ -251,24 +310,19 @@ bs_frags(uint32_t ring, uint32_t conv, const bs_plan<AF, BF> &q, int kk, frags &
     frags_bk(conv + (S::A_CONV ? A_BYTES : 0), q.b_frag, kk, f);
 }
 
-template <int AF, int BF>
-__global__ void __launch_bounds__(THREADS, 1)
-bs_large_kernel(sm80_params p, bs_params b)
+/* The k loop and the epilogue, with the conversions of one path. */
+template <int AF, int BF, bool F16>
+__device__ __forceinline__ void
+bs_mainloop(const sm80_params &p, const bs_params &b, uint32_t tm, uint32_t tn,
+            const bs_plan<AF, BF> &q, float (&acc)[4][8][4])
 {
     using S = bs_smem<AF, BF>;
     extern __shared__ __align__(128) uint8_t smem[];
     const uint32_t base = smem_u32(smem), conv0 = base + RS * S::STAGE;
-    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const uint32_t wm = (warp / 4) * 64, wn = (warp % 4) * 64;
+    const unsigned lane = threadIdx.x % 32;
     const uint32_t ktiles = (p.k + BK - 1) / BK;
-    uint32_t tm, tn, sc[2];
-    float acc[4][8][4];
+    uint32_t sc[2];
     frags f[2];
-    bs_plan<AF, BF> q;
-
-    smma_sm80_tile_of(blockIdx.x, p.tiles_m, p.tiles_n, p.group, &tm, &tn);
-    bs_plan_make<AF, BF>(p, tm, tn, lane, wm, wn, q);
-    acc_init(p, tm * BM + wm, tn * BN + wn, lane, acc);
 
     /* Prologue: tiles 0 .. RS - 2 in flight; tile 0 converted; the scales of
      * tile 1 in registers; the fragments of tile 0's first k16 step. */
@@ -280,7 +334,7 @@ bs_large_kernel(sm80_params p, bs_params b)
     bs_scales<AF, BF>(p, b, tm, tn, 0, sc);
     cp_async_wait<RS - 3>(); /* tiles 0 and 1 */
     __syncthreads();
-    bs_convert<AF, BF>(base, conv0, sc, b.sfmt, -1);
+    bs_convert<AF, BF, F16>(base, conv0, sc, b.sfmt, -1);
     bs_scales<AF, BF>(p, b, tm, tn, 1, sc);
     __syncthreads();
     bs_frags<AF, BF>(base, conv0, q, 0, f[0]);
@@ -304,9 +358,9 @@ bs_large_kernel(sm80_params p, bs_params b)
                 bs_frags<AF, BF>(nring, nconv, q, 0, f[(kk + 1) % 2]);
             if (kk < 3) {
                 bs_load<AF, BF>(p, q, lring, lt, ktiles, kk);
-                bs_convert<AF, BF>(nring, nconv, sc, b.sfmt, kk);
+                bs_convert<AF, BF, F16>(nring, nconv, sc, b.sfmt, kk);
             }
-            mma_step<false>(acc, f[kk % 2]);
+            mma_step<F16>(acc, f[kk % 2]);
             if (kk == 2) {
                 bs_scales<AF, BF>(p, b, tm, tn, kt + 2, sc);
                 cp_async_commit();
@@ -316,7 +370,7 @@ bs_large_kernel(sm80_params p, bs_params b)
         }
     }
 
-    /* The last k tile, its A padding past K made -0. */
+    /* The last k tile, its A padding past K made -0 (the same bits in f16). */
     {
         const uint32_t kt = ktiles - 1;
         const uint32_t ring = base + (kt % RS) * S::STAGE, conv = conv0 + (kt % 2) * S::CONV;
@@ -326,10 +380,34 @@ bs_large_kernel(sm80_params p, bs_params b)
             if (kk + 1 < BK / 16)
                 bs_frags<AF, BF>(ring, conv, q, kk + 1, f[(kk + 1) % 2]);
             mask_tail(f[kk % 2], kt * BK + 16 * kk, p.k, lane);
-            mma_step<false>(acc, f[kk % 2]);
+            mma_step<F16>(acc, f[kk % 2]);
         }
     }
     cp_async_wait<0>();
+}
+
+template <int AF, int BF>
+__global__ void __launch_bounds__(THREADS, 1)
+bs_large_kernel(sm80_params p, bs_params b)
+{
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const uint32_t wm = (warp / 4) * 64, wn = (warp % 4) * 64;
+    uint32_t tm, tn;
+    float acc[4][8][4];
+    bs_plan<AF, BF> q;
+
+    smma_sm80_tile_of(blockIdx.x, p.tiles_m, p.tiles_n, p.group, &tm, &tn);
+    bs_plan_make<AF, BF>(p, tm, tn, lane, wm, wn, q);
+    acc_init(p, tm * BM + wm, tn * BN + wn, lane, acc);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+    /* Where every product of the CTA's operands is an f16 normal number,
+     * they are converted to f16 (two instructions a pair) and multiplied by
+     * the f16 mma: the same values, so the same block-FMA arithmetic. */
+    if (cv_f16_format<AF>() && cv_f16_format<BF>() && bs_f16_ok<AF, BF>(p, b, tm, tn))
+        bs_mainloop<AF, BF, cv_f16_format<AF>() && cv_f16_format<BF>()>(p, b, tm, tn, q, acc);
+    else
+#endif
+        bs_mainloop<AF, BF, false>(p, b, tm, tn, q, acc);
     store_d(p, tm * BM + wm, tn * BN + wn, lane, acc);
 }
 

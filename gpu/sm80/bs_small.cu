@@ -20,9 +20,10 @@
  *     e2m1: the four lanes of a column read 16 (8) contiguous bytes.
  *   - Loads run three chunks of 256 k ahead (registers, no barrier), so that
  *     enough bytes are in flight per SM for the memory system.
- *   - A (at most 16 rows) is converted once per CTA and chunk into shared
- *     memory in fragment order, in the same k permutation; every warp reads
- *     its A registers with one 16-byte load per block.
+ *   - A (at most 16 rows) is loaded one chunk ahead into registers and
+ *     converted once per CTA and chunk into shared memory in fragment order,
+ *     in the same k permutation; every warp reads its A registers with one
+ *     16-byte load per block.
  * A CTA has 4 warps, 32 columns.  Scales (linear or 128x4) are read with the
  * codes, one byte per lane and scale block.
  *
@@ -61,7 +62,7 @@ small_scale(const small_params &s, const uint8_t *sc, uint32_t row, uint32_t kbi
  * word; e2m1: 16 bits), and the scale byte of each block. */
 struct bchunk {
     uint32_t code[NB];
-    uint8_t scale[NB];
+    uint32_t scale[NB / 4]; /* four scale bytes per word */
 };
 
 /* Loads chunk c of column n (its codes for k = c KC + 16 j + 4 tig ..). */
@@ -74,6 +75,9 @@ load_b(const sm80_params &p, const small_params &s, uint32_t n, unsigned tig, ui
     const bool nin = n < p.n;
 
 #pragma unroll
+    for (int j = 0; j < NB / 4; j++)
+        ch.scale[j] = 0;
+#pragma unroll
     for (int j = 0; j < NB; j++) {
         uint32_t k = c * KC + 16 * j + 4 * tig;
         bool in = nin && k < p.k;
@@ -82,64 +86,100 @@ load_b(const sm80_params &p, const small_params &s, uint32_t n, unsigned tig, ui
             ch.code[j] = in ? *(const uint16_t *) (b + ((size_t) n * p.ldb + k) / 2) : 0;
         else
             ch.code[j] = in ? __ldg((const unsigned int *) (b + (size_t) n * p.ldb + k)) : 0;
-        ch.scale[j] = nin ? (uint8_t) small_scale(s, s.sb, n, (c * KC + 16 * j) / s.vec) : 0;
+        if (nin)
+            ch.scale[j / 4] |= small_scale(s, s.sb, n, (c * KC + 16 * j) / s.vec)
+                               << (8 * (j % 4));
     }
 }
 
-/* The bf16 pair of A element pair (i, k), (i, k + 1): code x scale, -0 past
- * K, +0 past M. */
-template <int AF>
-__device__ __forceinline__ uint32_t
-a_pair(const sm80_params &p, const small_params &s, uint32_t i, uint32_t k)
+/* A thread's share of one chunk of A, as loaded: slot q is word
+ * w = threadIdx.x + THREADS q of the fragment-order buffer below, the codes
+ * of an element pair (i, k), (i, k + 1) (16 bits of two 8-bit codes, 8 of
+ * two e2m1, 32 of two bf16) and its scale byte. */
+constexpr int A_SLOTS = NB * 32 * 4 / THREADS;
+
+struct araw {
+    uint32_t code[A_SLOTS];
+    uint32_t scale[A_SLOTS / 4]; /* four scale bytes per word */
+};
+
+/* The row and first k of slot word w of chunk c: register r of lane `lane`
+ * for block j holds row group + 8 (r % 2) and k 16 j + 4 tig + 2 (r / 2)
+ * and the next (the k permutation of the B loads). */
+__device__ __forceinline__ void
+a_slot(uint32_t c, unsigned w, uint32_t &i, uint32_t &k)
 {
-    float v[2];
+    unsigned r = w % 4, lane = (w / 4) % 32, j = w / 128;
 
-#pragma unroll
-    for (int e = 0; e < 2; e++) {
-        uint32_t kk = k + e;
-        size_t at = (size_t) i * p.lda + kk;
-        float x = 0.0f;
-
-        if (kk >= p.k) {
-            v[e] = -0.0f;
-            continue;
-        }
-        if (i >= p.m) {
-            v[e] = 0.0f;
-            continue;
-        }
-        if (AF == CV_BF16)
-            x = __uint_as_float((uint32_t) ((const uint16_t *) p.a)[at] << 16);
-        else if (AF == CV_E2M1)
-            x = cv_e2m1(((const uint8_t *) p.a)[at / 2] >> (4 * (at % 2)));
-        else if (AF == CV_E4M3 || AF == CV_E5M2) {
-            float y;
-
-            if (AF == CV_E4M3)
-                cv_e4m3x2(((const uint8_t *) p.a)[at], x, y);
-            else
-                cv_e5m2x2(((const uint8_t *) p.a)[at], x, y);
-        } else
-            x = cv_fp6<AF == CV_E2M3 ? 2 : 3>(((const uint8_t *) p.a)[at] & 0x3fu);
-        v[e] = AF == CV_BF16 ? x : x * cv_scale(s.sfmt, small_scale(s, s.sa, i, kk / s.vec));
-    }
-    return cv_pack(v[0], v[1], 1.0f);
+    i = smma_frag_a_row(lane, r);
+    k = c * KC + 16 * j + 4 * (lane % 4) + 2 * (r / 2);
 }
 
-/* Chunk c of A into shared memory in fragment order: word
- * ((j * 32 + lane) * 4 + r) is register r of lane `lane` for block j, with
- * the k permutation of the B loads (register r: row group + 8 (r % 2), k
- * 16 j + 4 tig + 2 (r / 2) and the next). */
+/* Loads this thread's codes of chunk c of A (rows past M and k past K are
+ * not read). */
 template <int AF>
 __device__ __forceinline__ void
-convert_a(const sm80_params &p, const small_params &s, uint32_t c, uint32_t *dst)
+load_a(const sm80_params &p, const small_params &s, uint32_t c, araw &ar)
 {
-    for (int w = threadIdx.x; w < NB * 32 * 4; w += THREADS) {
-        unsigned r = w % 4, lane = (w / 4) % 32, j = w / 128;
-        uint32_t i = smma_frag_a_row(lane, r);
-        uint32_t k = c * KC + 16 * j + 4 * (lane % 4) + 2 * (r / 2);
+#pragma unroll
+    for (int q = 0; q < A_SLOTS / 4; q++)
+        ar.scale[q] = 0;
+#pragma unroll
+    for (int q = 0; q < A_SLOTS; q++) {
+        uint32_t i, k;
 
-        dst[w] = i < p.m || k >= p.k ? a_pair<AF>(p, s, i, k) : 0;
+        a_slot(c, threadIdx.x + THREADS * q, i, k);
+        ar.code[q] = 0;
+        if (i < p.m && k < p.k) {
+            size_t at = (size_t) i * p.lda + k;
+
+            if (AF == CV_BF16)
+                ar.code[q] = *(const uint32_t *) ((const uint16_t *) p.a + at);
+            else if (AF == CV_E2M1)
+                ar.code[q] = ((const uint8_t *) p.a)[at / 2];
+            else
+                ar.code[q] = *(const uint16_t *) ((const uint8_t *) p.a + at);
+            if (AF != CV_BF16)
+                ar.scale[q / 4] |= small_scale(s, s.sa, i, k / s.vec) << (8 * (q % 4));
+        }
+    }
+}
+
+/* Converts the loaded chunk c of A into shared memory in fragment order:
+ * word ((j * 32 + lane) * 4 + r) is register r of lane `lane` for block j;
+ * -0 past K (the identity of the sum), +0 past M. */
+template <int AF>
+__device__ __forceinline__ void
+store_a(const sm80_params &p, const small_params &s, uint32_t c, const araw &ar, uint32_t *dst)
+{
+#pragma unroll
+    for (int q = 0; q < A_SLOTS; q++) {
+        unsigned w = threadIdx.x + THREADS * q;
+        uint32_t i, k, x = ar.code[q], v;
+        float f0, f1;
+
+        a_slot(c, w, i, k);
+        if (k >= p.k)
+            v = 0x80008000u;
+        else if (i >= p.m)
+            v = 0;
+        else if (AF == CV_BF16)
+            v = x;
+        else {
+            if (AF == CV_E4M3)
+                cv_e4m3x2(x, f0, f1);
+            else if (AF == CV_E5M2)
+                cv_e5m2x2(x, f0, f1);
+            else if (AF == CV_E2M1) {
+                f0 = cv_e2m1(x);
+                f1 = cv_e2m1(x >> 4);
+            } else {
+                f0 = cv_fp6<AF == CV_E2M3 ? 2 : 3>(x & 0x3fu);
+                f1 = cv_fp6<AF == CV_E2M3 ? 2 : 3>((x >> 8) & 0x3fu);
+            }
+            v = cv_pack(f0, f1, cv_scale(s.sfmt, (ar.scale[q / 4] >> (8 * (q % 4))) & 0xffu));
+        }
+        dst[w] = v;
     }
 }
 
@@ -153,15 +193,16 @@ chunk_mma(float (&acc)[4], const bchunk &ch, const uint32_t *afrag, unsigned lan
     for (int j = 0; j < NB; j++) {
         uint4 a = ((const uint4 *) afrag)[j * 32 + lane];
         uint32_t av[4] = { a.x, a.y, a.z, a.w }, bv[2];
-        float sc = cv_scale(sfmt, ch.scale[j]), f0, f1, f2, f3;
+        float sc = cv_scale(sfmt, (ch.scale[j / 4] >> (8 * (j % 4))) & 0xffu), f0, f1, f2, f3;
 
         if (BF == CV_E2M1) {
-            uint32_t x = ch.code[j];
+            float f[4];
 
-            f0 = cv_e2m1(x);
-            f1 = cv_e2m1(x >> 4);
-            f2 = cv_e2m1(x >> 8);
-            f3 = cv_e2m1(x >> 12);
+            cv_e2m1x4(ch.code[j], f);
+            f0 = f[0];
+            f1 = f[1];
+            f2 = f[2];
+            f3 = f[3];
         } else if (BF == CV_E4M3) {
             cv_e4m3x2(ch.code[j], f0, f1);
             cv_e4m3x2(ch.code[j] >> 16, f2, f3);
@@ -190,6 +231,7 @@ bs_small_kernel(sm80_params p, small_params s)
     const uint32_t chunks = (p.k + KC - 1) / KC;
     float acc[4];
     bchunk ring[DEPTH];
+    araw ar;
 
     for (unsigned r = 0; r < 4; r++) {
         uint32_t i = smma_frag_cd_row(lane, r), j = j0 + smma_frag_cd_col(lane, r);
@@ -199,10 +241,13 @@ bs_small_kernel(sm80_params p, small_params s)
 #pragma unroll
     for (int d = 0; d < DEPTH - 1; d++)
         load_b<BF>(p, s, n, lane % 4, d, ring[d]);
-    convert_a<AF>(p, s, 0, afrag[0]);
+    load_a<AF>(p, s, 0, ar);
+    store_a<AF>(p, s, 0, ar, afrag[0]);
+    load_a<AF>(p, s, 1, ar);
 
-    /* Chunk c: the loads of chunk c + DEPTH - 1 go out, A of chunk c + 1 is
-     * converted into the other buffer, chunk c is multiplied.  The ring of
+    /* Chunk c: the loads of B's chunk c + DEPTH - 1 go out, A of chunk c + 1
+     * (loaded one chunk ago) is converted into the other buffer and A of
+     * chunk c + 2 is loaded, then chunk c is multiplied.  The ring of B
      * chunks is indexed at compile time: the loop is unrolled DEPTH times. */
     for (uint32_t c0 = 0; c0 < chunks; c0 += DEPTH) {
 #pragma unroll
@@ -213,8 +258,10 @@ bs_small_kernel(sm80_params p, small_params s)
                 break;
             __syncthreads(); /* A of chunk c is in afrag[c % 2]; c - 1's buffer is free */
             load_b<BF>(p, s, n, lane % 4, c + DEPTH - 1, ring[(d + DEPTH - 1) % DEPTH]);
-            if (c + 1 < chunks)
-                convert_a<AF>(p, s, c + 1, afrag[(c + 1) % 2]);
+            if (c + 1 < chunks) {
+                store_a<AF>(p, s, c + 1, ar, afrag[(c + 1) % 2]);
+                load_a<AF>(p, s, c + 2, ar);
+            }
             chunk_mma<BF>(acc, ring[d], afrag[c % 2], lane, s.sfmt);
         }
     }

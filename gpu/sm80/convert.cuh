@@ -112,6 +112,77 @@ cv_e2m1(uint32_t c)
     return __uint_as_float(((c & 8u) << 28) | ((hi & 0xffu) << 24) | ((lo & 0xffu) << 16));
 }
 
+/* bf16 values (as fp32) of the four e2m1 codes in the low 16 bits of x,
+ * looked up four at a time: the bf16 of 0, 0.5, 1, 1.5, 2, 3, 4, 6 has high
+ * bytes 00 3f 3f 3f 40 40 40 40 and low bytes 00 00 80 c0 00 40 80 c0; prmt
+ * picks a byte of each table by a nibble's magnitude, and with the nibble's
+ * bit 3 set replicates the top bit of the byte it picks, which gives the
+ * sign from a table of 0x80. */
+__device__ __forceinline__ void
+cv_e2m1x4(uint32_t x, float f[4])
+{
+    uint32_t sel = x & 0x7777u, hi, lo, sg;
+
+    asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(hi) : "r"(0x3f3f3f00u), "r"(0x40404040u), "r"(sel));
+    asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(lo) : "r"(0xc0800000u), "r"(0xc0804000u), "r"(sel));
+    asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(sg) : "r"(0x80808080u), "r"(0x80808080u), "r"(x));
+    hi |= (sg << 1) & 0x80808080u;
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        uint32_t v;
+
+        /* [lo_i, hi_i]: the bf16, then in the high half of an fp32 */
+        asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(v) : "r"(lo), "r"(hi), "r"(i | ((4 + i) << 4)));
+        f[i] = __uint_as_float(v << 16);
+    }
+}
+
+/* f16 pairs of the four e2m1 codes in the low 16 bits of x: every e2m1
+ * value is an f16 with a zero low byte (high bytes 00 38 3c 3e 40 42 44
+ * 46), the sign as in cv_e2m1x4.  out[0] holds codes 0 and 1, out[1] codes 2
+ * and 3. */
+__device__ __forceinline__ void
+cv_e2m1x4_f16(uint32_t x, uint32_t out[2])
+{
+    uint32_t sel = x & 0x7777u, hi, sg;
+
+    asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(hi) : "r"(0x3e3c3800u), "r"(0x46444240u), "r"(sel));
+    asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(sg) : "r"(0x80808080u), "r"(0x80808080u), "r"(x));
+    hi |= (sg << 1) & 0x80808080u;
+    asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(out[0]) : "r"(hi), "r"(0u), "r"(0x1404u));
+    asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(out[1]) : "r"(hi), "r"(0u), "r"(0x3424u));
+}
+
+/* The scale byte b as a pair of f16 (the f16 path; e8m0 b in 113 .. 142 or
+ * 0xff, any ue4m3): 2^(b - 127), NaN for 0xff; ue4m3 exactly. */
+__device__ __forceinline__ uint32_t
+cv_scale_f16x2(int sfmt, uint32_t b)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+    if (sfmt == CV_UE4M3) {
+        uint32_t h;
+
+        b &= 0x7fu;
+        asm("cvt.rn.f16x2.e4m3x2 %0, %1;\n" : "=r"(h) : "h"((uint16_t) (b | (b << 8))));
+        return h;
+    }
+#endif
+    if (b == 0xffu)
+        return 0x7e007e00u;
+    return ((b - 112u) << 10) * 0x10001u;
+}
+
+/* Two f16 products of two codes and a scale pair, multiplied exactly (the
+ * f16 path guarantees every product is an f16 normal number or zero). */
+__device__ __forceinline__ uint32_t
+cv_hmul2(uint32_t x, uint32_t s)
+{
+    uint32_t r;
+
+    asm("mul.rn.f16x2 %0, %1, %2;\n" : "=r"(r) : "r"(x), "r"(s));
+    return r;
+}
+
 /* Two products code x scale rounded to bf16, packed (element 0 low). */
 __device__ __forceinline__ uint32_t
 cv_pack(float f0, float f1, float s)
@@ -122,18 +193,51 @@ cv_pack(float f0, float f1, float s)
     return r;
 }
 
-/* Sixteen elements of format F starting at the bytes at p (16 bytes for
- * the 8-bit formats, 8 for e2m1) times scale s, as eight bf16 pairs. */
-template <int F>
+/* Sixteen elements of format F (the words w: 16 bytes for the 8-bit
+ * formats, 8 for e2m1) times scale byte sb, as eight bf16 pairs (F16
+ * false) or eight f16 pairs (F16 true: e4m3 and e2m1 only, and only when
+ * every product is an f16 normal number or zero, which the caller knows
+ * from the scales). */
+template <int F, bool F16>
 __device__ __forceinline__ void
-cv_convert16(const uint32_t *w, float s, uint32_t out[8])
+cv_convert16(const uint32_t *w, int sfmt, uint32_t sb, uint32_t out[8])
 {
+    if (F16) {
+        uint32_t s2 = cv_scale_f16x2(sfmt, sb);
+
+        if (F == CV_E2M1) {
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                uint32_t h[2];
+
+                cv_e2m1x4_f16(w[i / 2] >> (16 * (i % 2)), h);
+                out[2 * i] = cv_hmul2(h[0], s2);
+                out[2 * i + 1] = cv_hmul2(h[1], s2);
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < 8; i++) {
+                uint32_t h = 0;
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+                asm("cvt.rn.f16x2.e4m3x2 %0, %1;\n"
+                    : "=r"(h) : "h"((uint16_t) (w[i / 2] >> (16 * (i % 2)))));
+#endif
+                out[i] = cv_hmul2(h, s2);
+            }
+        }
+        return;
+    }
+    float s = cv_scale(sfmt, sb);
+
     if (F == CV_E2M1) {
 #pragma unroll
-        for (int i = 0; i < 8; i++) {
-            uint32_t byte = (w[i / 4] >> (8 * (i % 4))) & 0xffu;
+        for (int i = 0; i < 4; i++) {
+            float f[4];
 
-            out[i] = cv_pack(cv_e2m1(byte), cv_e2m1(byte >> 4), s);
+            cv_e2m1x4(w[i / 2] >> (16 * (i % 2)), f);
+            out[2 * i] = cv_pack(f[0], f[1], s);
+            out[2 * i + 1] = cv_pack(f[2], f[3], s);
         }
     } else {
 #pragma unroll
@@ -152,6 +256,25 @@ cv_convert16(const uint32_t *w, float s, uint32_t out[8])
             out[i] = cv_pack(f0, f1, s);
         }
     }
+}
+
+/* Whether the f16 path can take format F with e8m0 scale byte b: every
+ * product x 2^(b - 127) of a non-zero F value is an f16 normal number
+ * (e4m3 values 2^-9 .. 448, e2m1 0.5 .. 6), or b is NaN.  ue4m3 scales (of
+ * e2m1 only) always can. */
+template <int F>
+__host__ __device__ constexpr bool
+cv_f16_format(void)
+{
+    return F == CV_E4M3 || F == CV_E2M1;
+}
+
+__device__ __forceinline__ bool
+cv_f16_scale(int f, uint32_t b)
+{
+    uint32_t lo = f == CV_E4M3 ? 122u : 114u, hi = f == CV_E4M3 ? 134u : 140u;
+
+    return (b >= lo && b <= hi) || b == 0xffu;
 }
 
 #endif /* SOFTMMA_GPU_SM80_CONVERT_CUH */

@@ -82,6 +82,46 @@ pair_shape(const struct pair *pr, size_t m, size_t n, size_t k, smma_format d)
     return s;
 }
 
+/* Extreme scales and codes in some rows and columns of a generated
+ * problem: e8m0 0x00 (2^-127: products into bf16's subnormals), 0x01,
+ * 0xfe (products past bf16's range) and 0xff (NaN), ue4m3 0x00, 0x01 and
+ * 0x7f; e5m2 Inf and NaN codes, e4m3 NaN, -0.  Every eighth row and column
+ * keeps its values, so D is not all NaN. */
+static void
+make_special(kt_problem *p, uint64_t seed)
+{
+    const smma_gemm_shape *s = &p->s;
+    static const uint32_t e8[] = { 0x00, 0x01, 0xfe, 0xff, 0x02, 0xfd };
+    static const uint32_t ue[] = { 0x00, 0x01, 0x7f, 0x7e, 0x08 };
+    size_t kb = smma_gemm_kblocks(s), i, j;
+    uint64_t x = seed;
+
+    for (i = 0; i < s->m; i++)
+        for (j = 0; j < kb && p->sa != NULL; j++)
+            if (i % 8 != 0 && (x = x * 6364136223846793005ull + 1442695040888963407ull) >> 62 == 0)
+                p->sa[i * kb + j] = s->scale_fmt == SMMA_UE4M3 ? ue[(x >> 32) % 5]
+                                                                : e8[(x >> 32) % 6];
+    for (i = 0; i < s->n; i++)
+        for (j = 0; j < kb; j++)
+            if (i % 8 != 0 && (x = x * 6364136223846793005ull + 1442695040888963407ull) >> 62 == 0)
+                p->sb[i * kb + j] = s->scale_fmt == SMMA_UE4M3 ? ue[(x >> 32) % 5]
+                                                                : e8[(x >> 32) % 6];
+    for (i = 0; i < s->m * s->k; i++)
+        if ((x = x * 6364136223846793005ull + 1442695040888963407ull) >> 55 == 0 && i / s->k % 8) {
+            if (s->a_fmt == SMMA_E5M2)
+                p->a[i] = (x >> 40) % 2 ? 0x7c : 0xfe; /* Inf, NaN */
+            else if (s->a_fmt == SMMA_E4M3)
+                p->a[i] = (x >> 40) % 2 ? 0x7f : 0x80; /* NaN, -0 */
+        }
+    for (i = 0; i < s->n * s->k; i++)
+        if ((x = x * 6364136223846793005ull + 1442695040888963407ull) >> 55 == 0 && i / s->k % 8) {
+            if (s->b_fmt == SMMA_E5M2)
+                p->b[i] = (x >> 40) % 2 ? 0xfc : 0x7f; /* -Inf, NaN */
+            else if (s->b_fmt == SMMA_E4M3)
+                p->b[i] = (x >> 40) % 2 ? 0xff : 0x80;
+        }
+}
+
 static void
 check_problem(const kt_device *dev, smma_gpu_kernel kernel, const kt_geometry *g,
               const struct pair *pr, const smma_gemm_shape *s, bool with_c,
@@ -104,7 +144,9 @@ check_problem(const kt_device *dev, smma_gpu_kernel kernel, const kt_geometry *g
         return;
     }
     if (!kt_generate(&p, s, with_c, seed, msg, sizeof(msg)) ||
-        (d = malloc(s->m * s->n * sizeof(*d))) == NULL || !kt_run(&p, &h, d, msg, sizeof(msg))) {
+        (d = malloc(s->m * s->n * sizeof(*d))) == NULL ||
+        ((samples & 1) && (make_special(&p, seed), false)) ||
+        !kt_run(&p, &h, d, msg, sizeof(msg))) {
         ok(false, "%s %s %zux%zux%zu: %s", smma_gpu_kernel_name(kernel), pr->combo, s->m, s->n,
            s->k, msg);
         free(d);
@@ -112,9 +154,10 @@ check_problem(const kt_device *dev, smma_gpu_kernel kernel, const kt_geometry *g
         return;
     }
     bad = kt_verify(&p, model, g, d, samples, seed, &checked);
-    ok(bad == 0, "%s %s %zux%zux%zu, scales %s, C %s, D %s%s, seed %llu: %llu sampled outputs "
+    ok(bad == 0, "%s %s %zux%zux%zu, scales %s, %sC %s, D %s%s, seed %llu: %llu sampled outputs "
        "equal %s, %llu differ (%.1f s)", smma_gpu_kernel_name(kernel), pr->combo, s->m, s->n,
-       s->k, smma_scale_layout_name(layout), with_c ? "fp32" : "none",
+       s->k, smma_scale_layout_name(layout), (samples & 1) ? "special values, " : "",
+       with_c ? "fp32" : "none",
        smma_format_name(s->d_fmt), s->has_alpha ? ", alpha" : "", (unsigned long long) seed,
        (unsigned long long) (checked - bad), model->name, (unsigned long long) bad,
        tap_seconds() - t0);
@@ -183,6 +226,18 @@ main(void)
                       pi % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4, seed + q++, samples);
         check_problem(&dev, SMMA_GPU_SM80_BS_SMALL, &small_geometry, &pairs[pi], &sm, pi % 2,
                       pi % 2 ? SMMA_SL_128X4 : SMMA_SL_LINEAR, seed + q++, samples);
+    }
+    /* Special values (an odd sample count asks for them), every kernel. */
+    for (pi = 0; pi < NPAIRS; pi++) {
+        smma_gemm_shape r = pair_shape(&pairs[pi], 129, 264, 136, SMMA_FP32);
+        smma_gemm_shape sm = pair_shape(&pairs[pi], 16, 264, 136, SMMA_BF16);
+
+        check_problem(&dev, SMMA_GPU_SM80_BS_V1, &v1_geometry, &pairs[pi], &r, true,
+                      SMMA_SL_LINEAR, seed + q++, samples + 1);
+        check_problem(&dev, SMMA_GPU_SM80_BS_LARGE, &large_geometry, &pairs[pi], &r, true,
+                      SMMA_SL_128X4, seed + q++, samples + 1);
+        check_problem(&dev, SMMA_GPU_SM80_BS_SMALL, &small_geometry, &pairs[pi], &sm, false,
+                      SMMA_SL_LINEAR, seed + q++, samples + 1);
     }
     if (test_level() < 1)
         return exit_status();

@@ -21,6 +21,7 @@
 
 #include <softmma/fragment.h>
 #include <softmma/ldmatrix.h>
+#include <softmma/scale_layout.h>
 #include <softmma/sm80.h>
 
 #include "tap/basic.h"
@@ -55,7 +56,13 @@ test_swizzle(void)
                 if (groups != 0xffu)
                     free_of_conflicts = false;
             }
-        ok(bij && in_row, "rows of %u bytes: the swizzle is a bijection within each row", rb);
+        for (r = 0; r + 8 < rows && in_row; r++)
+            for (c = 0; c < cpr; c++)
+                if (smma_sm80_smem_offset(r + 8, c, 3, rb) != smma_sm80_smem_offset(r, c, 3, rb) +
+                                                                   8 * rb)
+                    in_row = false;
+        ok(bij && in_row, "rows of %u bytes: the swizzle is a bijection within each row and "
+           "repeats every 8 rows", rb);
         ok(free_of_conflicts, "rows of %u bytes: a chunk of 8 rows spans 8 bank groups", rb);
         free(seen);
     }
@@ -236,6 +243,28 @@ test_steps(void)
     ok(bad_ld == 0, "loads: base + it x stride is chunk thread + 256 it (%u wrong)", bad_ld);
 }
 
+/* The 128x4 scale offsets the kernels compute equal the layout's. */
+static void
+test_scales(void)
+{
+    static const size_t shapes[][2] = { { 128, 128 }, { 300, 1000 }, { 1, 32 }, { 257, 4096 } };
+    size_t si, bad = 0, n = 0;
+
+    for (si = 0; si < sizeof(shapes) / sizeof(shapes[0]); si++) {
+        size_t rows = shapes[si][0], k = shapes[si][1], kb = (k + 31) / 32, m, j, off;
+        smma_error err;
+
+        for (m = 0; m < rows; m++)
+            for (j = 0; j < kb; j++, n++)
+                if (smma_scale_offset(SMMA_SL_128X4, rows, k, 32, m, j, &off, &err) != SMMA_OK ||
+                    off != smma_sm80_scale_128x4((uint32_t) m, (uint32_t) j,
+                                                 (uint32_t) ((kb + 3) / 4 * 4)))
+                    bad++;
+    }
+    ok(bad == 0, "smma_sm80_scale_128x4 equals smma_scale_offset on %zu scales (%zu wrong)", n,
+       bad);
+}
+
 static void
 test_tile_order(void)
 {
@@ -268,6 +297,7 @@ main(void)
     test_v2_b(true);
     test_v2_b(false);
     test_steps();
+    test_scales();
     test_tile_order();
     return exit_status();
 }
