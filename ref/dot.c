@@ -287,7 +287,119 @@ factor_value(const factor *p)
     return p->sign ? -v : v;
 }
 
+/* ---- the epilogue: alpha ------------------------------------------------- */
+
+/* alpha as a factor: the fp32 code of the shape's alpha, or exactly 1 when
+ * the shape has none. */
+static factor
+alpha_factor(const smma_gemm_shape *s)
+{
+    factor one;
+
+    if (s->has_alpha)
+        return split_code(SMMA_FP32, s->alpha);
+    memset(&one, 0, sizeof(one));
+    one.cls = F_FINITE;
+    one.sig = 1;
+    return one;
+}
+
+/* The code of NaN, or of an infinity or a zero of the given sign, in D's
+ * format. */
+static uint32_t
+d_code(const smma_gemm_shape *s, int cls, unsigned sign)
+{
+    specials sp = { cls == F_NAN, cls == F_INF && !sign, cls == F_INF && sign };
+
+    if (cls == F_ZERO)
+        return sign ? 1u << (smma_format_info(s->d_fmt)->bits - 1) : 0;
+    return special_code(&sp, s->d_fmt);
+}
+
+/* The fp32 epilogue of the models that accumulate in fp32: acc becomes
+ * rn_fp32(alpha * acc), one IEEE multiplication (a NaN result is the
+ * canonical 0x7fffffff).  The product of two fp32 numbers is exact in a
+ * double, so the one rounding is round_to's. */
+static uint32_t
+epilogue_f32(const smma_gemm_shape *s, uint32_t acc)
+{
+    double p;
+
+    if (!s->has_alpha)
+        return acc;
+    p = (double) smma_f32_from_bits(s->alpha) * (double) smma_f32_from_bits(acc);
+    if (isnan(p))
+        return 0x7fffffffu;
+    return round_to(SMMA_FP32, p, SMMA_RN);
+}
+
+/* The fp32 result of a model that accumulates in fp32 as D: itself, or
+ * rounded to nearest bf16/fp16 (a NaN gives the canonical 0x7fff). */
+static uint32_t
+to_output(const smma_gemm_shape *s, uint32_t f32)
+{
+    if (s->d_fmt == SMMA_FP32)
+        return f32;
+    if ((f32 & 0x7fffffffu) > 0x7f800000u)
+        return 0x7fffu;
+    return round_to(s->d_fmt, smma_f32_from_bits(f32), SMMA_RN);
+}
+
 /* ---- exact ---------------------------------------------------------------- */
+
+/* The exact value alpha * v rounded once to D in the model's direction, for
+ * the non-zero v held in acc (which this empties) and a finite non-zero
+ * alpha = asig * 2^ae.  v is taken apart into pieces of at most 52
+ * significant bits (each the value truncated toward zero, read off its
+ * round-to-odd double with the sticky bit cleared); each piece times asig
+ * goes exactly into a second accumulator in two halves of at most 51 bits.
+ * The round-to-odd double of that product, scaled by 2^ae (a normal double
+ * either way), rounds like the exact alpha * v. */
+static uint32_t
+exact_times_alpha(const smma_model *model, const smma_gemm_shape *s, smma_acc *acc,
+                  const factor *al)
+{
+    smma_acc prod;
+    double v;
+
+    smma_acc_zero(&prod);
+    while (!smma_acc_is_zero(acc)) {
+        uint64_t bits = smma_f64_bits(smma_acc_to_double_odd(acc)) & ~(uint64_t) 1;
+        uint64_t mant = (bits & 0x000fffffffffffffull) | ((uint64_t) 1 << 52);
+        int e = (int) ((bits >> 52) & 0x7ff) - 1075;
+        bool neg = (bits >> 63) != 0;
+
+        /* The piece's bits are bits of the accumulator: with its trailing
+         * zeros gone its exponent is within the accumulator's range. */
+        while ((mant & 1) == 0) {
+            mant >>= 1;
+            e++;
+        }
+        smma_acc_add(acc, mant, e, !neg);
+        smma_acc_add(&prod, (mant >> 26) * al->sig, e + 26, neg != (al->sign != 0));
+        smma_acc_add(&prod, (mant & ((1u << 26) - 1)) * al->sig, e, neg != (al->sign != 0));
+    }
+    v = smma_acc_to_double_odd(&prod);
+    return round_to(s->d_fmt, ldexp(v, al->exp - al->fbits), model->round);
+}
+
+/* D for the exact non-zero finite value in acc (emptied): rounded once,
+ * times alpha when the shape has one (alpha NaN gives NaN, an infinite
+ * alpha an infinity, a zero alpha a zero, each with the product's sign). */
+static uint32_t
+exact_finite(const smma_model *model, const smma_gemm_shape *s, smma_acc *acc)
+{
+    factor al;
+    unsigned sign;
+
+    if (!s->has_alpha)
+        return round_to(s->d_fmt, smma_acc_to_double_odd(acc), model->round);
+    al = alpha_factor(s);
+    sign = (smma_acc_is_negative(acc) ? 1u : 0u) ^ al.sign;
+    if (al.cls != F_FINITE)
+        return d_code(s, al.cls, sign);
+    return exact_times_alpha(model, s, acc, &al);
+}
 
 /*
  * The fast path of the exact model, for element formats of at most 8 bits:
@@ -416,7 +528,7 @@ dot_exact_fast(const smma_model *model, const smma_gemm_shape *s, const uint32_t
     }
     if (smma_acc_is_zero(&acc))
         return false;
-    *out = round_to(s->d_fmt, smma_acc_to_double_odd(&acc), model->round);
+    *out = exact_finite(model, s, &acc);
     return true;
 }
 
@@ -429,6 +541,7 @@ dot_exact(const smma_model *model, const smma_gemm_shape *s, const uint32_t *a,
     size_t k;
     int nterms = 0, nneg_zero = 0, nonzero = 0;
     uint32_t code;
+    factor al;
 
     if (dot_exact_fast(model, s, a, b, sa, sb, c, &code))
         return code;
@@ -463,19 +576,25 @@ dot_exact(const smma_model *model, const smma_gemm_shape *s, const uint32_t *a,
         } else if (p.cls == F_ZERO && p.sign)
             nneg_zero++;
     }
-    code = special_code(&sp, s->d_fmt);
-    if (code != 0xffffffffu)
-        return code;
+    al = alpha_factor(s);
+    if (al.cls == F_NAN)
+        return d_code(s, F_NAN, 0);
+    if (sp.nan || (sp.pinf && sp.ninf))
+        return d_code(s, F_NAN, 0);
+    if (sp.pinf || sp.ninf)     /* an infinite sum times alpha */
+        return d_code(s, al.cls == F_ZERO ? F_NAN : F_INF, (unsigned) sp.ninf ^ al.sign);
     if (smma_acc_is_zero(&acc)) {
-        const smma_format_desc *d = smma_format_info(s->d_fmt);
-        uint32_t neg = 1u << (d->bits - 1);
+        unsigned neg;
 
         if (!nonzero)
-            return (nterms > 0 && nneg_zero == nterms) ? neg
-                   : (model->round == SMMA_RM && nneg_zero > 0) ? neg : 0;
-        return model->round == SMMA_RM ? neg : 0;
+            neg = (nterms > 0 && nneg_zero == nterms) ||
+                  (model->round == SMMA_RM && nneg_zero > 0);
+        else
+            neg = model->round == SMMA_RM;
+        /* alpha times a zero sum: NaN for an infinite alpha, else a zero. */
+        return d_code(s, al.cls == F_INF ? F_NAN : F_ZERO, neg ^ al.sign);
     }
-    return round_to(s->d_fmt, smma_acc_to_double_odd(&acc), model->round);
+    return exact_finite(model, s, &acc);
 }
 
 /* The value of a product rounded to nearest in format f (fp32 or bf16),
@@ -555,8 +674,8 @@ dot_fma_seq(const smma_gemm_shape *s, const uint32_t *a, const uint32_t *b,
             acc = fma_f32(x, y, acc);
     }
     if (isnan(acc))
-        return s->d_fmt == SMMA_FP32 ? 0x7fffffffu : 0x7fffu;
-    return round_to(s->d_fmt, acc, SMMA_RN);
+        return d_code(s, F_NAN, 0);
+    return to_output(s, epilogue_f32(s, smma_f32_bits((float) acc)));  /* acc is an fp32 */
 }
 
 /* ---- block FMA ------------------------------------------------------------- */
@@ -783,16 +902,6 @@ c_as_fp32(const smma_gemm_shape *s, uint32_t c)
     return round_to(SMMA_FP32, smma_decode(s->c_fmt, c), SMMA_RN); /* exact */
 }
 
-static uint32_t
-to_output(const smma_gemm_shape *s, uint32_t f32)
-{
-    if (s->d_fmt == SMMA_FP32)
-        return f32;
-    if ((f32 & 0x7fffffffu) > 0x7f800000u)
-        return 0x7fffu;
-    return round_to(s->d_fmt, smma_f32_from_bits(f32), SMMA_RN);
-}
-
 static const smma_model *
 inner_model(const smma_model *m)
 {
@@ -830,8 +939,8 @@ dot_promote(const smma_model *m, const smma_gemm_shape *s, const uint32_t *a,
             acc = fma_f32(part, scale, acc);
     }
     if (isnan(acc))
-        return s->d_fmt == SMMA_FP32 ? 0x7fffffffu : 0x7fffu;
-    return to_output(s, smma_f32_bits((float) acc));
+        return d_code(s, F_NAN, 0);
+    return to_output(s, epilogue_f32(s, smma_f32_bits((float) acc)));
 }
 
 uint32_t
@@ -848,7 +957,7 @@ smma_dot(const smma_model *model, const smma_gemm_shape *s, const uint32_t *a,
         return dot_promote(model, s, a, b, sa, sb, c);
     case SMMA_MODEL_BLOCK_FMA:
     default:
-        return to_output(s, run_blocks(model, s, a, b, sa, sb, 0, s->k, c_as_fp32(s, c),
-                                       true));
+        return to_output(s, epilogue_f32(s, run_blocks(model, s, a, b, sa, sb, 0, s->k,
+                                                       c_as_fp32(s, c), true)));
     }
 }

@@ -192,9 +192,7 @@ check_all(const smma_model *model, const smma_gemm_shape *s, const smma_gemm_ope
         return rc;
     if (op->a == NULL || op->b == NULL)
         return smma_error_set(err, SMMA_EINVAL, "A and B are required");
-    if (s->scale_fmt != SMMA_NONE && (op->sa == NULL || op->sb == NULL))
-        return smma_error_set(err, SMMA_EINVAL, "scales are required for scale format %s",
-                              smma_format_name(s->scale_fmt));
+    /* A scale format with sa or sb NULL is an unscaled operand (scale 1). */
     if (s->c_fmt != SMMA_NONE && op->c == NULL)
         return smma_error_set(err, SMMA_EINVAL, "C is required for C format %s",
                               smma_format_name(s->c_fmt));
@@ -378,13 +376,20 @@ generate_exact(const smma_gemm_shape *s, smma_rng *r, smma_gemm_data *g, smma_er
 
             g->b[j * s->k + kk] = enc_exact(s->b_fmt, smma_rng_next(r) & 1 ? -v : v);
         }
-    for (i = 0; i < s->m * kb; i++) {
+    /* An unscaled operand's scale is 2^0: t = 0 keeps every product a
+     * multiple of 2^q, with the bound above still an upper bound. */
+    if (g->sa == NULL)
+        ta = 0;
+    if (g->sb == NULL)
+        tb = 0;
+    q = s->scale_fmt == SMMA_UE4M3 ? -4 + ta + tb : -2 + ta + tb;
+    for (i = 0; g->sa != NULL && i < s->m * kb; i++) {
         if (s->scale_fmt == SMMA_E8M0)
             g->sa[i] = (uint32_t) (127 + ta + (int) (smma_rng_next(r) & 1));
         else
             g->sa[i] = enc_exact(SMMA_UE4M3, ldexp(smma_rng_next(r) & 1 ? 1.5 : 1.0, ta));
     }
-    for (j = 0; j < s->n * kb; j++) {
+    for (j = 0; g->sb != NULL && j < s->n * kb; j++) {
         if (s->scale_fmt == SMMA_E8M0)
             g->sb[j] = (uint32_t) (127 + tb + (int) (smma_rng_next(r) & 1));
         else
@@ -404,7 +409,16 @@ int
 smma_gemm_generate(const smma_gemm_shape *s, smma_input_class cls, uint64_t seed,
                    smma_gemm_data *g, smma_error *err)
 {
+    return smma_gemm_generate_opts(s, cls, seed, NULL, g, err);
+}
+
+int
+smma_gemm_generate_opts(const smma_gemm_shape *s, smma_input_class cls, uint64_t seed,
+                        const smma_gemm_gen_opts *opts, smma_gemm_data *g, smma_error *err)
+{
     size_t kb = smma_gemm_kblocks(s), i;
+    size_t kba = opts != NULL && opts->unscaled_a ? 0 : kb;
+    size_t kbb = opts != NULL && opts->unscaled_b ? 0 : kb;
     smma_rng r;
     int rc = smma_gemm_shape_check(s, err);
 
@@ -413,14 +427,14 @@ smma_gemm_generate(const smma_gemm_shape *s, smma_input_class cls, uint64_t seed
         return rc;
     g->a = malloc(s->m * s->k * sizeof(uint32_t));
     g->b = malloc(s->n * s->k * sizeof(uint32_t));
-    if (kb > 0) {
-        g->sa = malloc(s->m * kb * sizeof(uint32_t));
-        g->sb = malloc(s->n * kb * sizeof(uint32_t));
-    }
+    if (kba > 0)
+        g->sa = malloc(s->m * kba * sizeof(uint32_t));
+    if (kbb > 0)
+        g->sb = malloc(s->n * kbb * sizeof(uint32_t));
     if (s->c_fmt != SMMA_NONE)
         g->c = malloc(s->m * s->n * sizeof(uint32_t));
-    if (g->a == NULL || g->b == NULL || (kb > 0 && (g->sa == NULL || g->sb == NULL)) ||
-        (s->c_fmt != SMMA_NONE && g->c == NULL)) {
+    if (g->a == NULL || g->b == NULL || (kba > 0 && g->sa == NULL) ||
+        (kbb > 0 && g->sb == NULL) || (s->c_fmt != SMMA_NONE && g->c == NULL)) {
         smma_gemm_data_free(g);
         return smma_error_set(err, SMMA_ENOMEM, "out of memory for a %zux%zux%zu problem",
                               s->m, s->n, s->k);
@@ -436,9 +450,9 @@ smma_gemm_generate(const smma_gemm_shape *s, smma_input_class cls, uint64_t seed
         g->a[i] = random_code(&r, s->a_fmt);
     for (i = 0; i < s->n * s->k; i++)
         g->b[i] = random_code(&r, s->b_fmt);
-    for (i = 0; i < s->m * kb; i++)
+    for (i = 0; i < s->m * kba; i++)
         g->sa[i] = random_scale(&r, s->scale_fmt);
-    for (i = 0; i < s->n * kb; i++)
+    for (i = 0; i < s->n * kbb; i++)
         g->sb[i] = random_scale(&r, s->scale_fmt);
     if (g->c != NULL)
         for (i = 0; i < s->m * s->n; i++)

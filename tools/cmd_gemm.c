@@ -6,7 +6,8 @@
  * sampling; or times the reference.
  *
  * The inputs file ("softmma-gemm-inputs 1") is text: a header of "key value"
- * lines (a, b, scale, vec, c, m, n, k), then sections A (m lines of k hex
+ * lines (a, b, scale, vec, c, m, n, k in any order, and optionally alpha: the
+ * epilogue multiplier, written like --alpha), then sections A (m lines of k hex
  * codes), SA (m lines of ceil(k/vec) codes), B (n lines of k codes: column j
  * of B, K-major), SB (n lines), C (m lines of n codes); sections for absent
  * scales or C are omitted.  '#' starts a comment line.  A D file is m lines
@@ -15,6 +16,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -48,6 +50,35 @@ parse_size(const char *what, const char *s, size_t *out)
     if (!cli_parse_uint(s, (uint64_t) 1 << 24, &v) || v == 0)
         return cli_error("%s: malformed or out-of-range size '%s' (1 .. 16777216)", what, s);
     *out = (size_t) v;
+    return CLI_OK;
+}
+
+/* Parses alpha: "0x" and up to 8 hex digits is an fp32 bit pattern; anything
+ * else a decimal number (or inf, nan) rounded to the nearest fp32, as strtof
+ * rounds it.  A decimal beyond fp32's range is refused rather than made
+ * infinite. */
+static int
+parse_alpha(const char *what, const char *s, uint32_t *bits)
+{
+    uint64_t v;
+    char *end;
+    float f;
+
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        if (!cli_parse_uint(s, 0xffffffffu, &v))
+            return cli_error("%s: malformed fp32 bit pattern '%s' (0x and at most 8 hex "
+                             "digits)", what, s);
+        *bits = (uint32_t) v;
+        return CLI_OK;
+    }
+    errno = 0;
+    f = strtof(s, &end);
+    if (end == s || *end != '\0' || strpbrk(s, "xXpP") != NULL)
+        return cli_error("%s: malformed alpha '%s' (a decimal number or an fp32 bit pattern "
+                         "0xHHHHHHHH)", what, s);
+    if (errno == ERANGE && isinf(f))
+        return cli_error("%s: %s is out of fp32's range", what, s);
+    *bits = smma_f32_bits(f);
     return CLI_OK;
 }
 
@@ -139,19 +170,14 @@ code_max(smma_format f)
     return (1u << (d->has_sign ? d->storage_bits : d->bits)) - 1;
 }
 
-/* Reads a matrix section: a line with the section's name, then rows lines. */
+/* Reads the rows lines of a matrix section whose name line was read. */
 static int
-read_section(struct reader *r, const char *name, uint32_t *out, size_t rows, size_t cols,
-             smma_format f)
+read_rows(struct reader *r, const char *name, uint32_t *out, size_t rows, size_t cols,
+          smma_format f)
 {
     size_t i;
     int rc;
 
-    if (!next_line(r))
-        return cli_error("%s:%lu: missing section %s", r->name, r->line, name);
-    if (strcmp(r->buf, name) != 0)
-        return cli_error("%s:%lu: expected section %s, found '%.40s'", r->name, r->line, name,
-                         r->buf);
     for (i = 0; i < rows; i++) {
         if (!next_line(r))
             return cli_error("%s:%lu: section %s: expected %zu lines, found %zu", r->name,
@@ -163,15 +189,28 @@ read_section(struct reader *r, const char *name, uint32_t *out, size_t rows, siz
     return CLI_OK;
 }
 
+/* Reads a matrix section: a line with the section's name, then rows lines. */
+static int
+read_section(struct reader *r, const char *name, uint32_t *out, size_t rows, size_t cols,
+             smma_format f)
+{
+    if (!next_line(r))
+        return cli_error("%s:%lu: missing section %s", r->name, r->line, name);
+    if (strcmp(r->buf, name) != 0)
+        return cli_error("%s:%lu: expected section %s, found '%.40s'", r->name, r->line, name,
+                         r->buf);
+    return read_rows(r, name, out, rows, cols, f);
+}
+
 static int
 read_inputs(const char *path, smma_gemm_shape *s, smma_gemm_data *g)
 {
     struct reader r = { NULL, path, 0, NULL, 0 };
-    static const char *const keys[] = { "a", "b", "scale", "vec", "c", "m", "n", "k" };
-    bool seen[8] = { false };
+    static const char *const keys[] = { "a", "b", "scale", "vec", "c", "m", "n", "k", "alpha" };
+    bool seen[9] = { false };
     smma_error err;
     int rc = CLI_OK;
-    size_t i, kb;
+    size_t kb;
 
     memset(g, 0, sizeof(*g));
     r.f = fopen(path, "r");
@@ -185,7 +224,10 @@ read_inputs(const char *path, smma_gemm_shape *s, smma_gemm_data *g)
     s->c_fmt = SMMA_NONE;
     s->d_fmt = SMMA_FP32;
     s->vec = 32;
-    for (i = 0; i < 8; i++) {
+    s->has_alpha = false;
+    /* The header: the eight keys and perhaps alpha, in any order, up to the
+     * line "A" that starts the first section. */
+    for (;;) {
         char key[16], val[64], extra[8];
         size_t ki;
 
@@ -193,14 +235,23 @@ read_inputs(const char *path, smma_gemm_shape *s, smma_gemm_data *g)
             rc = cli_error("%s:%lu: the header ends early", path, r.line);
             goto done;
         }
+        if (strcmp(r.buf, "A") == 0) {
+            for (ki = 0; ki < 8 && seen[ki]; ki++)
+                ;
+            if (ki == 8)
+                break;
+            rc = cli_error("%s:%lu: the header ends early: no key '%s'", path, r.line,
+                           keys[ki]);
+            goto done;
+        }
         if (sscanf(r.buf, "%15s %63s %7s", key, val, extra) != 2) {
             rc = cli_error("%s:%lu: expected 'key value'", path, r.line);
             goto done;
         }
-        for (ki = 0; ki < 8 && strcmp(key, keys[ki]) != 0; ki++)
+        for (ki = 0; ki < 9 && strcmp(key, keys[ki]) != 0; ki++)
             ;
-        if (ki == 8 || seen[ki]) {
-            rc = cli_error("%s:%lu: %s key '%s'", path, r.line, ki == 8 ? "unknown" : "repeated",
+        if (ki == 9 || seen[ki]) {
+            rc = cli_error("%s:%lu: %s key '%s'", path, r.line, ki == 9 ? "unknown" : "repeated",
                            key);
             goto done;
         }
@@ -224,7 +275,11 @@ read_inputs(const char *path, smma_gemm_shape *s, smma_gemm_data *g)
             case 4: rc = parse_fmt(where, val, true, &s->c_fmt); break;
             case 5: rc = parse_size(where, val, &s->m); break;
             case 6: rc = parse_size(where, val, &s->n); break;
-            default: rc = parse_size(where, val, &s->k); break;
+            case 7: rc = parse_size(where, val, &s->k); break;
+            default:
+                rc = parse_alpha(where, val, &s->alpha);
+                s->has_alpha = true;
+                break;
             }
         }
         if (rc != CLI_OK)
@@ -245,7 +300,7 @@ read_inputs(const char *path, smma_gemm_shape *s, smma_gemm_data *g)
         rc = cli_error("out of memory");
         goto done;
     }
-    rc = read_section(&r, "A", g->a, s->m, s->k, s->a_fmt);
+    rc = read_rows(&r, "A", g->a, s->m, s->k, s->a_fmt);
     if (rc == CLI_OK && kb)
         rc = read_section(&r, "SA", g->sa, s->m, kb, s->scale_fmt);
     if (rc == CLI_OK)
@@ -317,6 +372,8 @@ write_inputs(const char *path, const smma_gemm_shape *s, const smma_gemm_data *g
     fprintf(f, "softmma-gemm-inputs 1\na %s\nb %s\nscale %s\nvec %u\nc %s\nm %zu\nn %zu\nk %zu\n",
             smma_format_name(s->a_fmt), smma_format_name(s->b_fmt), fmt_or_none(s->scale_fmt),
             s->vec, fmt_or_none(s->c_fmt), s->m, s->n, s->k);
+    if (s->has_alpha)
+        fprintf(f, "alpha 0x%08x\n", (unsigned) s->alpha);
     fprintf(f, "A\n");
     write_rows(f, g->a, s->m, s->k, s->a_fmt);
     if (kb) {
@@ -356,20 +413,25 @@ gemm_usage(void)
 {
     printf("Usage: softmma gemm --a FMT --b FMT [--scale e8m0|ue4m3|none] [--vec 16|32]\n"
            "           --m M --n N --k K --model NAME [--seed S] [--class exact|random]\n"
-           "           [--c fp32|bf16|fp16|none] [--d fp32|bf16|fp16]\n"
+           "           [--c fp32|bf16|fp16|none] [--d fp32|bf16|fp16] [--alpha X]\n"
            "           [--out FILE] [--save-inputs FILE]\n"
-           "       softmma gemm --inputs FILE --model NAME [--d FMT] [--out FILE]\n"
+           "       softmma gemm --inputs FILE --model NAME [--d FMT] [--alpha X]\n"
+           "           [--out FILE]\n"
            "       softmma gemm ... --check DFILE [--samples S]\n"
            "       softmma gemm ... --bench\n\n"
-           "Computes D = C + sum_k (A*SA)(B*SB) under a numerics model (softmma models)\n"
-           "and prints D as hex codes, one row per line.  Inputs are generated from the\n"
-           "seed (class random: finite codes, exponents within 2^-20..2^20; class exact:\n"
-           "every partial sum exact in fp32, so every model agrees), or read from FILE\n"
-           "(format: softmma-gemm-inputs 1, see softmma(1)).  --check verifies a subject's\n"
-           "D on S sampled entries (all when S >= m*n; default 1000) and exits 1 on any\n"
-           "mismatch.  --bench times the whole product and prints multiply-adds per\n"
-           "second.  Defaults: --scale none, --vec 32, --c none, --d fp32, --seed 1,\n"
-           "--class random.\n");
+           "Computes D = alpha (C + sum_k (A*SA)(B*SB)) under a numerics model\n"
+           "(softmma models) and prints D as hex codes, one row per line.  Inputs are\n"
+           "generated from the seed (class random: finite codes, exponents within\n"
+           "2^-20..2^20; class exact: every partial sum exact in fp32, so every model\n"
+           "agrees), or read from FILE (format: softmma-gemm-inputs 1, see softmma(1)).\n"
+           "--check verifies a subject's D on S sampled entries (all when S >= m*n;\n"
+           "default 1000) and exits 1 on any mismatch.  --bench times the whole product\n"
+           "and prints multiply-adds per second.  --alpha X multiplies the result as a\n"
+           "kernel's epilogue does (doc/models.md): X is an fp32 bit pattern when written\n"
+           "0xHHHHHHHH, else a decimal number (or inf, nan) rounded to the nearest fp32;\n"
+           "without it there is no alpha (the same bits as alpha 1).  An inputs file may\n"
+           "give it in its header instead (alpha X).  Defaults: --scale none, --vec 32,\n"
+           "--c none, --d fp32, --seed 1, --class random.\n");
 }
 
 int
@@ -378,7 +440,7 @@ cmd_gemm(int argc, char **argv)
     const char *a_s = NULL, *b_s = NULL, *scale_s = NULL, *vec_s = NULL, *m_s = NULL,
                *n_s = NULL, *k_s = NULL, *model_s = NULL, *seed_s = "1", *class_s = NULL,
                *c_s = NULL, *d_s = "fp32", *out_s = NULL, *save_s = NULL, *in_s = NULL,
-               *check_s = NULL, *samples_s = NULL;
+               *check_s = NULL, *samples_s = NULL, *alpha_s = NULL;
     bool bench = false;
     const struct opt_spec specs[] = {
         { "a", true, &a_s, NULL }, { "b", true, &b_s, NULL }, { "scale", true, &scale_s, NULL },
@@ -388,6 +450,7 @@ cmd_gemm(int argc, char **argv)
         { "c", true, &c_s, NULL }, { "d", true, &d_s, NULL }, { "out", true, &out_s, NULL },
         { "save-inputs", true, &save_s, NULL }, { "inputs", true, &in_s, NULL },
         { "check", true, &check_s, NULL }, { "samples", true, &samples_s, NULL },
+        { "alpha", true, &alpha_s, NULL },
         { "bench", false, NULL, &bench }, { NULL, false, NULL, NULL },
     };
     struct opt_result r;
@@ -474,6 +537,15 @@ cmd_gemm(int argc, char **argv)
             rc = cli_error("%s", err.msg);
             goto done;
         }
+    }
+    if (alpha_s != NULL) {
+        if (s.has_alpha) {
+            rc = cli_error("--alpha: %s already gives alpha", in_s);
+            goto done;
+        }
+        if ((rc = parse_alpha("--alpha", alpha_s, &s.alpha)) != CLI_OK)
+            goto done;
+        s.has_alpha = true;
     }
     if (smma_model_check(model, &s, &err) != SMMA_OK) {
         rc = cli_error("%s", err.msg);

@@ -25,10 +25,10 @@
 #include <string.h>
 
 #include <softmma/quant.h>
+#include <softmma/suites.h>
 
 #include "cli.h"
 #include "options.h"
-#include "suites.h"
 
 /* ------------------------------------------------------------------ input */
 
@@ -729,7 +729,7 @@ family_single(struct search *s)
         unsigned j;
 
         k = kk % 2 ? (kk + 1) / 2 : -(kk / 2);
-        suite_amax_points(bd, k, pts);
+        smma_suite_amax_points(bd, k, pts);
         for (j = 0; j < 5; j++) {
             s->kind = 2 + j;
             if (!exact_f32(pts[j], &b) || b == 0)
@@ -872,7 +872,7 @@ family_random(struct search *s, uint64_t seed, unsigned count)
         struct cand c;
 
         memset(&c, 0, sizeof(c));
-        suite_random_block(&st, s->bd->block, c.x);
+        smma_suite_random_block(&st, s->bd->block, c.x);
         snprintf(c.why, sizeof(c.why), "random block %u (seed %llu)", i,
                  (unsigned long long) seed);
         try_block(s, &c);

@@ -1,7 +1,7 @@
 /*
  * tools/cmd_vectors.c - softmma gen, ver and export: golden vector files.
  *
- *   gen     writes a suite (suites.h) in the vector format of
+ *   gen     writes a suite (softmma/suites.h) in the vector format of
  *           softmma/vectors.h; --list names the suites, --all writes the
  *           committed ones and their SHA256SUMS, --check regenerates them and
  *           compares byte for byte (the drift test of make check).
@@ -21,9 +21,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <softmma/suites.h>
+
 #include "cli.h"
 #include "options.h"
-#include "suites.h"
 
 /* Files read whole (a committed suite, SHA256SUMS) may not be larger. */
 #define MAX_FILE (256u << 20)
@@ -36,8 +37,8 @@ parse_level_seed(const char *level_s, const char *seed_s, unsigned *level, uint6
 {
     uint64_t v;
 
-    *level = SUITE_LEVEL;
-    *seed = SUITE_SEED;
+    *level = SMMA_SUITE_LEVEL;
+    *seed = SMMA_SUITE_SEED;
     if (level_s != NULL) {
         if (!cli_parse_uint(level_s, 2, &v) || v < 1)
             return cli_error("--level must be 1 or 2, not '%s'", level_s);
@@ -50,12 +51,12 @@ parse_level_seed(const char *level_s, const char *seed_s, unsigned *level, uint6
 
 /* Generates suite s; prints the error. */
 static int
-generate(const struct suite *s, unsigned level, uint64_t seed, smma_vec_writer **w,
+generate(const smma_suite *s, unsigned level, uint64_t seed, smma_vec_writer **w,
          const char **text, size_t *len)
 {
     smma_error err;
 
-    if (suite_generate(s, level, seed, w, &err) != SMMA_OK ||
+    if (smma_suite_generate(s, level, seed, w, &err) != SMMA_OK ||
         smma_vec_finish(*w, text, len, &err) != SMMA_OK) {
         smma_vec_writer_free(*w);
         *w = NULL;
@@ -95,14 +96,14 @@ static int
 open_known(const char *path, FILE *f, smma_vec_reader **r)
 {
     const smma_vec_header *h;
-    struct suite s;
+    smma_suite s;
     smma_error err;
     int rc = f != NULL ? smma_vec_open_file(f, path, r, &err) : smma_vec_open(path, r, &err);
 
     if (rc != SMMA_OK)
         return cli_error("%s", err.msg);
     h = smma_vec_header_of(*r);
-    if (!suite_find(h->suite, &s)) {
+    if (smma_suite_find(h->suite, &s, NULL) != SMMA_OK) {
         cli_error("%s:%zu: unknown suite '%s' (softmma gen --list lists them)", path,
                   h->suite_line, h->suite);
         smma_vec_close(*r);
@@ -115,7 +116,7 @@ open_known(const char *path, FILE *f, smma_vec_reader **r)
 static int
 open_expected(const char *arg, const char *level_s, const char *seed_s, struct expected *e)
 {
-    struct suite s;
+    smma_suite s;
     smma_error err;
     const char *text;
     size_t len;
@@ -130,7 +131,7 @@ open_expected(const char *arg, const char *level_s, const char *seed_s, struct e
                              arg);
         return open_known(arg, NULL, &e->r);
     }
-    if (!suite_find(arg, &s))
+    if (smma_suite_find(arg, &s, NULL) != SMMA_OK)
         return cli_error("unknown suite '%s' (softmma gen --list lists them)", arg);
     if ((rc = parse_level_seed(level_s, seed_s, &level, &seed)) != CLI_OK ||
         (rc = generate(&s, level, seed, &e->w, &text, &len)) != CLI_OK)
@@ -232,11 +233,11 @@ static const char gen_usage[] =
 static int
 gen_list(void)
 {
-    struct suite s;
+    smma_suite s;
     size_t i;
 
-    for (i = 0; suite_at(i, &s); i++)
-        printf("%-40s %s\n", s.name, suite_committed(&s) ? "committed" : "on demand");
+    for (i = 0; smma_suite_at(i, &s); i++)
+        printf("%-40s %s\n", s.name, smma_suite_committed(&s) ? "committed" : "on demand");
     return CLI_OK;
 }
 
@@ -244,21 +245,21 @@ gen_list(void)
 static int
 gen_all(const char *dir)
 {
-    struct suite s;
+    smma_suite s;
     char *sums = NULL, *path;
     size_t i, slen = 0, nsuites = 0, total = 0;
     smma_error err;
     int rc = make_dir(dir);
 
-    for (i = 0; rc == CLI_OK && suite_at(i, &s); i++) {
+    for (i = 0; rc == CLI_OK && smma_suite_at(i, &s); i++) {
         smma_vec_writer *w;
         const char *text;
         size_t len;
         char hex[65], *ns;
 
-        if (!suite_committed(&s))
+        if (!smma_suite_committed(&s))
             continue;
-        if ((rc = generate(&s, SUITE_LEVEL, SUITE_SEED, &w, &text, &len)) != CLI_OK)
+        if ((rc = generate(&s, SMMA_SUITE_LEVEL, SMMA_SUITE_SEED, &w, &text, &len)) != CLI_OK)
             break;
         path = join(dir, s.name, ".vec");
         ns = realloc(sums, slen + 64 + 2 + strlen(s.name) + 6);
@@ -373,7 +374,7 @@ read_sums(const char *path, struct sum **out, size_t *n)
 static int
 gen_check(const char *dir)
 {
-    struct suite s;
+    smma_suite s;
     struct sum *sums = NULL;
     size_t i, j, nsums = 0, nsuites = 0, bad = 0;
     char *path = join(dir, "SHA256SUMS", "");
@@ -387,17 +388,17 @@ gen_check(const char *dir)
     free(path);
     if (rc != CLI_OK)
         return rc;
-    for (i = 0; rc == CLI_OK && suite_at(i, &s); i++) {
+    for (i = 0; rc == CLI_OK && smma_suite_at(i, &s); i++) {
         smma_vec_writer *w;
         const char *text;
         char *file, hex[65], fname[SMMA_VEC_TEXT_MAX + 8];
         size_t len, flen;
         struct sum *entry = NULL;
 
-        if (!suite_committed(&s))
+        if (!smma_suite_committed(&s))
             continue;
         nsuites++;
-        if ((rc = generate(&s, SUITE_LEVEL, SUITE_SEED, &w, &text, &len)) != CLI_OK)
+        if ((rc = generate(&s, SMMA_SUITE_LEVEL, SMMA_SUITE_SEED, &w, &text, &len)) != CLI_OK)
             break;
         snprintf(fname, sizeof(fname), "%s.vec", s.name);
         for (j = 0; j < nsums; j++)
@@ -448,7 +449,7 @@ gen_check(const char *dir)
             char name[SMMA_VEC_TEXT_MAX];
 
             snprintf(name, sizeof(name), "%.*s", (int) (l - 4), de->d_name);
-            if (!suite_find(name, &s) || !suite_committed(&s)) {
+            if (smma_suite_find(name, &s, NULL) != SMMA_OK || !smma_suite_committed(&s)) {
                 printf("EXTRA    %s: not a committed suite\n", de->d_name);
                 bad++;
             }
@@ -480,7 +481,7 @@ cmd_gen(int argc, char **argv)
         { NULL, false, NULL, NULL },
     };
     struct opt_result r;
-    struct suite s;
+    smma_suite s;
     char **args;
     int i, rc, modes;
 
@@ -510,7 +511,7 @@ cmd_gen(int argc, char **argv)
     } else if (r.npos != 1) {
         rc = cli_error(r.npos == 0 ? "no suite given (softmma gen --list lists them)"
                                    : "more than one suite given");
-    } else if (!suite_find(r.pos[0], &s)) {
+    } else if (smma_suite_find(r.pos[0], &s, NULL) != SMMA_OK) {
         rc = cli_error("unknown suite '%s' (softmma gen --list lists them)", r.pos[0]);
     } else {
         smma_vec_writer *w = NULL;
@@ -1136,7 +1137,7 @@ cli_vectors_tour(const char *dir)
 {
     const char *tmpdir = getenv("TMPDIR");
     char tmp[512];
-    struct suite s;
+    smma_suite s;
     size_t i, nsuites = 0, bad = 0;
     int rc = CLI_OK;
 
@@ -1145,7 +1146,7 @@ cli_vectors_tour(const char *dir)
     if (mkdtemp(tmp) == NULL)
         return cli_error("%s: cannot create a temporary directory: %s", tmp, strerror(errno));
     printf("   generated into %s, verified against %s:\n", tmp, dir);
-    for (i = 0; rc == CLI_OK && suite_at(i, &s); i++) {
+    for (i = 0; rc == CLI_OK && smma_suite_at(i, &s); i++) {
         smma_vec_writer *w;
         struct expected ex;
         const char *text;
@@ -1154,10 +1155,10 @@ cli_vectors_tour(const char *dir)
         size_t len;
         smma_error err;
 
-        if (!suite_committed(&s))
+        if (!smma_suite_committed(&s))
             continue;
         nsuites++;
-        if ((rc = generate(&s, SUITE_LEVEL, SUITE_SEED, &w, &text, &len)) != CLI_OK)
+        if ((rc = generate(&s, SMMA_SUITE_LEVEL, SMMA_SUITE_SEED, &w, &text, &len)) != CLI_OK)
             break;
         gpath = join(tmp, s.name, ".vec");
         cpath = join(dir, s.name, ".vec");

@@ -2,9 +2,9 @@
  * softmma/gemm.h - block-scaled dot products and GEMM, exactly and under
  * named numerics models of real tensor cores.
  *
- *     D[i][j] = C[i][j] + sum_k (A[i][k] * SA[i][k/V]) * (B[k][j] * SB[j][k/V])
+ *     D[i][j] = alpha * (C[i][j] + sum_k (A[i][k] * SA[i][k/V]) * (B[k][j] * SB[j][k/V]))
  *
- * A result is defined by the element and scale values *and* a numerics
+ * (alpha is 1 unless the shape has one).  A result is defined by the element and scale values *and* a numerics
  * model.  The models are data (smma_model_at, `softmma models`):
  *
  *   exact-rn, exact-rz  the exact sum of C and every product, rounded once
@@ -14,7 +14,9 @@
  *                       fma rounded to nearest fp32 (CUTLASS's host reference).
  *   bf16-upcast-h100    Triton's emulation: a*sa and b*sb each rounded to bf16
  *                       (scale byte 0xff forces NaN), then the H100 bf16
- *                       block-FMA model.
+ *                       block-FMA model; bf16-upcast-a100, -ada and -b200
+ *                       the same before the a100-bf16, ada-bf16 and
+ *                       b200-bf16 models.
  *   <gpu>-<kind>        block-FMA models of tensor cores (below).
  *   <gpu>-<kind>-promoteP  blocked promotion (below).
  *
@@ -52,6 +54,24 @@
  * scale block V, so one scale pair applies) are accumulated by the inner
  * block-FMA model from c = 0, without scales, to an fp32 partial; then
  * acc = fma(partial, fp32(sa * sb), acc) rounded to nearest fp32, from acc = C.
+ *
+ * The epilogue, for every model (doc/models.md): the models that accumulate
+ * in fp32 (block-FMA, fp32-fma-seq, promotion) end with an fp32 acc that
+ * started from C; with an alpha it becomes rn_fp32(alpha * acc), one IEEE
+ * fp32 multiplication rounded to nearest even (NaN gives 0x7fffffff, Inf
+ * times 0 NaN, overflow Inf); then a bf16 or fp16 D is that fp32 rounded to
+ * nearest.  The exact models round the exact value alpha * (C + sum) once,
+ * directly to D, in their direction; alpha NaN gives NaN, an infinite alpha
+ * times a zero sum or a zero alpha times an infinite sum NaN, and zeros and
+ * infinities take the sign of the product.  Without an alpha (has_alpha
+ * false, as a zero-initialized shape has it) nothing of this happens:
+ * alpha = 1 exactly gives the same bits as no alpha in every model.
+ *
+ * Unscaled operands: with a scale format, an operand whose scales are NULL
+ * in smma_gemm_operands (sa or sb) has none: every one of its scales is
+ * exactly 1 (bf16 activations times mxfp4 weights: A bf16 with sa NULL, B
+ * e2m1 with e8m0 scales in sb).  Every model computes such products as if
+ * the missing scales were the factor 1.
  *
  * Special values, for every model: a NaN scale (e8m0 0xff, ue4m3 0x7f) makes
  * its block's products NaN; NaN operands propagate; Inf times 0 is NaN;
@@ -117,7 +137,8 @@ typedef struct smma_gemm_shape {
     smma_format d_fmt;          /* SMMA_FP32, SMMA_BF16 or SMMA_FP16 */
     size_t m, n, k;
     bool has_alpha;             /* an epilogue multiplier alpha (false: none, as 1) */
-    uint32_t alpha;             /* alpha's fp32 bits (NVFP4's per-tensor scales) */
+    uint32_t alpha;             /* alpha's fp32 bits (NVFP4's per-tensor scales), any code,
+                                   NaN and infinities included; read only with has_alpha */
 } smma_gemm_shape;
 
 /* Checks a shape: formats in their roles, vec 16 or 32, m, n, k at least 1,
@@ -132,8 +153,9 @@ int smma_model_check(const smma_model *model, const smma_gemm_shape *s, smma_err
 size_t smma_gemm_kblocks(const smma_gemm_shape *s);
 
 /* One dot product: K element codes of a and b, the ceil(K/vec) scale codes
- * of each, and c's code (ignored for SMMA_NONE).  Returns the code of the
- * result in s->d_fmt. */
+ * of each (NULL for an unscaled operand), and c's code (ignored for
+ * SMMA_NONE).  Returns the code of the result in s->d_fmt, alpha applied
+ * when s has one. */
 uint32_t smma_dot(const smma_model *model, const smma_gemm_shape *s, const uint32_t *a,
                   const uint32_t *b, const uint32_t *sa, const uint32_t *sb, uint32_t c);
 
@@ -142,6 +164,9 @@ uint32_t smma_dot(const smma_model *model, const smma_gemm_shape *s, const uint3
  *   B (k x n): element (kk, j) at b[j * ldb + kk] if b_kmajor, else b[kk * ldb + j].
  *   SA (m x kb) at sa[i * kb + kb_index]; SB (n x kb) at sb[j * kb + kb_index]
  *   (kb = smma_gemm_kblocks); C and D (m x n) row-major at c[i * n + j].
+ * sa and sb are ignored without a scale format; with one, a NULL sa (sb)
+ * makes A (B) an unscaled operand, every scale exactly 1.  c is required
+ * when the shape has a C format.
  */
 typedef struct smma_gemm_operands {
     const uint32_t *a;
@@ -197,8 +222,28 @@ typedef struct smma_gemm_data {
     uint32_t *a, *b, *sa, *sb, *c;
 } smma_gemm_data;
 
+/* Fills *data with seeded inputs of shape s (A, B, the scales of both when
+ * s has a scale format, C when it has a C format; the other pointers NULL).
+ * SMMA_OK, or an error from the shape check, SMMA_ENOMEM, or SMMA_EINVAL
+ * for the exact class with a D other than fp32.  alpha plays no part. */
 int smma_gemm_generate(const smma_gemm_shape *s, smma_input_class cls, uint64_t seed,
                        smma_gemm_data *data, smma_error *err);
+
+/* Which operands of a shape with a scale format are generated without
+ * scales (their sa or sb stays NULL: an unscaled operand, every scale 1),
+ * as in bf16 x mxfp4.  The zero-initialized options are those of
+ * smma_gemm_generate. */
+typedef struct smma_gemm_gen_opts {
+    bool unscaled_a;
+    bool unscaled_b;
+} smma_gemm_gen_opts;
+
+/* smma_gemm_generate with options (NULL: none).  The exact class stays
+ * exact with an unscaled operand: its scale 1 takes the place of the
+ * scale exponent it would have had. */
+int smma_gemm_generate_opts(const smma_gemm_shape *s, smma_input_class cls, uint64_t seed,
+                            const smma_gemm_gen_opts *opts, smma_gemm_data *data,
+                            smma_error *err);
 void smma_gemm_data_free(smma_gemm_data *data);
 
 /* The operands view of generated data. */

@@ -7,10 +7,21 @@
  *   - exact-class inputs: every model gives the same bits on >= 10^5 dot
  *     products over many format combinations, while on random inputs the
  *     models differ (so the agreement test can fail);
- *   - seeded generation is reproducible; bad shapes are refused by name.
+ *   - seeded generation is reproducible; bad shapes are refused by name;
+ *   - the epilogue alpha: alpha = 1 gives the bits of no alpha under every
+ *     model; the models that accumulate in fp32 give rn_fp32(alpha * their
+ *     fp32 result) (computed here with the host's IEEE double and float),
+ *     then the rounding to a bf16 D; the exact models round alpha * the
+ *     exact sum once (cases worked out by hand where rounding the sum first
+ *     differs, and on random fp32 data against the same products with
+ *     alpha moved into B and C); NaN, infinite, zero, negative, huge and
+ *     tiny alphas;
+ *   - unscaled operands: sa NULL is the same as every scale 1, under every
+ *     model, and smma_gemm_generate_opts leaves sa NULL when asked.
  */
 #include <config.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,6 +188,322 @@ check_errors(void)
     }
 }
 
+/* ---- alpha ------------------------------------------------------------ */
+
+/* rn_fp32(alpha * x) for fp32 bits, by the host's IEEE arithmetic: the
+ * product is exact in a double, the conversion to float rounds to nearest
+ * even.  A NaN is the canonical 0x7fffffff. */
+static uint32_t
+host_alpha(uint32_t alpha, uint32_t x)
+{
+    double p = (double) smma_f32_from_bits(alpha) * (double) smma_f32_from_bits(x);
+    float f = (float) p;
+
+    if (isnan(p))
+        return 0x7fffffffu;
+    return smma_f32_bits(f);
+}
+
+/* bf16 rounding of fp32 bits to nearest even (NaN: 0x7fff), by bit
+ * arithmetic independent of the library. */
+static uint32_t
+host_bf16(uint32_t x)
+{
+    if ((x & 0x7fffffffu) > 0x7f800000u)
+        return 0x7fff;
+    return (x + 0x7fffu + ((x >> 16) & 1)) >> 16;
+}
+
+/* D of one model for a generated problem, with the shape's alpha. */
+static void
+run(const smma_model *m, const smma_gemm_shape *s, const smma_gemm_data *g, uint32_t *d)
+{
+    smma_gemm_operands op = smma_gemm_data_operands(s, g);
+    smma_error err;
+
+    if (smma_gemm(m, s, &op, d, &err) != SMMA_OK)
+        bail("%s: %s", m->name, err.msg);
+}
+
+/* alpha = 1 is no alpha, for every model and combination; the models that
+ * accumulate in fp32 apply rn_fp32(alpha * acc), then round to bf16. */
+static void
+check_alpha_random(void)
+{
+    static const uint32_t alphas[] = { 0x3ec90fdbu, 0xbf9e3779u, 0x40490fdbu, 0x3a83126fu };
+    size_t ci, mi, e, same = 0, total = 0, epi_bad = 0, epi_total = 0;
+
+    for (ci = 0; ci < sizeof(combos) / sizeof(combos[0]); ci++)
+        for (mi = 0; mi < smma_model_count(); mi++) {
+            const smma_model *m = smma_model_at(mi);
+            smma_gemm_shape s = make_shape(&combos[ci], 6, 5, 40 + ci), t;
+            uint32_t d0[30], d1[30], d2[30];
+            smma_gemm_data g;
+
+            if (smma_model_check(m, &s, NULL) != SMMA_OK)
+                continue;
+            if (smma_gemm_generate(&s, SMMA_CLASS_RANDOM, 300 + ci, &g, NULL) != SMMA_OK)
+                bail("generate");
+            run(m, &s, &g, d0);
+            t = s;
+            t.has_alpha = true;
+            t.alpha = 0x3f800000u;
+            run(m, &t, &g, d1);
+            for (e = 0; e < 30; e++)
+                same += d0[e] == d1[e];
+            total += 30;
+            if (m->kind != SMMA_MODEL_EXACT) {
+                t.alpha = alphas[(ci + mi) % 4];
+                run(m, &t, &g, d1);
+                t.d_fmt = SMMA_BF16;
+                run(m, &t, &g, d2);
+                for (e = 0; e < 30; e++) {
+                    uint32_t want = host_alpha(t.alpha, d0[e]);
+
+                    if ((d1[e] != want || d2[e] != host_bf16(want)) && epi_bad++ < 5)
+                        diag("%s alpha %08x: D %08x -> want %08x got %08x, bf16 %04x got %04x",
+                             m->name, t.alpha, d0[e], want, d1[e], host_bf16(want), d2[e]);
+                }
+                epi_total += 30;
+            }
+            smma_gemm_data_free(&g);
+        }
+    ok(same == total && total > 1000, "alpha = 1 gives the bits of no alpha (%zu of %zu)", same,
+       total);
+    ok(epi_bad == 0 && epi_total > 500,
+       "fp32 accumulators: D = rn_fp32(alpha * acc), then bf16 (%zu of %zu differ)", epi_bad,
+       epi_total);
+}
+
+/* The exact models: alpha * sum rounded once.  fp32 A, B and C; alpha and
+ * B, C with at most 12 significant bits, so alpha * b and alpha * c are
+ * exact fp32 numbers: D(alpha; a, b, c) = D(a, alpha b, alpha c).  The
+ * products span many binades, so the sums have hundreds of bits. */
+static void
+check_alpha_exact(void)
+{
+    const char *names[2] = { "exact-rn", "exact-rz" };
+    tap_rng r;
+    size_t t, bad = 0, n = 0, i;
+
+    tap_rng_seed(&r, 77);
+    for (t = 0; t < 2000; t++) {
+        smma_gemm_shape s, u;
+        uint32_t a[12], b[12], b2[12], c, c2, alpha;
+        int ea = (int) (tap_rng_next(&r) % 121) - 60;
+
+        memset(&s, 0, sizeof(s));
+        s.a_fmt = s.b_fmt = s.c_fmt = SMMA_FP32;
+        s.scale_fmt = SMMA_NONE;
+        s.vec = 32;
+        s.d_fmt = t % 3 == 0 ? SMMA_BF16 : t % 3 == 1 ? SMMA_FP16 : SMMA_FP32;
+        s.m = s.n = 1;
+        s.k = 1 + t % 12;
+        /* alpha: 12 significant bits, exponent in [-60, 60]; B and C have
+         * exponents in [-30, 29], so alpha * b and alpha * c are normal
+         * fp32 numbers. */
+        alpha = (uint32_t) (ea + 127) << 23 | ((uint32_t) tap_rng_next(&r) & 0x7ff000u) |
+                (uint32_t) (tap_rng_next(&r) & 1) << 31;
+        for (i = 0; i < s.k; i++) {
+            int e1 = (int) (tap_rng_next(&r) % 60) - 30, e2 = (int) (tap_rng_next(&r) % 60) - 30;
+
+            a[i] = (uint32_t) (tap_rng_next(&r) & 0x807fffffu) | (uint32_t) (e1 + 127) << 23;
+            b[i] = (uint32_t) (tap_rng_next(&r) & 0x807ff000u) | (uint32_t) (e2 + 127) << 23;
+            b2[i] = host_alpha(alpha, b[i]);
+        }
+        c = (uint32_t) (tap_rng_next(&r) & 0x807ff000u) |
+            (uint32_t) ((int) (tap_rng_next(&r) % 60) - 30 + 127) << 23;
+        c2 = host_alpha(alpha, c);
+        u = s;
+        s.has_alpha = true;
+        s.alpha = alpha;
+        for (i = 0; i < 2; i++) {
+            const smma_model *m = tap_model(names[i]);
+            uint32_t want = smma_dot(m, &u, a, b2, NULL, NULL, c2);
+            uint32_t got = smma_dot(m, &s, a, b, NULL, NULL, c);
+
+            n++;
+            if (want != got && bad++ < 5)
+                diag("%s %s k %zu alpha %08x: want %08x got %08x", names[i],
+                     smma_format_name(s.d_fmt), s.k, alpha, want, got);
+        }
+    }
+    ok(bad == 0, "exact models: alpha * exact sum, rounded once (%zu of %zu differ)", bad, n);
+}
+
+/* Cases worked out by hand. */
+static void
+check_alpha_cases(void)
+{
+    static const uint32_t a[2] = { 0x3f80, 0x3380 }, b[2] = { 0x3f80, 0x3f80 };
+    static const uint32_t a3[3] = { 0x3f80, 0x3b80, 0x3b00 }, b3[3] = { 0x3f80, 0x3f80, 0x3f80 };
+    static const uint32_t two[1] = { 0x4000 }, mtwo[1] = { 0xc000 }, one[1] = { 0x3f80 };
+    static const uint32_t zero[1] = { 0x0000 }, inf[1] = { 0x7f80 }, onehalf[1] = { 0x3fc0 };
+    const char *fp32acc[3] = { "h100-bf16", "fp32-fma-seq", "bf16-upcast-a100" };
+    smma_gemm_shape s;
+    size_t i;
+
+    memset(&s, 0, sizeof(s));
+    s.a_fmt = s.b_fmt = SMMA_BF16;
+    s.scale_fmt = s.c_fmt = SMMA_NONE;
+    s.vec = 32;
+    s.d_fmt = SMMA_FP32;
+    s.m = s.n = 1;
+    s.k = 2;
+    s.has_alpha = true;
+    /* S = 1 + 2^-24 (bf16 1 and 2^-24, times 1), alpha = 1 + 2^-23:
+     * alpha S = 1 + 2^-23 + 2^-24 + 2^-47, more than half an ulp (2^-24)
+     * above 1 + 2^-23: exact-rn 1 + 2^-22 = 0x3f800002.  Rounding S first
+     * gives 1 (a tie, to even) and alpha * 1 = 0x3f800001: exact-rz's
+     * answer, and that of h100-bf16, whose one block truncates S to 1. */
+    s.alpha = 0x3f800001u;
+    is_hex(0x3f800002u, smma_dot(tap_model("exact-rn"), &s, a, b, NULL, NULL, 0),
+           "exact-rn: alpha (1 + 2^-23) times 1 + 2^-24, rounded once");
+    is_hex(0x3f800001u, smma_dot(tap_model("exact-rz"), &s, a, b, NULL, NULL, 0),
+           "exact-rz: the same toward zero");
+    is_hex(0x3f800001u, smma_dot(tap_model("h100-bf16"), &s, a, b, NULL, NULL, 0),
+           "h100-bf16: acc = 1 (truncated), then rn(alpha * 1)");
+    /* bf16 D: S = 1 + 2^-8 + 2^-9, alpha = 3: alpha S = 3.017578125 =
+     * 3 + 1.125 bf16 ulps (2^-6): 3.015625 = 0x4041.  Rounding S first:
+     * 1 + 2^-7, times 3 = 3 + 1.5 ulps, a tie, to even: 0x4042. */
+    s.k = 3;
+    s.d_fmt = SMMA_BF16;
+    s.alpha = 0x40400000u;
+    is_hex(0x4041, smma_dot(tap_model("exact-rn"), &s, a3, b3, NULL, NULL, 0),
+           "exact-rn, bf16 D: 3 (1 + 2^-8 + 2^-9) rounded once");
+    is_hex(0x4041, smma_dot(tap_model("h100-bf16"), &s, a3, b3, NULL, NULL, 0),
+           "h100-bf16, bf16 D: acc exact, rn_fp32(3 acc) exact, then bf16");
+    /* exact-rz rounds 3.017578125 down to 3.015625 too. */
+    is_hex(0x4041, smma_dot(tap_model("exact-rz"), &s, a3, b3, NULL, NULL, 0),
+           "exact-rz, bf16 D");
+
+    /* Special alphas, for an exact model and three that accumulate in fp32. */
+    s.k = 1;
+    s.d_fmt = SMMA_FP32;
+    for (i = 0; i < 4; i++) {
+        const char *name = i == 0 ? "exact-rn" : fp32acc[i - 1];
+        const smma_model *m = tap_model(name);
+        smma_gemm_shape u = s;
+
+        if (m->upcast_bf16) {       /* a scaled shape, scales 1 */
+            u.scale_fmt = SMMA_E8M0;
+        }
+#define D(al, x, y) (u.alpha = (al), smma_dot(m, &u, x, y, NULL, NULL, 0))
+        is_hex(0x7fffffffu, D(0x7fc00000u, two, one), "%s: alpha NaN gives NaN", name);
+        is_hex(0x7fffffffu, D(0xffc00001u, zero, one), "%s: alpha NaN times 0 gives NaN", name);
+        is_hex(0x7f800000u, D(0x7f800000u, two, one), "%s: alpha +Inf times 2: +Inf", name);
+        is_hex(0xff800000u, D(0x7f800000u, mtwo, one), "%s: alpha +Inf times -2: -Inf", name);
+        is_hex(0x7fffffffu, D(0x7f800000u, zero, one), "%s: alpha +Inf times 0: NaN", name);
+        is_hex(0x00000000u, D(0x00000000u, two, one), "%s: alpha 0 times 2: +0", name);
+        is_hex(0x80000000u, D(0x00000000u, mtwo, one), "%s: alpha 0 times -2: -0", name);
+        is_hex(0x7fffffffu, D(0x00000000u, inf, one), "%s: alpha 0 times Inf: NaN", name);
+        is_hex(0xff800000u, D(0xbf800000u, inf, one), "%s: alpha -1 times +Inf: -Inf", name);
+        is_hex(0x80000000u, D(0xbf800000u, zero, one), "%s: alpha -1 times +0: -0", name);
+        /* 2^127 * 4 overflows: to nearest, Inf. */
+        is_hex(0x7f800000u, D(0x7f000000u, two, two), "%s: alpha 2^127 times 4: Inf", name);
+        /* 2^-149 * 1.5 lies halfway between 2^-149 and 2^-148: to even,
+         * 2^-148 = 0x00000002. */
+        is_hex(0x00000002u, D(0x00000001u, onehalf, one), "%s: alpha 2^-149 times 1.5", name);
+#undef D
+    }
+    s.alpha = 0x7f000000u;
+    is_hex(0x7f7fffffu, smma_dot(tap_model("exact-rz"), &s, two, two, NULL, NULL, 0),
+           "exact-rz: alpha 2^127 times 4 rounds toward zero to FLT_MAX");
+    s.alpha = 0x00000001u;
+    is_hex(0x00000001u, smma_dot(tap_model("exact-rz"), &s, onehalf, one, NULL, NULL, 0),
+           "exact-rz: alpha 2^-149 times 1.5 truncates to 2^-149");
+}
+
+/* Unscaled A (sa NULL) is A with every scale 1 (e8m0 0x7f, ue4m3 0x38),
+ * under every model; generation leaves sa NULL when asked. */
+static void
+check_unscaled(void)
+{
+    static const struct {
+        smma_format a, b, scale;
+        unsigned vec;
+        uint32_t unit;
+    } cs[] = {
+        { SMMA_BF16, SMMA_E2M1, SMMA_E8M0, 32, 0x7f },
+        { SMMA_BF16, SMMA_E4M3, SMMA_E8M0, 32, 0x7f },
+        { SMMA_FP16, SMMA_E2M1, SMMA_UE4M3, 16, 0x38 },
+    };
+    size_t ci, mi, e, bad = 0, total = 0, nmodels = 0;
+    int cls;
+
+    for (ci = 0; ci < sizeof(cs) / sizeof(cs[0]); ci++)
+        for (cls = 0; cls < 2; cls++) {
+            smma_gemm_shape s;
+            smma_gemm_gen_opts o = { true, false };
+            smma_gemm_data g;
+            smma_gemm_operands op, op1;
+            uint32_t *ones, d0[7 * 9], d1[7 * 9];
+            size_t kb;
+            smma_error err;
+
+            memset(&s, 0, sizeof(s));
+            s.a_fmt = cs[ci].a;
+            s.b_fmt = cs[ci].b;
+            s.scale_fmt = cs[ci].scale;
+            s.vec = cs[ci].vec;
+            s.c_fmt = SMMA_FP32;
+            s.d_fmt = SMMA_FP32;
+            s.m = 7;
+            s.n = 9;
+            s.k = 72;
+            kb = smma_gemm_kblocks(&s);
+            if (smma_gemm_generate_opts(&s, cls ? SMMA_CLASS_EXACT : SMMA_CLASS_RANDOM, 5 + ci,
+                                        &o, &g, &err) != SMMA_OK)
+                bail("generate: %s", err.msg);
+            ok(g.sa == NULL && g.sb != NULL, "%s x %s %s: sa left NULL, sb generated",
+               smma_format_name(s.a_fmt), smma_format_name(s.b_fmt), cls ? "exact" : "random");
+            ones = malloc(s.m * kb * sizeof(*ones));
+            if (ones == NULL)
+                sysbail("no memory");
+            for (e = 0; e < s.m * kb; e++)
+                ones[e] = cs[ci].unit;
+            op = smma_gemm_data_operands(&s, &g);
+            op1 = op;
+            op1.sa = ones;
+            for (mi = 0; mi < smma_model_count(); mi++) {
+                const smma_model *m = smma_model_at(mi);
+
+                if (smma_model_check(m, &s, NULL) != SMMA_OK)
+                    continue;
+                if (smma_gemm(m, &s, &op, d0, &err) != SMMA_OK ||
+                    smma_gemm(m, &s, &op1, d1, &err) != SMMA_OK)
+                    bail("%s: %s", m->name, err.msg);
+                for (e = 0; e < s.m * s.n; e++)
+                    if (d0[e] != d1[e] && bad++ < 5)
+                        diag("%s: unscaled %08x, scales 1 %08x", m->name, d0[e], d1[e]);
+                total += s.m * s.n;
+                nmodels++;
+            }
+            /* The exact class stays exact: every model gives exact-rn's D. */
+            if (cls) {
+                uint32_t ref[7 * 9];
+
+                smma_gemm(tap_model("exact-rn"), &s, &op, ref, NULL);
+                for (mi = 0; mi < smma_model_count(); mi++) {
+                    const smma_model *m = smma_model_at(mi);
+
+                    if (smma_model_check(m, &s, NULL) != SMMA_OK)
+                        continue;
+                    smma_gemm(m, &s, &op, d0, NULL);
+                    for (e = 0; e < s.m * s.n; e++)
+                        if (d0[e] != ref[e] && bad++ < 5)
+                            diag("exact class, unscaled A: %s %08x, exact-rn %08x", m->name,
+                                 d0[e], ref[e]);
+                }
+            }
+            free(ones);
+            smma_gemm_data_free(&g);
+        }
+    ok(bad == 0 && nmodels > 40,
+       "sa NULL equals every scale 1 (%zu results, %zu model runs), exact class kept", total,
+       nmodels);
+}
+
 int
 main(void)
 {
@@ -194,6 +521,10 @@ main(void)
         }
     check_verify();
     check_errors();
+    check_alpha_cases();
+    check_alpha_random();
+    check_alpha_exact();
+    check_unscaled();
 
     /* Reproducible generation. */
     {

@@ -50,7 +50,9 @@ int
 main(void)
 {
     static const char *const all[] = { "exact-rn", "exact-rz", "fp32-fma-seq", "h100-bf16",
-                                       "a100-bf16", "b200-bf16", "bf16-upcast-h100" };
+                                       "a100-bf16", "b200-bf16", "bf16-upcast-h100",
+                                       "bf16-upcast-a100", "bf16-upcast-ada",
+                                       "bf16-upcast-b200" };
     size_t i;
 
     plan_lazy();
@@ -142,6 +144,37 @@ main(void)
 
         expect("bf16-upcast-h100", &s, a, b, sa, sb, 0, 0x3f910000, "a*sa rounded to bf16");
         expect("exact-rn", &s, a, b, sa, sb, 0, 0x3f912000, "a*sa exact");
+    }
+
+    /* The upcast models keep the block-FMA parameters of their GPU: with
+     * scales 1 the bf16 products are exact, so the blocks case above gives
+     * a100's and Ada's blocks of 8 (0x4b800003) under bf16-upcast-a100 and
+     * -ada, and one block of 16 (0x4b800004) under -h100 and -b200. */
+    {
+        uint32_t a[9], b[9], sa[1] = { 127 }, sb[1] = { 127 };
+        smma_gemm_shape s = shape(SMMA_BF16, SMMA_BF16, SMMA_E8M0, SMMA_NONE, 9);
+
+        a[0] = 0x4b80;
+        for (i = 1; i < 9; i++)
+            a[i] = 0x3f80;
+        for (i = 0; i < 9; i++)
+            b[i] = 0x3f80;
+        expect("bf16-upcast-a100", &s, a, b, sa, sb, 0, 0x4b800003, "blocks of 8 truncate");
+        expect("bf16-upcast-ada", &s, a, b, sa, sb, 0, 0x4b800003, "blocks of 8 truncate");
+        expect("bf16-upcast-h100", &s, a, b, sa, sb, 0, 0x4b800004, "one block of 9");
+        expect("bf16-upcast-b200", &s, a, b, sa, sb, 0, 0x4b800004, "one block of 9");
+    }
+    /* ... and the upcast itself: the a*sa case above under the three new
+     * ones (one product, exact in every block-FMA window). */
+    {
+        static const uint32_t a[1] = { 0x3f81 }, b[1] = { 0x3f80 }, sa[1] = { 0x39 },
+                              sb[1] = { 0x38 };
+        smma_gemm_shape s = shape(SMMA_BF16, SMMA_BF16, SMMA_UE4M3, SMMA_NONE, 1);
+
+        expect("bf16-upcast-a100", &s, a, b, sa, sb, 0, 0x3f910000, "a*sa rounded to bf16");
+        expect("bf16-upcast-ada", &s, a, b, sa, sb, 0, 0x3f910000, "a*sa rounded to bf16");
+        expect("bf16-upcast-b200", &s, a, b, sa, sb, 0, 0x3f910000, "a*sa rounded to bf16");
+        expect("a100-bf16", &s, a, b, sa, sb, 0, 0x3f912000, "no upcast: a*sa exact");
     }
 
     /* Promotion: e4m3 [448, 2^-9] with e8m0 scales 1: the inner h100-fp8

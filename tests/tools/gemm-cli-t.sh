@@ -96,7 +96,8 @@ for ms in "exact-rn=definition" "exact-rz=definition" "fp32-fma-seq=definition" 
     "h100-bf16=validated on H100 (mma.sync.m16n8k16 bf16 and f16, 1,000,000 cases each; wgmma m64n8k16 bf16 and f16, 100,000 cases each)" \
     "h100-fp8=validated on H100 for wgmma (m64n8k32, every e4m3/e5m2 pair, 100,000 cases each); refuted for mma.sync.m16n8k32 (0 of 10,000 cases)" \
     "b200-fp8=provisional (fits 9,999 of 10,000 published measurements)" \
-    "bf16-upcast-h100=provisional" "h100-fp8-promote32=provisional"; do
+    "bf16-upcast-h100=provisional" "bf16-upcast-a100=provisional" "bf16-upcast-ada=provisional" \
+    "bf16-upcast-b200=provisional" "h100-fp8-promote32=provisional"; do
     m=${ms%%=*}
     want=${ms#*=}
     # The model's name line, then its kind line, then "inputs: ...; status: ...".
@@ -394,6 +395,82 @@ bad hfmt.txt "softmma-gemm-inputs 1" "a e9m9" "b bf16" "scale none" "vec 32" "c 
     "m 1" "n 1" "k 3" A "0x45e0 0xb9e0 0xc5c0" B "0x3f80 0x3f80 0x3f80"
 expect_err "inputs: an unknown format in the header, one line" "'e9m9'" \
     gemm --inputs "$tmp/hfmt.txt" --model exact-rn
+
+# ---------------------------------------------------------------- alpha
+#
+# S = 1 + 2^-24 (bf16 1 and 2^-24 = 0x3380, times 1), alpha = 1 + 2^-23
+# (0x3f800001): alpha S = 1 + 2^-23 + 2^-24 + 2^-47 lies more than half an
+# ulp (2^-24) above 1 + 2^-23, so exact-rn gives 1 + 2^-22 = 0x3f800002;
+# exact-rz truncates to 1 + 2^-23 = 0x3f800001; h100-bf16's one block keeps
+# 1 + 2^-24 in its 25 fraction bits but truncates it to fp32 (1), and
+# rn(alpha * 1) = 0x3f800001.  Rounding S first would give 0x3f800001 under
+# exact-rn too.
+printf '%s\n' "softmma-gemm-inputs 1" "a bf16" "b bf16" "scale none" "vec 32" "c none" \
+    "m 1" "n 1" "k 2" "A" "0x3f80 0x3380" "B" "0x3f80 0x3f80" >"$tmp/s24.txt"
+expect_out "--alpha 0x3f800001: exact-rn rounds alpha * S once" "0x3f800002" \
+    gemm --inputs "$tmp/s24.txt" --model exact-rn --alpha 0x3f800001
+expect_out "--alpha 0x3f800001: exact-rz" "0x3f800001" \
+    gemm --inputs "$tmp/s24.txt" --model exact-rz --alpha 0x3f800001
+expect_out "--alpha 0x3f800001: h100-bf16, rn(alpha * truncated acc)" "0x3f800001" \
+    gemm --inputs "$tmp/s24.txt" --model h100-bf16 --alpha 0x3f800001
+expect_out "no alpha: exact-rn rounds S = 1 + 2^-24 to even, 1" "0x3f800000" \
+    gemm --inputs "$tmp/s24.txt" --model exact-rn
+# 1.00000011920928955078125 is 1 + 2^-23 exactly: the same as its bits.
+expect_out "--alpha as a decimal: 1.00000011920928955078125 is 0x3f800001" "0x3f800002" \
+    gemm --inputs "$tmp/s24.txt" --model exact-rn --alpha 1.00000011920928955078125
+# The header line alpha, anywhere before A.
+printf '%s\n' "softmma-gemm-inputs 1" "a bf16" "alpha 0x3f800001" "b bf16" "scale none" \
+    "vec 32" "c none" "m 1" "n 1" "k 2" "A" "0x3f80 0x3380" "B" "0x3f80 0x3f80" \
+    >"$tmp/s24a.txt"
+expect_out "an inputs file's alpha line" "0x3f800002" \
+    gemm --inputs "$tmp/s24a.txt" --model exact-rn
+# -0.75 (0xbf400000) times the three-way case's 1024 - 7u is -768 + 5.25u,
+# u = 2^-14 the fp32 ulp of [512, 1024): 768 - 5.25u rounds to 768 - 5u,
+# 0x44400000 - 5 = 0x443ffffb, negative: 0xc43ffffb.
+expect_out "--alpha -0.75 times the three-way case" "0xc43ffffb" \
+    gemm --inputs "$tmp/three.txt" --model exact-rn --alpha -0.75
+# Special alphas: NaN gives the canonical NaN, inf the sum's infinity.
+expect_out "--alpha nan" "0x7fffffff" gemm --inputs "$tmp/three.txt" --model h100-bf16 \
+    --alpha nan
+expect_out "--alpha -inf times a positive sum" "0xff800000" \
+    gemm --inputs "$tmp/three.txt" --model exact-rn --alpha -inf
+# Generated problems: alpha 1 is no alpha; 0.375 is 0x3ec00000, and
+# --save-inputs writes it as bits.
+run_gemm $gen --m 3 --n 4 --k 40 --model h100-fp8 --seed 5
+d_none=$gemm_out
+run_gemm $gen --m 3 --n 4 --k 40 --model h100-fp8 --seed 5 --alpha 1
+is "$d_none" "$gemm_out" "--alpha 1 gives the D of no alpha"
+run_gemm $gen --m 3 --n 4 --k 40 --model h100-fp8 --seed 5 --alpha 0.375 \
+    --save-inputs "$tmp/a375.txt"
+d_dec=$gemm_out
+run_gemm $gen --m 3 --n 4 --k 40 --model h100-fp8 --seed 5 --alpha 0x3ec00000
+[ "$d_dec" = "$gemm_out" ] && [ "$d_dec" != "$d_none" ]
+ok $? "--alpha 0.375 is --alpha 0x3ec00000, and changes D"
+is "alpha 0x3ec00000" "$(grep '^alpha' "$tmp/a375.txt")" "--save-inputs writes the alpha line"
+run_gemm --inputs "$tmp/a375.txt" --model h100-fp8
+is "$d_dec" "$gemm_out" "the saved inputs with their alpha give the same D"
+expect_err "--alpha junk" "--alpha: malformed alpha 'half'" \
+    gemm --inputs "$tmp/three.txt" --model exact-rn --alpha half
+expect_err "--alpha beyond fp32" "--alpha: 1e39 is out of fp32's range" \
+    gemm --inputs "$tmp/three.txt" --model exact-rn --alpha 1e39
+expect_err "--alpha with nine hex digits" "--alpha: malformed fp32 bit pattern '0x3f8000000'" \
+    gemm --inputs "$tmp/three.txt" --model exact-rn --alpha 0x3f8000000
+expect_err "--alpha as a hex float" "--alpha: malformed fp32 bit pattern '0x1p-2'" \
+    gemm --inputs "$tmp/three.txt" --model exact-rn --alpha 0x1p-2
+expect_err "--alpha and an inputs file with alpha" "--alpha: $tmp/s24a.txt already gives alpha" \
+    gemm --inputs "$tmp/s24a.txt" --model exact-rn --alpha 2
+bad alpha.txt "softmma-gemm-inputs 1" "$hdr" "alpha 1.5x" A "0x45e0 0xb9e0 0xc5c0" B \
+    "0x3f80 0x3f80 0x3f80"
+expect_err "inputs: a bad alpha names file:line" "alpha.txt:10: alpha: malformed alpha '1.5x'" \
+    gemm --inputs "$tmp/alpha.txt" --model exact-rn
+bad alpha2.txt "softmma-gemm-inputs 1" "alpha 2" "$hdr" "alpha 3" A "0x45e0 0xb9e0 0xc5c0" B \
+    "0x3f80 0x3f80 0x3f80"
+expect_err "inputs: alpha twice" "alpha2.txt:11: repeated key 'alpha'" \
+    gemm --inputs "$tmp/alpha2.txt" --model exact-rn
+bad nok.txt "softmma-gemm-inputs 1" "a bf16" "b bf16" "scale none" "vec 32" "c none" \
+    "m 1" "n 1" A "0x45e0 0xb9e0 0xc5c0" B "0x3f80 0x3f80 0x3f80"
+expect_err "inputs: a key missing before A" "nok.txt:9: the header ends early: no key 'k'" \
+    gemm --inputs "$tmp/nok.txt" --model exact-rn
 
 # ---------------------------------------------------------------- bench, help
 
