@@ -651,6 +651,19 @@ align_block(const smma_model *m, const factor *p, size_t n, const factor *fc,
     }
 }
 
+/* The result in format f of a block that needs no rounding: a special
+ * value, no non-zero term (-0 when every term is -0), or a zero sum (+0).
+ * Returns false when the sum must be rounded. */
+static bool
+block_settled(const struct aligned *al, smma_format f, uint32_t *code)
+{
+    *code = special_code(&al->sp, f);
+    if (*code != 0xffffffffu)
+        return true;
+    *code = !al->any && al->all_neg_zero ? 1u << (smma_format_info(f)->bits - 1) : 0;
+    return !al->any || al->sum == 0;
+}
+
 /* One block of the block-FMA model: products p[0..n) and c (fp32 bits).
  * Returns the fp32 bits of the result. */
 static uint32_t
@@ -662,13 +675,8 @@ block_fma(const smma_model *m, const factor *p, size_t n, uint32_t c)
     int prec;
 
     align_block(m, p, n, &fc, &al);
-    code = special_code(&al.sp, SMMA_FP32);
-    if (code != 0xffffffffu)
+    if (block_settled(&al, SMMA_FP32, &code))
         return code;
-    if (!al.any)
-        return al.all_neg_zero ? 0x80000000u : 0;
-    if (al.sum == 0)
-        return 0;
     /* The sum times 2^(emax - 23 - neab), to fp32 with prec significant bits. */
     prec = m->neab < 0 ? 24 + m->neab : 24;
     {
@@ -706,13 +714,8 @@ block_fma_f16(const smma_model *m, const factor *p, size_t n, uint32_t c)
     int e;
 
     align_block(m, p, n, &fc, &al);
-    code = special_code(&al.sp, SMMA_FP16);
-    if (code != 0xffffffffu)
+    if (block_settled(&al, SMMA_FP16, &code))
         return code;
-    if (!al.any)
-        return al.all_neg_zero ? 0x8000u : 0;
-    if (al.sum == 0)
-        return 0;
     /* |sum| < 2^53, so the value and, with the sticky half bit, twice the
      * sum plus one are exact doubles. */
     e = al.emax - 23 - m->neab;
