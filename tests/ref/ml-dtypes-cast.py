@@ -47,7 +47,7 @@ def cast_f32(first, count, stride):
             # uint32 arithmetic wraps modulo 2^32, as the patterns do.
             np.add(base32[:n], np.uint32(start), out=bits[:n])
         else:
-            bits[:n] = (start + base[:n] * stride) & 0xffffffff
+            bits[:n] = ((start + base[:n] * stride) & 0xffffffff).astype(np.uint32)
         codes[:n] = bits[:n].view(np.float32)
         out.write(codes[:n].view(np.uint8))
         done += n
