@@ -78,7 +78,12 @@ split_code_slow(smma_format f, uint32_t code)
  * dot product builds them under pthread_once; they are read-only after).
  */
 static factor *factor_tab[SMMA_FORMAT_COUNT];
+/* The same codes split as the fp16 number of equal value (upcast_f16), for
+ * formats of at most 8 bits (fp16 itself uses factor_tab). */
+static factor *factor_f16_tab[SMMA_FORMAT_COUNT];
 static pthread_once_t factor_once = PTHREAD_ONCE_INIT;
+
+static uint32_t round_to(smma_format f, double v, smma_round r);
 
 static void
 build_factor_tables(void)
@@ -97,6 +102,11 @@ build_factor_tables(void)
             continue; /* split_code falls back to computing */
         for (c = 0; c < n; c++)
             factor_tab[f][c] = split_code_slow((smma_format) f, c);
+        if (d->storage_bits > 8 || (factor_f16_tab[f] = malloc(n * sizeof(factor))) == NULL)
+            continue;
+        for (c = 0; c < n; c++)
+            factor_f16_tab[f][c] = split_code_slow(
+                SMMA_FP16, round_to(SMMA_FP16, smma_decode((smma_format) f, c), SMMA_RN));
     }
 }
 
@@ -109,6 +119,21 @@ split_code(smma_format f, uint32_t code)
         (code >> smma_format_info(f)->storage_bits) == 0)
         return t[code];
     return split_code_slow(f, code);
+}
+
+/* A code of format f split as the fp16 number of the same value (the model
+ * checks that f fits in fp16). */
+static inline factor
+split_as_f16(smma_format f, uint32_t code)
+{
+    const factor *t = factor_f16_tab[f];
+
+    if (f == SMMA_FP16)
+        return split_code(f, code);
+    if (t != NULL && code < 256)
+        return t[code];
+    return split_code_slow(SMMA_FP16,
+                           round_to(SMMA_FP16, smma_decode(f, code), SMMA_RN));
 }
 
 /* The product of n factors: class rules for NaN, Inf and zero, then exact
@@ -680,43 +705,50 @@ dot_fma_seq(const smma_gemm_shape *s, const uint32_t *a, const uint32_t *b,
 
 /* ---- block FMA ------------------------------------------------------------- */
 
-/* One block of the block-FMA model: products p[0..n) and c (fp32 bits).
- * Returns the fp32 bits of the result. */
-static uint32_t
-block_fma(const smma_model *m, const factor *p, size_t n, uint32_t c)
-{
-    factor fc = split_code(SMMA_FP32, c);
-    specials sp = { 0, 0, 0 };
-    int emax = m->floor, any = 0, prec;
-    int64_t sum = 0;
-    size_t i;
-    uint32_t code;
-    int all_neg_zero = fc.cls == F_ZERO && fc.sign;
+/* Steps 1 to 3 of the block-FMA model for the products p[0..n) and c (a
+ * factor): the special values met, and the aligned integer sum, whose last
+ * bit weighs 2^(emax - 23 - neab). */
+struct aligned {
+    specials sp;
+    int any;            /* c or a product is finite and non-zero */
+    int all_neg_zero;   /* c and every product are -0 */
+    int64_t sum;
+    int emax;
+    int dropped;        /* alignment dropped a non-zero bit */
+};
 
-    note(&sp, &fc);
+static void
+align_block(const smma_model *m, const factor *p, size_t n, const factor *fc,
+            struct aligned *al)
+{
+    size_t i;
+
+    al->sp.nan = al->sp.pinf = al->sp.ninf = 0;
+    al->any = 0;
+    al->sum = 0;
+    al->dropped = 0;
+    al->emax = m->floor;
+    al->all_neg_zero = fc->cls == F_ZERO && fc->sign;
+    note(&al->sp, fc);
     for (i = 0; i < n; i++) {
-        note(&sp, &p[i]);
+        note(&al->sp, &p[i]);
         if (!(p[i].cls == F_ZERO && p[i].sign))
-            all_neg_zero = 0;
+            al->all_neg_zero = 0;
     }
-    code = special_code(&sp, SMMA_FP32);
-    if (code != 0xffffffffu)
-        return code;
+    if (al->sp.nan || al->sp.pinf || al->sp.ninf)
+        return;
     /* Exponents: c's and every non-zero product's. */
-    if (fc.cls == F_FINITE) {
-        emax = fc.exp > emax ? fc.exp : emax;
-        any = 1;
-    }
-    for (i = 0; i < n; i++)
-        if (p[i].cls == F_FINITE) {
-            emax = p[i].exp > emax ? p[i].exp : emax;
-            any = 1;
-        }
-    if (!any)
-        return all_neg_zero ? 0x80000000u : 0;
     for (i = 0; i <= n; i++) {
-        const factor *t = i < n ? &p[i] : &fc;
-        uint64_t v;
+        const factor *t = i < n ? &p[i] : fc;
+
+        if (t->cls == F_FINITE) {
+            al->emax = t->exp > al->emax ? t->exp : al->emax;
+            al->any = 1;
+        }
+    }
+    for (i = 0; al->any && i <= n; i++) {
+        const factor *t = i < n ? &p[i] : fc;
+        uint64_t v, w;
         int sh;
 
         if (t->cls != F_FINITE)
@@ -724,20 +756,50 @@ block_fma(const smma_model *m, const factor *p, size_t n, uint32_t c)
         /* As an integer with 23 fraction bits, then neab, then alignment.
          * (smma_model_check keeps fbits <= 23; the guard keeps this defined.) */
         v = t->fbits <= 23 ? t->sig << (23 - t->fbits) : t->sig >> (t->fbits - 23);
-        if (m->neab >= 0)
+        if (m->neab >= 0) {
             v <<= m->neab;
-        else
-            v >>= -m->neab;
-        sh = emax - t->exp;
-        v = sh >= 64 ? 0 : v >> sh;
-        sum += t->sign ? -(int64_t) v : (int64_t) v;
+        } else {
+            w = v >> -m->neab;
+            al->dropped |= (w << -m->neab) != v;
+            v = w;
+        }
+        sh = al->emax - t->exp;
+        w = sh >= 64 ? 0 : v >> sh;
+        al->dropped |= sh >= 64 ? v != 0 : (w << sh) != v;
+        al->sum += t->sign ? -(int64_t) w : (int64_t) w;
     }
-    if (sum == 0)
-        return 0;
+}
+
+/* The result in format f of a block that needs no rounding: a special
+ * value, no non-zero term (-0 when every term is -0), or a zero sum (+0).
+ * Returns false when the sum must be rounded. */
+static bool
+block_settled(const struct aligned *al, smma_format f, uint32_t *code)
+{
+    *code = special_code(&al->sp, f);
+    if (*code != 0xffffffffu)
+        return true;
+    *code = !al->any && al->all_neg_zero ? 1u << (smma_format_info(f)->bits - 1) : 0;
+    return !al->any || al->sum == 0;
+}
+
+/* One block of the block-FMA model: products p[0..n) and c (fp32 bits).
+ * Returns the fp32 bits of the result. */
+static uint32_t
+block_fma(const smma_model *m, const factor *p, size_t n, uint32_t c)
+{
+    factor fc = split_code(SMMA_FP32, c);
+    struct aligned al;
+    uint32_t code;
+    int prec;
+
+    align_block(m, p, n, &fc, &al);
+    if (block_settled(&al, SMMA_FP32, &code))
+        return code;
     /* The sum times 2^(emax - 23 - neab), to fp32 with prec significant bits. */
     prec = m->neab < 0 ? 24 + m->neab : 24;
     {
-        uint64_t mag = sum < 0 ? (uint64_t) -sum : (uint64_t) sum;
+        uint64_t mag = al.sum < 0 ? (uint64_t) -al.sum : (uint64_t) al.sum;
         int top = 63;
 
         while (((mag >> top) & 1) == 0)
@@ -752,9 +814,41 @@ block_fma(const smma_model *m, const factor *p, size_t n, uint32_t c)
                 mag++;
             mag <<= drop;
         }
-        return round_to(SMMA_FP32, ldexp((double) mag, emax - 23 - m->neab) * (sum < 0 ? -1 : 1),
+        /* A block result past fp32's range is +-Inf, whatever the rounding
+         * direction: observed on an H100 (mma.sync bf16: finite products
+         * whose sum overflows give Inf, not the largest finite value that a
+         * rounding toward zero would give). */
+        if (ldexp((double) mag, al.emax - 23 - m->neab) >= 0x1p128)
+            return al.sum < 0 ? 0xff800000u : 0x7f800000u;
+        return round_to(SMMA_FP32,
+                        ldexp((double) mag, al.emax - 23 - m->neab) * (al.sum < 0 ? -1 : 1),
                         m->round);
     }
+}
+
+/* One block of a block-FMA model with an fp16 accumulator (f16_acc other
+ * than SMMA_F16ACC_VIA_FP32): c is fp16 bits and split as an fp16, and the
+ * aligned sum goes to fp16 in one rounding.  Returns the fp16 bits. */
+static uint32_t
+block_fma_f16(const smma_model *m, const factor *p, size_t n, uint32_t c)
+{
+    factor fc = split_code(SMMA_FP16, c);
+    struct aligned al;
+    uint32_t code;
+    double v;
+    int e;
+
+    align_block(m, p, n, &fc, &al);
+    if (block_settled(&al, SMMA_FP16, &code))
+        return code;
+    /* |sum| < 2^53, so the value and, with the sticky half bit, twice the
+     * sum plus one are exact doubles. */
+    e = al.emax - 23 - m->neab;
+    if (m->f16_acc == SMMA_F16ACC_RN_STICKY && al.dropped)
+        v = ldexp((double) (2 * al.sum + (al.sum < 0 ? -1 : 1)), e - 1);
+    else
+        v = ldexp((double) al.sum, e);
+    return round_to(SMMA_FP16, v, m->f16_acc == SMMA_F16ACC_RZ ? SMMA_RZ : SMMA_RN);
 }
 
 /* One block with exact alignment (neab = SMMA_NEAB_EXACT): the exact sum of
@@ -791,6 +885,47 @@ block_exact(const smma_model *m, const factor *p, size_t n, uint32_t c)
         return all_neg_zero ? 0x80000000u : 0;
     if (smma_acc_is_zero(&acc))
         return 0;
+    return round_to(SMMA_FP32, smma_acc_to_double_odd(&acc), m->round);
+}
+
+/* One exact block with its products apart (psum_apart, b200-fp8-trunc):
+ * the products' exact sum rounded to fp32 in direction psum_round, then
+ * that fp32 and c added with one rounding in the model's direction. */
+static uint32_t
+block_exact_apart(const smma_model *m, const factor *p, size_t n, uint32_t c)
+{
+    factor fc = split_code(SMMA_FP32, c), fs;
+    specials sp = { 0, 0, 0 };
+    smma_acc acc;
+    size_t i;
+    uint32_t code, psum;
+    int all_neg_zero = 1;
+
+    smma_acc_zero(&acc);
+    note(&sp, &fc);
+    for (i = 0; i < n; i++) {
+        note(&sp, &p[i]);
+        if (!(p[i].cls == F_ZERO && p[i].sign))
+            all_neg_zero = 0;
+        if (p[i].cls == F_FINITE)
+            smma_acc_add(&acc, p[i].sig, p[i].exp - p[i].fbits, p[i].sign);
+    }
+    code = special_code(&sp, SMMA_FP32);
+    if (code != 0xffffffffu)
+        return code;
+    /* An exact zero sum is -0 only when every product is -0. */
+    if (smma_acc_is_zero(&acc))
+        psum = n > 0 && all_neg_zero ? 0x80000000u : 0;
+    else
+        psum = round_to(SMMA_FP32, smma_acc_to_double_odd(&acc), m->psum_round);
+    fs = split_code(SMMA_FP32, psum);
+    smma_acc_zero(&acc);
+    if (fs.cls == F_FINITE)
+        smma_acc_add(&acc, fs.sig, fs.exp - fs.fbits, fs.sign);
+    if (fc.cls == F_FINITE)
+        smma_acc_add(&acc, fc.sig, fc.exp - fc.fbits, fc.sign);
+    if (smma_acc_is_zero(&acc))
+        return (fs.cls == F_ZERO && fs.sign && fc.cls == F_ZERO && fc.sign) ? 0x80000000u : 0;
     return round_to(SMMA_FP32, smma_acc_to_double_odd(&acc), m->round);
 }
 
@@ -848,8 +983,13 @@ tc_product(const smma_model *m, const smma_gemm_shape *s, const uint32_t *a,
     size_t kb = s->scale_fmt == SMMA_NONE ? 0 : k / s->vec;
     factor f[4], p;
 
-    f[0] = split_code(s->a_fmt, a[k]);
-    f[2] = split_code(s->b_fmt, b[k]);
+    if (m->upcast_f16) {
+        f[0] = split_as_f16(s->a_fmt, a[k]);
+        f[2] = split_as_f16(s->b_fmt, b[k]);
+    } else {
+        f[0] = split_code(s->a_fmt, a[k]);
+        f[2] = split_code(s->b_fmt, b[k]);
+    }
     if (sc->kb != kb) {
         sc->kb = kb;
         sc->fa = scale_factor(s, scaled ? sa : NULL, kb);
@@ -871,10 +1011,22 @@ tc_product(const smma_model *m, const smma_gemm_shape *s, const uint32_t *a,
     return p;
 }
 
-/* Runs the block-FMA model over k in [k0, k1) from c (fp32 bits). */
+/* The k taken at position j: j itself, or with korder the korder_len-chunk
+ * of j permuted (smma_model_check makes K a multiple of korder_len). */
+static inline size_t
+k_at(const smma_model *m, size_t j)
+{
+    if (m->korder == NULL)
+        return j;
+    return j - j % m->korder_len + m->korder[j % m->korder_len];
+}
+
+/* Runs the block-FMA model over positions [k0, k1) from c: fp32 bits, or
+ * fp16 bits when f16 (an fp16 accumulator, smma_f16_acc). */
 static uint32_t
 run_blocks(const smma_model *m, const smma_gemm_shape *s, const uint32_t *a, const uint32_t *b,
-           const uint32_t *sa, const uint32_t *sb, size_t k0, size_t k1, uint32_t c, bool scaled)
+           const uint32_t *sa, const uint32_t *sb, size_t k0, size_t k1, uint32_t c, bool scaled,
+           bool f16)
 {
     factor p[64];
     size_t k = k0;
@@ -886,8 +1038,13 @@ run_blocks(const smma_model *m, const smma_gemm_shape *s, const uint32_t *a, con
         size_t n = 0;
 
         while (k < k1 && n < m->fma)
-            p[n++] = tc_product(m, s, a, b, sa, sb, k++, scaled, &sc);
-        c = m->neab == SMMA_NEAB_EXACT ? block_exact(m, p, n, c) : block_fma(m, p, n, c);
+            p[n++] = tc_product(m, s, a, b, sa, sb, k_at(m, k++), scaled, &sc);
+        if (m->neab == SMMA_NEAB_EXACT)
+            c = m->psum_apart ? block_exact_apart(m, p, n, c) : block_exact(m, p, n, c);
+        else if (f16)
+            c = block_fma_f16(m, p, n, c);
+        else
+            c = block_fma(m, p, n, c);
     }
     return c;
 }
@@ -900,6 +1057,17 @@ c_as_fp32(const smma_gemm_shape *s, uint32_t c)
     if (s->c_fmt == SMMA_FP32)
         return c;
     return round_to(SMMA_FP32, smma_decode(s->c_fmt, c), SMMA_RN); /* exact */
+}
+
+/* C for an fp16 accumulator: its fp16 code, or C rounded to nearest fp16. */
+static uint32_t
+c_as_fp16(const smma_gemm_shape *s, uint32_t c)
+{
+    if (s->c_fmt == SMMA_NONE)
+        return 0;
+    if (s->c_fmt == SMMA_FP16)
+        return c;
+    return round_to(SMMA_FP16, smma_decode(s->c_fmt, c), SMMA_RN);
 }
 
 static const smma_model *
@@ -922,7 +1090,8 @@ dot_promote(const smma_model *m, const smma_gemm_shape *s, const uint32_t *a,
     for (k0 = 0; k0 < s->k; k0 += m->promote) {
         size_t k1 = k0 + m->promote < s->k ? k0 + m->promote : s->k;
         size_t kb = k0 / s->vec;
-        double part = smma_f32_from_bits(run_blocks(inner, s, a, b, sa, sb, k0, k1, 0, false));
+        double part =
+            smma_f32_from_bits(run_blocks(inner, s, a, b, sa, sb, k0, k1, 0, false, false));
         factor fs[2], ps;
         double scale;
 
@@ -957,7 +1126,20 @@ smma_dot(const smma_model *model, const smma_gemm_shape *s, const uint32_t *a,
         return dot_promote(model, s, a, b, sa, sb, c);
     case SMMA_MODEL_BLOCK_FMA:
     default:
+        if (model->f16_acc != SMMA_F16ACC_VIA_FP32 && s->d_fmt == SMMA_FP16 &&
+            model->neab != SMMA_NEAB_EXACT) {
+            uint32_t h = run_blocks(model, s, a, b, sa, sb, 0, s->k, c_as_fp16(s, c), true,
+                                    true);
+
+            /* With an alpha the fp16 accumulator is widened (exactly) to fp32,
+             * multiplied by alpha to nearest and rounded to nearest fp16. */
+            if (!s->has_alpha)
+                return h;
+            return to_output(s, epilogue_f32(s, round_to(SMMA_FP32,
+                                                         smma_decode(SMMA_FP16, h),
+                                                         SMMA_RN)));
+        }
         return to_output(s, epilogue_f32(s, run_blocks(model, s, a, b, sa, sb, 0, s->k,
-                                                       c_as_fp32(s, c), true)));
+                                                       c_as_fp32(s, c), true, false)));
     }
 }

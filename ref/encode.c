@@ -154,6 +154,35 @@ round_up(smma_round mode, unsigned sign, uint64_t m, int shift, unsigned lsb, ui
     }
 }
 
+/*
+ * e8m0 rounded to nearest as ml_dtypes 0.6 does it (SMMA_E8RN_ML_DTYPES):
+ * |x| = m * 2^(e - 52) with m's leading one at bit 52.  ml_dtypes rounds
+ * the significand with its hidden bit to nearest even; the hidden bit of a
+ * normal result is 1, so a tie rounds up.  Below 2^-126 it aligns as if
+ * e8m0 had subnormals of step 2^-126 (0x00 standing for zero): exactly
+ * 2^-127 is the tie between 0x00 and 0x01 and goes to the even 0x00, and
+ * anything above it gives 0x01.  The exponent field and the rounded
+ * significand (1 or 2) are added in 8 bits, so 2^128 * [1.5, 2), reachable
+ * only from a double, wraps to 0x00 instead of overflowing.
+ */
+static uint32_t
+e8m0_rn_ml_dtypes(const smma_format_desc *d, uint64_t m, int e, const smma_cvt *cvt)
+{
+    unsigned up = (unsigned) ((m >> 51) & 1);
+    int code;
+
+    if (e < -127)
+        return 0x00;
+    if (e == -127)
+        return m > 0x0010000000000000ull ? 0x01 : 0x00;
+    code = e + d->bias + (int) up;
+    if (e == 128 && up)
+        return 0x00;
+    if (code > (int) d->max_code)
+        return encode_overflow(d, 0, cvt);
+    return (uint32_t) code;
+}
+
 uint32_t
 smma_encode(smma_format f, double x, const smma_cvt *cvt)
 {
@@ -212,6 +241,9 @@ smma_encode(smma_format f, double x, const smma_cvt *cvt)
         m |= 0x0010000000000000ull;
         e -= 1023;
     }
+
+    if (d->id == SMMA_E8M0 && cvt->round == SMMA_RN && p->e8m0_rn == SMMA_E8RN_ML_DTYPES)
+        return e8m0_rn_ml_dtypes(d, m, e, cvt);
 
     /* Quantum 2^q of the target at this magnitude; shift bits are discarded. */
     q = (e > d->emin ? e : d->emin) - (int) d->man_bits;

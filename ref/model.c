@@ -14,6 +14,17 @@
 
 #define PROV "provisional"
 
+/* The k order of sm_90's mma.sync.m16n8k32 with fp8 operands as two f16
+ * HMMA.16816 steps: each 8-bit register of A and B holds four consecutive k
+ * (4t .. 4t+3, and 16 + 4t .. for the second pair of registers); its low
+ * half unpacks to the f16 pair of k 4t, 4t+1, its high half to 4t+2, 4t+3.
+ * The first step takes the low halves (k mod 4 in {0, 1}), the second the
+ * high halves (bench/h100-mma-probe.md, tests/gpu/mma-t's candidates). */
+static const unsigned char k_fp8_lo_hi[32] = {
+    0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29,
+    2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31
+};
+
 static const smma_model models[] = {
     { .name = "exact-rn", .summary = "exact sum of C and all products, one rounding to nearest",
       .kind = SMMA_MODEL_EXACT, .round = SMMA_RN, .inputs = "any", .status = "definition" },
@@ -49,6 +60,21 @@ static const smma_model models[] = {
       .kind = SMMA_MODEL_BLOCK_FMA, .round = SMMA_RN, .fma = 32, .neab = SMMA_NEAB_EXACT,
       .floor = -133, .inputs = "e4m3, e5m2",
       .status = PROV " (fits 9,999 of 10,000 published measurements)" },
+    { .name = "b200-fp8-trunc",
+      .summary = "B200 fp8: blocks of 32 summed exactly, truncated to fp32, + C to nearest",
+      .kind = SMMA_MODEL_BLOCK_FMA, .round = SMMA_RN, .fma = 32, .neab = SMMA_NEAB_EXACT,
+      .floor = -133, .inputs = "e4m3, e5m2", .psum_apart = true, .psum_round = SMMA_RZ,
+      .status = PROV " (fits the published measurements; not probed by softmma)" },
+    { .name = "h100-fp8-mma-sync",
+      .summary = "sm_90 mma.sync fp8: exact fp8 -> f16, h100-bf16 on k mod 4 in {0,1}, then {2,3}",
+      .kind = SMMA_MODEL_BLOCK_FMA, .round = SMMA_RZ, .fma = 16, .neab = 2, .floor = -133,
+      .inputs = "e4m3, e5m2", .korder = k_fp8_lo_hi, .korder_len = 32, .upcast_f16 = true,
+      .status = PROV " (the first of the groupings tests/gpu/mma-t compares)" },
+    { .name = "h100-f16acc",
+      .summary = "H100 f16 accumulators: h100-bf16's aligned sum rounded to nearest f16",
+      .kind = SMMA_MODEL_BLOCK_FMA, .round = SMMA_RZ, .fma = 16, .neab = 2, .floor = -133,
+      .inputs = "bf16, fp16 with an fp16 D", .f16_acc = SMMA_F16ACC_RN,
+      .status = PROV " (the first of the candidates tests/gpu/mma-t compares)" },
     { .name = "bf16-upcast-h100",
       .summary = "Triton emulation: a*sa, b*sb rounded to bf16, then the H100 bf16 model",
       .kind = SMMA_MODEL_BLOCK_FMA, .round = SMMA_RZ, .fma = 16, .neab = 2, .floor = -133,
@@ -119,6 +145,14 @@ frac_bits(smma_format f)
     return d == NULL ? 0 : (int) d->man_bits;
 }
 
+/* True for the element formats whose every value is an fp16 number. */
+static bool
+fits_f16(smma_format f)
+{
+    return f == SMMA_E2M1 || f == SMMA_E2M3 || f == SMMA_E3M2 || f == SMMA_E4M3 ||
+           f == SMMA_E5M2 || f == SMMA_FP16;
+}
+
 int
 smma_model_check(const smma_model *m, const smma_gemm_shape *s, smma_error *err)
 {
@@ -137,6 +171,10 @@ smma_model_check(const smma_model *m, const smma_gemm_shape *s, smma_error *err)
         if (smma_model_from_name(m->inner, &inner, err) != SMMA_OK)
             return SMMA_EINVAL;
     }
+    if (inner->korder != NULL && (inner->korder_len == 0 || s->k % inner->korder_len != 0))
+        return smma_error_set(err, SMMA_EINVAL,
+                              "model %s takes k in chunks of %u, which must divide K (%zu)",
+                              m->name, inner->korder_len, s->k);
     if (inner->upcast_bf16)
         return SMMA_OK; /* bf16 products: 14 fraction bits */
     if (smma_format_info(s->a_fmt)->storage_bits > 16 ||
@@ -144,7 +182,13 @@ smma_model_check(const smma_model *m, const smma_gemm_shape *s, smma_error *err)
         return smma_error_set(err, SMMA_EINVAL,
                               "model %s takes element formats of at most 16 bits, not %s x %s",
                               m->name, smma_format_name(s->a_fmt), smma_format_name(s->b_fmt));
-    fb = frac_bits(s->a_fmt) + frac_bits(s->b_fmt);
+    if (inner->upcast_f16 && (!fits_f16(s->a_fmt) || !fits_f16(s->b_fmt)))
+        return smma_error_set(err, SMMA_EINVAL,
+                              "model %s converts elements to fp16, which cannot hold every %s "
+                              "x %s value", m->name, smma_format_name(s->a_fmt),
+                              smma_format_name(s->b_fmt));
+    fb = inner->upcast_f16 ? 2 * frac_bits(SMMA_FP16)
+                           : frac_bits(s->a_fmt) + frac_bits(s->b_fmt);
     if (m->kind == SMMA_MODEL_BLOCK_FMA && s->scale_fmt != SMMA_NONE)
         fb += 2 * frac_bits(s->scale_fmt);
     if (fb + (inner->normalize ? 1 : 0) > 23)

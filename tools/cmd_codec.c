@@ -308,6 +308,8 @@ cmd_profiles(int argc, char **argv)
                                                   : "smallest code",
                p->e8m0_zero == SMMA_E8Z_NAN ? "NaN (0xff)" : "0x00 (2^-127)",
                smma_round_name(p->e8m0_round));
+        if (p->e8m0_rn == SMMA_E8RN_ML_DTYPES)
+            printf("  e8m0 rn: ties to an even significand (up), (2^-127, 2^-126) -> 0x01\n");
         printf("  ue4m3 byte with MSB set: %s\n", p->ue4m3_strict ? "rejected" : "MSB cleared");
         cli_print_quant_choices(p);
     }

@@ -46,6 +46,12 @@
  *      A sum of zero is +0, or -0 when c and every product are -0.
  *   Outputs in bf16 or fp16 take the fp32 result rounded to nearest, as a
  *   kernel's epilogue would; C in bf16 or fp16 is widened to fp32 exactly.
+ *   Variants (fields at the end of smma_model): psum_apart rounds an exact
+ *   block's product sum to fp32 before c is added (b200-fp8-trunc); korder
+ *   takes the k of each chunk in another order, so that blocks group other
+ *   k (h100-fp8-mma-sync: the two f16 HMMAs of sm_90); upcast_f16 splits the
+ *   elements as fp16 numbers; f16_acc rounds each block directly to an fp16
+ *   accumulator when D is fp16 (mma.sync with f16 accumulators).
  *   5. K is cut into blocks of fma products in k order; each block's result is
  *      the next block's c.  Any NaN gives NaN; +Inf with -Inf gives NaN;
  *      otherwise an Inf propagates.
@@ -104,6 +110,21 @@ typedef enum smma_model_kind {
  * block is summed exactly and rounded once (the provisional B200 fp8 model). */
 #define SMMA_NEAB_EXACT 1000
 
+/* How a block-FMA model with an fp16 D treats its fp16 accumulator
+ * (mma.sync with f16 accumulators).  With an fp32 or bf16 D this is not
+ * read. */
+typedef enum smma_f16_acc {
+    SMMA_F16ACC_VIA_FP32 = 0, /* blocks produce fp32 (the model's final rounding) and the
+                                 last one is rounded to nearest fp16, as an epilogue */
+    SMMA_F16ACC_RN,           /* each block's aligned integer sum (step 3) is rounded
+                                 directly to fp16, to nearest even; that fp16 is the next
+                                 block's c (split as an fp16) */
+    SMMA_F16ACC_RN_STICKY,    /* the same, with the bits that alignment dropped as a
+                                 sticky bit: when any was non-zero the magnitude counts
+                                 as half a unit of the sum's last bit larger */
+    SMMA_F16ACC_RZ            /* each block's aligned sum truncated to fp16 */
+} smma_f16_acc;
+
 /* A numerics model.  Fields that a kind does not use are zero. */
 typedef struct smma_model {
     const char *name;
@@ -119,6 +140,20 @@ typedef struct smma_model {
     const char *inner;      /* promotion: name of the block-FMA model */
     const char *inputs;     /* the element formats it models, in words */
     const char *status;     /* "definition", "provisional", or "validated on ..." */
+    /* Variants of the block-FMA kind; zero leaves a model as described above. */
+    bool psum_apart;        /* neab SMMA_NEAB_EXACT: a block's products are summed
+                               exactly and rounded to fp32 in direction psum_round; that
+                               fp32 and c are then added with one rounding (`round`) */
+    smma_round psum_round;
+    const unsigned char *korder; /* the k of each chunk of korder_len consecutive k are
+                               taken in this order (a permutation of 0..korder_len-1),
+                               and blocks of fma are cut from that order; NULL: k order.
+                               K must be a multiple of korder_len */
+    unsigned korder_len;
+    bool upcast_f16;        /* each element is first converted to fp16 (exactly: the
+                               formats must fit in fp16) and split as an fp16, so an
+                               e4m3 subnormal becomes a normal number */
+    smma_f16_acc f16_acc;   /* with an fp16 D: the fp16 accumulator's rounding */
 } smma_model;
 
 size_t smma_model_count(void);

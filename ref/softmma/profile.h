@@ -45,6 +45,24 @@ typedef enum smma_e8m0_zero {
     SMMA_E8Z_NAN              /* 0xFF */
 } smma_e8m0_zero;
 
+/* What rounding to nearest (rn) means in e8m0, a format without mantissa
+ * bits, where "even" needs a definition. */
+typedef enum smma_e8m0_rn {
+    SMMA_E8RN_EVEN_CODE = 0,  /* a tie goes to the even code (the even exponent field);
+                                 0x00 is 2^-127 with nothing below it, so every value
+                                 below 2^-127 gives 0x00 */
+    SMMA_E8RN_ML_DTYPES       /* ml_dtypes 0.6: a tie goes to the even significand,
+                                 hidden bit included.  Every normal significand is 1,
+                                 odd, so ties go up from 2^-126 on (1.5 -> 0x80, 3 ->
+                                 0x81); below 2^-126 the format is read as having a
+                                 subnormal step of 2^-126 with 0x00 as its zero:
+                                 (0, 2^-127] -> 0x00 (2^-127 is the tie, 0 the even
+                                 side) and (2^-127, 2^-126) -> 0x01.  A double in
+                                 [1.5 * 2^128, 2^129) gives 0x00 (ml_dtypes' 8-bit
+                                 sum of exponent and rounded significand wraps);
+                                 fp32 inputs never reach it */
+} smma_e8m0_rn;
+
 /* What +-Inf becomes in formats without infinity but with NaN (e4m3, ue4m3;
  * e8m0 has its own field).  Formats with neither always give +-max. */
 typedef enum smma_inf_nonf {
@@ -160,6 +178,7 @@ typedef struct smma_profile {
     smma_e8m0_zero e8m0_zero;
     smma_inf_nonf e8m0_inf;     /* +-Inf into e8m0 */
     smma_round e8m0_round;      /* default rounding for e8m0 scales */
+    smma_e8m0_rn e8m0_rn;       /* what rn means in e8m0 */
     bool ue4m3_strict;          /* reject ue4m3 bytes with the MSB set */
     /* Block quantization.  Elements are converted with the profile's rounding
      * and saturation (round, sat above) unless the caller overrides them. */

@@ -332,6 +332,39 @@ check_alpha_exact(void)
 }
 
 /* Cases worked out by hand. */
+/* A block whose finite products sum past fp32's range gives +-Inf in every
+ * block-FMA model, truncating ones included (an H100 gives Inf there, not
+ * the largest finite value). */
+static void
+check_block_overflow(void)
+{
+    static const uint32_t a[2] = { 0x7f7f, 0x7f7f }, b[2] = { 0x3f80, 0x3f80 };
+    static const uint32_t nb[2] = { 0xbf80, 0xbf80 }, half[2] = { 0x7f7f, 0xff7f };
+    static const char *names[] = { "h100-bf16", "a100-bf16", "b200-bf16", "bf16-upcast-h100" };
+    smma_gemm_shape s;
+    size_t i;
+
+    memset(&s, 0, sizeof(s));
+    s.a_fmt = s.b_fmt = SMMA_BF16;
+    s.scale_fmt = s.c_fmt = SMMA_NONE;
+    s.vec = 32;
+    s.d_fmt = SMMA_FP32;
+    s.m = s.n = 1;
+    s.k = 2;
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        const smma_model *m = tap_model(names[i]);
+
+        is_hex(0x7f800000u, smma_dot(m, &s, a, b, NULL, NULL, 0),
+               "%s: two bf16 maxima sum to +Inf", names[i]);
+        is_hex(0xff800000u, smma_dot(m, &s, a, nb, NULL, NULL, 0),
+               "%s: and with the signs flipped to -Inf", names[i]);
+        is_hex(0x00000000u, smma_dot(m, &s, half, b, NULL, NULL, 0),
+               "%s: max - max is +0, no overflow", names[i]);
+    }
+    is_hex(0x7f7fffffu, smma_dot(tap_model("exact-rz"), &s, a, b, NULL, NULL, 0),
+           "exact-rz still rounds an overflow toward zero");
+}
+
 static void
 check_alpha_cases(void)
 {
@@ -522,6 +555,7 @@ main(void)
     check_verify();
     check_errors();
     check_alpha_cases();
+    check_block_overflow();
     check_alpha_random();
     check_alpha_exact();
     check_unscaled();

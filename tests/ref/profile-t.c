@@ -95,6 +95,37 @@ static const struct pcase cases[] = {
     { "ml_dtypes", SMMA_E8M0, 0x1.8p-127, SMMA_RA, DEF, 0x01, "e8m0 1.5*2^-127 -> 2^-126" },
     { "ml_dtypes", SMMA_E8M0, 0x1.8p127, SMMA_RA, DEF, 0xff, "e8m0 overflow -> NaN" },
     { "ml_dtypes", SMMA_E4M3, -0x1p-30, SMMA_RN, DEF, 0x80, "-tiny -> -0" },
+    /* ml_dtypes e8m0 rn (its own cast): ties to the even significand, hidden
+     * bit included, so up from 2^-126 on; below, a grid of step 2^-126 with
+     * 0x00 as its zero.  fp32 bits in the comments. */
+    { "ml_dtypes", SMMA_E8M0, 0x1.8p0, SMMA_RN, DEF, 0x80, "e8m0 rn 1.5 -> 2 (tie up)" },
+    { "ml_dtypes", SMMA_E8M0, 0x1.8p1, SMMA_RN, DEF, 0x81, "e8m0 rn 3 -> 4 (tie up)" },
+    { "ml_dtypes", SMMA_E8M0, 0x1.7fffffp1, SMMA_RN, DEF, 0x80, "e8m0 rn just below 3 -> 2" },
+    { "ml_dtypes", SMMA_E8M0, 0x1p-126, SMMA_RN, DEF, 0x01, "e8m0 rn 2^-126 (00800000)" },
+    { "ml_dtypes", SMMA_E8M0, 0x1.fffffcp-127, SMMA_RN, DEF, 0x01, "e8m0 rn 007fffff -> 0x01" },
+    { "ml_dtypes", SMMA_E8M0, 0x1.8p-127, SMMA_RN, DEF, 0x01, "e8m0 rn 00600000 -> 0x01" },
+    { "ml_dtypes", SMMA_E8M0, 0x1.7ffffcp-127, SMMA_RN, DEF, 0x01, "e8m0 rn 005fffff -> 0x01" },
+    { "ml_dtypes", SMMA_E8M0, 0x1.00010p-127, SMMA_RN, DEF, 0x01, "e8m0 rn 00400040 -> 0x01" },
+    { "ml_dtypes", SMMA_E8M0, 0x1.000004p-127, SMMA_RN, DEF, 0x01, "e8m0 rn 00400001 -> 0x01" },
+    { "ml_dtypes", SMMA_E8M0, 0x1.0000000000001p-127, SMMA_RN, DEF, 0x01,
+      "e8m0 rn 2^-127 + double ulp -> 0x01" },
+    { "ml_dtypes", SMMA_E8M0, 0x1p-127, SMMA_RN, DEF, 0x00, "e8m0 rn 2^-127 (tie) -> 0x00" },
+    { "ml_dtypes", SMMA_E8M0, 0x1.fffff8p-128, SMMA_RN, DEF, 0x00, "e8m0 rn 003fffff -> 0x00" },
+    { "ml_dtypes", SMMA_E8M0, 0x1p-149, SMMA_RN, DEF, 0x00, "e8m0 rn 2^-149 -> 0x00" },
+    { "ml_dtypes", SMMA_E8M0, -0x1.00010p-127, SMMA_RN, DEF, 0xff, "e8m0 rn 80400040 -> NaN" },
+    { "ml_dtypes", SMMA_E8M0, -0x1p-127, SMMA_RN, DEF, 0xff, "e8m0 rn -2^-127 -> NaN" },
+    { "ml_dtypes", SMMA_E8M0, -0.0, SMMA_RN, DEF, 0xff, "e8m0 rn -0 -> NaN" },
+    { "ml_dtypes", SMMA_E8M0, 0x1.7fffffp127, SMMA_RN, DEF, 0xfe, "e8m0 rn below 1.5*2^127" },
+    { "ml_dtypes", SMMA_E8M0, 0x1.8p127, SMMA_RN, DEF, 0xff, "e8m0 rn 1.5*2^127 -> NaN" },
+    { "ml_dtypes", SMMA_E8M0, 0x1.8p127, SMMA_RN, 1, 0xfe, "e8m0 rn 1.5*2^127 sat -> max" },
+    { "ml_dtypes", SMMA_E8M0, 0x1p128, SMMA_RN, DEF, 0xff, "e8m0 rn 2^128 -> NaN" },
+    { "ml_dtypes", SMMA_E8M0, 0x1.8p128, SMMA_RN, DEF, 0x00, "e8m0 rn 1.5*2^128 wraps to 0" },
+    { "ml_dtypes", SMMA_E8M0, 0x1.fffffp128, SMMA_RN, DEF, 0x00, "e8m0 rn 2^129-: wraps" },
+    { "ml_dtypes", SMMA_E8M0, 0x1p129, SMMA_RN, DEF, 0xff, "e8m0 rn 2^129 -> NaN" },
+    /* The other profiles' rn: a tie goes to the even code; nothing below 0x00. */
+    { "cuda", SMMA_E8M0, 0x1.00010p-127, SMMA_RN, 1, 0x00, "e8m0 rn 00400040 -> 0x00" },
+    { "cuda", SMMA_E8M0, 0x1.8p-127, SMMA_RN, 1, 0x00, "e8m0 rn 1.5*2^-127 -> even 0x00" },
+    { "cuda", SMMA_E8M0, 0x1.8p1, SMMA_RN, 1, 0x80, "e8m0 rn 3 -> even 0x80" },
     /* cutlass-host */
     { "cutlass-host", SMMA_E2M1, NAN, SMMA_RN, 1, 0x7, "+NaN -> +max" },
     { "cutlass-host", SMMA_E2M1, -NAN, SMMA_RN, 1, 0xf, "-NaN -> -max" },
@@ -134,6 +165,18 @@ main(void)
         is_hex(c->want, smma_encode(c->f, c->x, &cvt), "%s %s %a %s%s: %s", c->profile,
                smma_format_name(c->f), c->x, smma_round_name(c->round),
                c->sat == DEF ? "" : c->sat ? " sat" : " nosat", c->why);
+    }
+
+    /* ml_dtypes rounds e8m0 scales with its own rn. */
+    if (smma_profile_from_name("ml_dtypes", &p, &err) != SMMA_OK)
+        bail("%s", err.msg);
+    {
+        smma_cvt cvt = smma_profile_cvt_for(p, SMMA_E8M0);
+
+        ok(cvt.round == SMMA_RN && p->e8m0_rn == SMMA_E8RN_ML_DTYPES,
+           "ml_dtypes: e8m0 rounding rn, with ml_dtypes' meaning of rn");
+        is_hex(0x01, smma_encode_f32bits(SMMA_E8M0, 0x00400040u, &cvt),
+               "ml_dtypes: the profile's e8m0 conversion of fp32 0x00400040 is 0x01");
     }
 
     /* Profile lookup and defaults. */

@@ -615,12 +615,44 @@ check_round_trip(void)
     }
 }
 
+/* The ml_dtypes profile's RN scale is ml_dtypes' cast of fp32(amax / max)
+ * to e8m0, which is what the codec does under the profile: the two must
+ * agree on every ratio, the subnormal ones most of all. */
+static void
+check_ml_dtypes_cast(void)
+{
+    const smma_profile *p = NULL;
+    smma_quant_opts o;
+    smma_cvt cvt;
+    uint64_t i;
+    unsigned long bad = 0, n = 0;
+
+    if (smma_profile_from_name("ml_dtypes", &p, NULL) != SMMA_OK)
+        bail("no ml_dtypes profile");
+    o = smma_quant_opts_default(p);
+    cvt = smma_profile_cvt_for(p, SMMA_E8M0);
+    for (i = 0; i < 0x7f800000u; i += i < 0x01000000u ? 61 : 4093) {
+        uint32_t amax = (uint32_t) i;
+        float r = (float) ((double) smma_f32_from_bits(amax) / 448.0);
+        uint32_t want = smma_encode(SMMA_E8M0, (double) r, &cvt);
+        uint32_t got = smma_block_scale_from_amax(F8, amax, &o);
+
+        n++;
+        if (got != want && bad++ < 5)
+            diag("amax 0x%08x: quant 0x%02x, codec 0x%02x", (unsigned) amax, (unsigned) got,
+                 (unsigned) want);
+    }
+    ok(bad == 0, "ml_dtypes: the mxfp8e4m3 scale is the codec's e8m0 rn of fp32(amax/448) "
+       "(%lu amax values, %lu differ)", n, bad);
+}
+
 int
 main(void)
 {
     size_t i;
 
     plan_lazy();
+    check_ml_dtypes_cast();
     for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
         run_case(&cases[i]);
     check_formats();

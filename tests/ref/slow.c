@@ -216,6 +216,31 @@ ovf_code(smma_format f, const struct shape *s, int neg)
     return sgn(s, neg) | s->maxc;
 }
 
+/* ml_dtypes' e8m0 rounding to nearest, restated in value space: below 2^-126
+ * the grid is {0 (code 0x00), 2^-126}, whose midpoint 2^-127 goes to 0x00;
+ * above, powers of two, every midpoint going up; 2^128 * [1.5, 2) gives
+ * 0x00 (the wrap of ml_dtypes' 8-bit sum). */
+static uint32_t
+slow_e8m0_ml_dtypes(double a, const smma_cvt *cvt)
+{
+    double lo = 0x1p-126;
+    int e = -126, up, code;
+
+    if (a < lo)
+        return a > 0x1p-127 ? 0x01 : 0x00;
+    while (lo * 2 <= a) {
+        lo *= 2;
+        e++;
+    }
+    up = a >= 1.5 * lo;
+    if (e == 128 && up)
+        return 0x00;
+    code = e + 127 + up;
+    if (code <= 0xfe)
+        return (uint32_t) code;
+    return cvt->sat ? 0xfe : 0xff;
+}
+
 uint32_t
 slow_encode(smma_format f, double x, const smma_cvt *cvt)
 {
@@ -251,6 +276,8 @@ slow_encode(smma_format f, double x, const smma_cvt *cvt)
         return sgn(s, neg);
     }
     a = fabs(x);
+    if (f == SMMA_E8M0 && cvt->round == SMMA_RN && p->e8m0_rn == SMMA_E8RN_ML_DTYPES)
+        return slow_e8m0_ml_dtypes(a, cvt);
     if (f == SMMA_FP32) {
         float fl = (float) a;
 
