@@ -383,7 +383,8 @@ def require_f32(v, what):
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.floating,
                                                               np.integer)):
         raise SoftmmaError('%s must be a number, not %r' % (what, v))
-    f = np.float32(v)
+    with np.errstate(over='ignore'):
+        f = np.float32(v)
     if not (np.isnan(f) and np.isnan(float(v))) and float(f) != float(v):
         raise SoftmmaError('%s = %r is not an fp32 number (it would round to %r)'
                            % (what, v, float(f)))

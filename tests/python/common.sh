@@ -22,6 +22,14 @@ SOFTMMA_LIB=$(cd "$SMMA_BUILDDIR" && pwd)/.libs/libsoftmma.so.0
 if [ ! -f "$SOFTMMA_LIB" ]; then
     skip_all "no shared libsoftmma in this build (configured with --disable-shared)"
 fi
+# A library built with AddressSanitizer loads into Python only after the
+# sanitizer's runtime: preload it (Python's own allocations are not leaks).
+asan=$(ldd "$SOFTMMA_LIB" 2>/dev/null | awk '/libasan/ { print $3 }')
+if [ -n "$asan" ]; then
+    LD_PRELOAD=$asan
+    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+    export LD_PRELOAD ASAN_OPTIONS
+fi
 PYTHONPATH=$SMMA_SRCDIR/python
 PYTHONDONTWRITEBYTECODE=1
 export SOFTMMA_LIB PYTHONPATH PYTHONDONTWRITEBYTECODE SMMA_SRCDIR SMMA_BUILDDIR
