@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include <softmma/format.h>
+#include <softmma/grid.h>
 #include <softmma/profile.h>
 
 /* Exit statuses of the program. */
@@ -61,14 +62,24 @@ void cli_print_quant_choices(const smma_profile *p);
 int cmd_gemm(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 int cmd_layout(int argc, char **argv);
+
+/* Prints grid g as text, as `softmma layout INSTRUCTION OPERAND` does: a
+ * header line, a line of column indices, then one line per row, the row
+ * index and each cell's label.  rows (nrows ascending row numbers) picks
+ * the rows to print, NULL every row; a line "..." marks rows left out
+ * between two picked ones.  ncols > 0 prints only the first ncols columns
+ * (0: all).  indent starts every line. */
+void cli_grid_print_text(const smma_grid *g, const unsigned *rows, size_t nrows, unsigned ncols,
+                         const char *indent);
 int cmd_gen(int argc, char **argv);
 int cmd_ver(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 
 /* The end of softmma tour: generates every committed suite into a temporary
- * directory and verifies it against the files in dir, one line per suite.
- * CLI_OK when all are equal, CLI_MISMATCH when some differ, CLI_USAGE on
- * errors (printed). */
-int cli_vectors_tour(const char *dir);
+ * directory and verifies it against the files in dir: one line per suite
+ * with per_suite, else one line per family (suites, cases, all equal) and a
+ * line for each suite that differs.  CLI_OK when all are equal,
+ * CLI_MISMATCH when some differ, CLI_USAGE on errors (printed). */
+int cli_vectors_tour(const char *dir, bool per_suite);
 
 #endif /* SOFTMMA_CLI_H */

@@ -210,17 +210,20 @@ grid_header(FILE *f, const smma_grid *g)
         fprintf(f, " (rows %s, cols %s)", g->row_axis, g->col_axis);
 }
 
-/* The widest label of the grid. */
+/* The widest label among the first ncols columns of the rows picked (rows
+ * NULL: every row). */
 static size_t
-grid_width(const smma_grid *g)
+grid_width(const smma_grid *g, const unsigned *rows, size_t nrows, unsigned ncols)
 {
     smma_grid_cell c;
-    size_t w = 1, n;
-    unsigned row, col;
+    size_t w = 1, n, i;
+    unsigned col;
 
-    for (row = 0; row < g->rows; row++)
-        for (col = 0; col < g->cols; col++) {
-            g->cell(g, row, col, &c);
+    if (rows == NULL)
+        nrows = g->rows;
+    for (i = 0; i < nrows; i++)
+        for (col = 0; col < ncols && (rows == NULL || rows[i] < g->rows); col++) {
+            g->cell(g, rows != NULL ? rows[i] : (unsigned) i, col, &c);
             n = strlen(c.label);
             if (n > w)
                 w = n;
@@ -228,28 +231,41 @@ grid_width(const smma_grid *g)
     return w;
 }
 
-/* The text grid: every column as wide as the widest label, no trailing
- * blanks, so that tests can compare whole lines. */
-static void
-grid_print_text(const smma_grid *g)
+/* Every column as wide as the widest label shown, no trailing blanks, so
+ * that tests can compare whole lines. */
+void
+cli_grid_print_text(const smma_grid *g, const unsigned *rows, size_t nrows, unsigned ncols,
+                    const char *indent)
 {
-    int w = (int) grid_width(g);
     smma_grid_cell c;
     unsigned row, col;
+    size_t i;
+    int w;
 
+    if (ncols == 0 || ncols > g->cols)
+        ncols = g->cols;
+    if (rows == NULL)
+        nrows = g->rows;
+    w = (int) grid_width(g, rows, nrows, ncols);
+    fputs(indent, stdout);
     grid_header(stdout, g);
-    printf("; cell %s\n   ", g->legend);
-    for (col = 0; col < g->cols; col++)
-        if (col + 1 < g->cols)
+    printf("; cell %s\n%s   ", g->legend, indent);
+    for (col = 0; col < ncols; col++)
+        if (col + 1 < ncols)
             printf(" %-*u", w, g->col0 + col);
         else
             printf(" %u", g->col0 + col);
     putchar('\n');
-    for (row = 0; row < g->rows; row++) {
-        printf("%3u", g->row0 + row);
-        for (col = 0; col < g->cols; col++) {
+    for (i = 0; i < nrows; i++) {
+        row = rows != NULL ? rows[i] : (unsigned) i;
+        if (row >= g->rows)
+            continue;
+        if (i > 0 && rows != NULL && row > rows[i - 1] + 1)
+            printf("%s  ...\n", indent);
+        printf("%s%3u", indent, g->row0 + row);
+        for (col = 0; col < ncols; col++) {
             g->cell(g, row, col, &c);
-            if (col + 1 < g->cols)
+            if (col + 1 < ncols)
                 printf(" %-*s", w, c.label);
             else
                 printf(" %s", c.label);
@@ -296,7 +312,8 @@ enum { SVG_CH = 34, SVG_LEFT = 40, SVG_TOP = 52, SVG_PAD = 12 };
 static void
 grid_write_svg(FILE *f, const smma_grid *g)
 {
-    unsigned cw = (unsigned) (grid_width(g) > 7 ? 6 * grid_width(g) / 2 + 28 : 48);
+    size_t lw = grid_width(g, NULL, 0, g->cols);
+    unsigned cw = (unsigned) (lw > 7 ? 6 * lw / 2 + 28 : 48);
     unsigned w = SVG_LEFT + g->cols * cw + SVG_PAD, h = SVG_TOP + g->rows * SVG_CH + SVG_PAD;
     char fill[16], first[32];
     const char *second;
@@ -480,7 +497,7 @@ layout_frag(int argc, char **argv)
         goto done;
     }
     if (svg == NULL)
-        grid_print_text(&g);
+        cli_grid_print_text(&g, NULL, 0, 0, "");
     else if (strcmp(svg, "-") == 0)
         grid_write_svg(stdout, &g);
     else

@@ -1132,20 +1132,48 @@ cmd_export(int argc, char **argv)
 
 /* ------------------------------------------------------------------ tour */
 
+/* The family of a suite: its name up to the first '.'. */
+static size_t
+family_len(const char *name)
+{
+    return strcspn(name, ".");
+}
+
+/* One line per family: suites, cases, and whether all are equal. */
+static void
+tour_family(const char *name, size_t len, size_t nsuites, uint64_t ncases, size_t bad)
+{
+    char family[SMMA_VEC_TEXT_MAX];
+
+    if (nsuites == 0)
+        return;
+    snprintf(family, sizeof(family), "%.*s", (int) len, name);
+    if (bad == 0)
+        printf("   %-13s %4zu suites %8llu cases  all equal\n", family, nsuites,
+               (unsigned long long) ncases);
+    else
+        printf("   %-13s %4zu suites %8llu cases  %zu DIFFER\n", family, nsuites,
+               (unsigned long long) ncases, bad);
+}
+
 int
-cli_vectors_tour(const char *dir)
+cli_vectors_tour(const char *dir, bool per_suite)
 {
     const char *tmpdir = getenv("TMPDIR");
-    char tmp[512];
+    char tmp[512], family[SMMA_VEC_TEXT_MAX] = "";
     smma_suite s;
-    size_t i, nsuites = 0, bad = 0;
+    size_t i, nsuites = 0, bad = 0, fsuites = 0, fbad = 0;
+    uint64_t fcases = 0;
     int rc = CLI_OK;
 
     snprintf(tmp, sizeof(tmp), "%s/softmma-tour.XXXXXX",
              tmpdir != NULL && *tmpdir != '\0' ? tmpdir : "/tmp");
     if (mkdtemp(tmp) == NULL)
         return cli_error("%s: cannot create a temporary directory: %s", tmp, strerror(errno));
-    printf("   generated into %s, verified against %s:\n", tmp, dir);
+    if (per_suite)
+        printf("   generated into %s, verified against %s:\n", tmp, dir);
+    else
+        printf("   verified against %s:\n", dir);
     for (i = 0; rc == CLI_OK && smma_suite_at(i, &s); i++) {
         smma_vec_writer *w;
         struct expected ex;
@@ -1158,6 +1186,14 @@ cli_vectors_tour(const char *dir)
         if (!smma_suite_committed(&s))
             continue;
         nsuites++;
+        if (!per_suite && (family_len(s.name) != strlen(family) ||
+                           strncmp(s.name, family, strlen(family)) != 0)) {
+            tour_family(family, strlen(family), fsuites, fcases, fbad);
+            snprintf(family, sizeof(family), "%.*s", (int) family_len(s.name), s.name);
+            fsuites = fbad = 0;
+            fcases = 0;
+        }
+        fsuites++;
         if ((rc = generate(&s, SMMA_SUITE_LEVEL, SMMA_SUITE_SEED, &w, &text, &len)) != CLI_OK)
             break;
         gpath = join(tmp, s.name, ".vec");
@@ -1171,10 +1207,15 @@ cli_vectors_tour(const char *dir)
                    ver_run(&ex, gpath, false, 0, &ncases, &differ) != CLI_OK) {
             printf("   %-36s cannot be compared (above)\n", s.name);
             bad++;
+            fbad++;
         } else {
-            printf("   %-36s %7llu cases  %s\n", s.name, (unsigned long long) ncases,
-                   differ == 0 ? "equal" : "DIFFER");
+            /* Without per_suite only a differing suite gets a line. */
+            if (per_suite || differ != 0)
+                printf("   %-36s %7llu cases  %s\n", s.name, (unsigned long long) ncases,
+                       differ == 0 ? "equal" : "DIFFER");
             bad += differ != 0;
+            fbad += differ != 0;
+            fcases += ncases;
         }
         expected_close(&ex);
         if (gpath != NULL)
@@ -1186,6 +1227,8 @@ cli_vectors_tour(const char *dir)
     rmdir(tmp);
     if (rc != CLI_OK)
         return rc;
+    if (!per_suite)
+        tour_family(family, strlen(family), fsuites, fcases, fbad);
     printf("   %zu suites: %s\n", nsuites,
            bad == 0 ? "the reference reproduces every committed vector file"
                     : "SOME DIFFER from the committed files");

@@ -1,0 +1,218 @@
+"""The reference GEMM under named numerics models (softmma/gemm.h).
+
+    D[i][j] = C[i][j] + sum_k (A[i][k] SA[i][k/vec]) (B[k][j] SB[j][k/vec])
+
+Operands are codes in their formats' dtypes (codec.code_dtype): A of shape
+(M, K), B of shape (K, N) in any memory order, the scales SA (M, Kb) and SB
+(N, Kb) with Kb = ceil(K / vec) (B's scales are indexed by column, as
+Triton's rhs_scale and cuBLAS take them), C (M, N).  D comes back as codes of
+d_fmt: uint32 for fp32, uint16 for bf16 and fp16.
+"""
+
+import ctypes
+from collections import namedtuple
+
+import numpy as np
+
+from . import _lib, codec
+from ._lib import SoftmmaError, lib
+
+__all__ = ['models', 'model_info', 'gemm', 'gemm_values', 'gemm_verify', 'gemm_generate',
+           'GemmVerify', 'Mismatch']
+
+_NONE = 10  # SMMA_NONE: SMMA_FORMAT_COUNT
+
+Mismatch = namedtuple('Mismatch', 'i j want got')
+Mismatch.__doc__ = 'One differing entry of D: its row, column, expected and actual codes.'
+GemmVerify = namedtuple('GemmVerify', 'checked mismatches first')
+GemmVerify.__doc__ = ('The result of gemm_verify: entries checked, how many differ, and the '
+                      'first few as Mismatch tuples.')
+
+_KINDS = ('exact', 'fp32-fma-seq', 'block-fma', 'promote')
+
+
+def _model_dict(m):
+    d = {}
+    for name, _ in _lib.Model._fields_:
+        v = getattr(m, name)
+        d[name] = v.decode() if isinstance(v, bytes) else v
+    d['kind'] = _KINDS[m.kind] if 0 <= m.kind < len(_KINDS) else m.kind
+    d['round'] = lib.smma_round_name(m.round).decode()
+    return d
+
+
+def models():
+    """The numerics models (smma_model_at) as dicts: name, summary, kind,
+    round, fma, neab, floor, normalize, upcast_bf16, promote, inner, inputs,
+    status."""
+    return [_model_dict(lib.smma_model_at(i).contents) for i in range(lib.smma_model_count())]
+
+
+def _model(name):
+    p = _lib.ModelP()
+    err = _lib.Error()
+    _lib.check(lib.smma_model_from_name(_lib.enc(name), ctypes.byref(p), ctypes.byref(err)),
+               err)
+    return p
+
+
+def model_info(name):
+    """One model's dict, looked up by name (smma_model_from_name)."""
+    return _model_dict(_model(name).contents)
+
+
+def _fmt(name, what):
+    if name is None or name == 'none':
+        return _NONE
+    try:
+        return codec.format_id(name)
+    except SoftmmaError as e:
+        raise SoftmmaError('%s: %s' % (what, e), e.status)
+
+
+def _shape(a_fmt, b_fmt, scale_fmt, vec, c_fmt, d_fmt, m, n, k, alpha):
+    s = _lib.GemmShape()
+    s.a_fmt = _fmt(a_fmt, 'a_fmt')
+    s.b_fmt = _fmt(b_fmt, 'b_fmt')
+    s.scale_fmt = _fmt(scale_fmt, 'scale_fmt')
+    s.vec = _lib.require_int(vec, 'vec', 0, 0xffffffff)
+    s.c_fmt = _fmt(c_fmt, 'c_fmt')
+    s.d_fmt = _fmt(d_fmt, 'd_fmt')
+    s.m, s.n, s.k = m, n, k
+    s.has_alpha = alpha is not None
+    s.alpha = 0 if alpha is None else _lib.require_f32(alpha, 'alpha')
+    err = _lib.Error()
+    _lib.check(lib.smma_gemm_shape_check(ctypes.byref(s), ctypes.byref(err)), err)
+    return s
+
+
+def _codes(x, fid, what, shape):
+    """x checked (dtype of format fid, shape, range) and widened to a
+    C-contiguous uint32 array, one code per element, as smma_gemm takes."""
+    name = codec.formats()[fid]
+    _lib.require_array(x, what, codec.code_dtype(name), ndim=2)
+    if shape is not None and tuple(x.shape) != tuple(shape):
+        raise SoftmmaError('%s must have shape %s, not %s' % (what, tuple(shape), x.shape))
+    _lib.require_below(x, 1 << codec._info(fid)['storage_bits'], what)
+    return np.ascontiguousarray(x, dtype=np.uint32)
+
+
+class _Problem:
+    """The shape and operands of one call, with the arrays they point into."""
+
+    def __init__(self, a, b, a_fmt, b_fmt, sa, sb, scale_fmt, vec, c, c_fmt, d_fmt, alpha):
+        for v, what in ((a, 'a'), (b, 'b')):
+            if not isinstance(v, np.ndarray) or v.ndim != 2:
+                raise SoftmmaError('%s must be a 2-D numpy array' % what)
+        m, k = a.shape
+        if b.shape[0] != k:
+            raise SoftmmaError('b must have K = %d rows (a is %d x %d), not shape %s'
+                               % (k, m, k, b.shape))
+        n = b.shape[1]
+        if (sa is not None or sb is not None) and scale_fmt in (None, 'none'):
+            raise SoftmmaError('scales given without scale_fmt')
+        if c is not None and c_fmt in (None, 'none'):
+            raise SoftmmaError('c given without c_fmt')
+        self.s = _shape(a_fmt, b_fmt, scale_fmt, vec, c_fmt, d_fmt, m, n, k, alpha)
+        s = self.s
+        self.a = _codes(a, s.a_fmt, 'a', None)
+        # B as N x K, K-major: one contiguous row per column of B.
+        self.b = np.ascontiguousarray(_codes(b, s.b_fmt, 'b', None).T)
+        kb = lib.smma_gemm_kblocks(ctypes.byref(s))
+        self.sa = None if sa is None else _codes(sa, s.scale_fmt, 'sa', (m, kb))
+        self.sb = None if sb is None else _codes(sb, s.scale_fmt, 'sb', (n, kb))
+        self.c = None if c is None else _codes(c, s.c_fmt, 'c', (m, n))
+        op = _lib.GemmOperands()
+        op.a, op.lda, op.a_kmajor = _lib.ptr(self.a, ctypes.c_uint32), k, True
+        op.b, op.ldb, op.b_kmajor = _lib.ptr(self.b, ctypes.c_uint32), k, True
+        op.sa = _lib.ptr(self.sa, ctypes.c_uint32)
+        op.sb = _lib.ptr(self.sb, ctypes.c_uint32)
+        op.c = _lib.ptr(self.c, ctypes.c_uint32)
+        self.op = op
+        self.d_dtype = codec.code_dtype(codec.formats()[s.d_fmt])
+
+
+def gemm(model, a, b, *, a_fmt, b_fmt, sa=None, sb=None, scale_fmt=None, vec=32, c=None,
+         c_fmt=None, d_fmt='fp32', alpha=None):
+    """D under the named model (smma_gemm), as codes of d_fmt.
+
+    a (M, K) and b (K, N) hold codes of a_fmt and b_fmt; sa (M, Kb) and sb
+    (N, Kb) the scale codes of scale_fmt ('e8m0', 'ue4m3' or None), one per
+    vec (16 or 32) elements along K; c (M, N) codes of c_fmt ('fp32',
+    'bf16', 'fp16' or None).  alpha, an fp32 number or None, is the epilogue
+    multiplier of softmma/gemm.h (smma_gemm_shape.has_alpha and alpha).
+    A scale array left None with a scale_fmt is passed as NULL: the library
+    decides what that means (softmma/gemm.h)."""
+    p = _Problem(a, b, a_fmt, b_fmt, sa, sb, scale_fmt, vec, c, c_fmt, d_fmt, alpha)
+    d = np.empty((p.s.m, p.s.n), dtype=np.uint32)
+    err = _lib.Error()
+    _lib.check(lib.smma_gemm(_model(model), ctypes.byref(p.s), ctypes.byref(p.op),
+                             _lib.ptr(d, ctypes.c_uint32), ctypes.byref(err)), err)
+    return d.astype(p.d_dtype)
+
+
+def gemm_values(model, a, b, **kw):
+    """gemm's D as exact values (float64): codec.decode of its codes."""
+    d = gemm(model, a, b, **kw)
+    return codec.decode(kw.get('d_fmt', 'fp32'), d)
+
+
+def gemm_verify(model, d, a, b, *, samples=1000, seed=1, keep=10, **kw):
+    """Sampled verification of a subject's D (smma_gemm_verify): recomputes
+    `samples` entries chosen by a seeded generator (all when samples >= M N)
+    and compares bitwise.  d holds the subject's codes of d_fmt, shape (M, N);
+    the other arguments are gemm's.  Returns GemmVerify(checked, mismatches,
+    first) with up to `keep` Mismatch(i, j, want, got)."""
+    p = _Problem(a, b, kw.pop('a_fmt'), kw.pop('b_fmt'), kw.pop('sa', None), kw.pop('sb', None),
+                 kw.pop('scale_fmt', None), kw.pop('vec', 32), kw.pop('c', None),
+                 kw.pop('c_fmt', None), kw.pop('d_fmt', 'fp32'), kw.pop('alpha', None))
+    if kw:
+        raise SoftmmaError('unknown argument %s' % sorted(kw)[0])
+    _lib.require_array(d, 'd', p.d_dtype, shape=(p.s.m, p.s.n))
+    d32 = np.ascontiguousarray(d, dtype=np.uint32)
+    keep = _lib.require_int(keep, 'keep')
+    first = (_lib.Mismatch * max(keep, 1))()
+    checked, bad = ctypes.c_size_t(), ctypes.c_size_t()
+    err = _lib.Error()
+    _lib.check(lib.smma_gemm_verify(_model(model), ctypes.byref(p.s), ctypes.byref(p.op),
+                                    _lib.ptr(d32, ctypes.c_uint32),
+                                    _lib.require_int(samples, 'samples'),
+                                    _lib.require_int(seed, 'seed', 0, 2 ** 64 - 1),
+                                    ctypes.byref(checked), ctypes.byref(bad), first, keep,
+                                    ctypes.byref(err)), err)
+    return GemmVerify(checked.value, bad.value,
+                      [Mismatch(f.i, f.j, f.want, f.got) for f in first[:min(bad.value, keep)]])
+
+
+def gemm_generate(a_fmt, b_fmt, m, n, k, *, scale_fmt=None, vec=32, c_fmt=None, cls='random',
+                  seed=1):
+    """Seeded inputs (smma_gemm_generate): cls 'random' or 'exact' (every
+    partial sum exact in fp32, so every model gives the same D).  Returns a
+    dict with a (M, K), b (K, N), sa (M, Kb) and sb (N, Kb) when scale_fmt
+    is given, c (M, N) when c_fmt is given, each in its format's dtype."""
+    if cls not in ('random', 'exact'):
+        raise SoftmmaError("cls must be 'random' or 'exact', not %r" % (cls,))
+    s = _shape(a_fmt, b_fmt, scale_fmt, vec, c_fmt, 'fp32', _lib.require_int(m, 'm'),
+               _lib.require_int(n, 'n'), _lib.require_int(k, 'k'), None)
+    data = _lib.GemmData()
+    err = _lib.Error()
+    _lib.check(lib.smma_gemm_generate(ctypes.byref(s), 0 if cls == 'random' else 1,
+                                      _lib.require_int(seed, 'seed', 0, 2 ** 64 - 1),
+                                      ctypes.byref(data), ctypes.byref(err)), err)
+    kb = lib.smma_gemm_kblocks(ctypes.byref(s))
+    fm = codec.formats()
+
+    def take(p, rows, cols, fid):
+        v = np.ctypeslib.as_array(p, shape=(rows * cols,)).reshape(rows, cols)
+        return v.astype(codec.code_dtype(fm[fid]))
+
+    try:
+        out = {'a': take(data.a, s.m, s.k, s.a_fmt), 'b': take(data.b, s.n, s.k, s.b_fmt).T}
+        if s.scale_fmt != _NONE:
+            out['sa'] = take(data.sa, s.m, kb, s.scale_fmt)
+            out['sb'] = take(data.sb, s.n, kb, s.scale_fmt)
+        if s.c_fmt != _NONE:
+            out['c'] = take(data.c, s.m, s.n, s.c_fmt)
+    finally:
+        lib.smma_gemm_data_free(ctypes.byref(data))
+    return out

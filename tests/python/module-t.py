@@ -1,0 +1,336 @@
+"""tests/python/module-t.py - the Python module's own behaviour:
+  - its ctypes structures have the sizes and offsets the C compiler gives
+    (tests/python/abi prints them);
+  - it loads the library named by SOFTMMA_LIB, finds the build tree's
+    without it, and says which path failed;
+  - arguments of the wrong dtype, shape or range are refused with
+    SoftmmaError, and the library's own messages come through;
+  - each function against values worked out by hand or against the
+    softmma program's answer (profiles, models, quant, dequant, gemm,
+    layout scale, decode);
+  - alpha and one-sided scales (softmma/gemm.h)."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap import Tap  # noqa: E402
+
+import softmma  # noqa: E402
+from softmma import _lib, SoftmmaError  # noqa: E402
+
+t = Tap()
+src = os.environ['SMMA_SRCDIR']
+build = os.environ['SMMA_BUILDDIR']
+prog = os.path.join(build, 'tools', 'softmma')
+E = SoftmmaError
+
+
+def run(*args, stdin=None):
+    """The softmma program's standard output (it must exit 0)."""
+    r = subprocess.run([prog] + list(args), input=stdin, capture_output=True, text=True,
+                       check=False)
+    if r.returncode != 0:
+        raise RuntimeError('softmma %s: exit %d: %s' % (' '.join(args), r.returncode,
+                                                        r.stderr))
+    return r.stdout
+
+
+def u8(*v):
+    return np.array(v, dtype=np.uint8)
+
+
+def f32(*v):
+    return np.array(v, dtype=np.float32)
+
+
+# ---------------------------------------------------------------- ABI
+
+abi = subprocess.run([os.path.join(build, 'tests', 'python', 'abi')], capture_output=True,
+                     text=True, check=True).stdout.split('\n')
+c_layout = {}
+for line in abi:
+    if line:
+        what, kind, n = line.split()
+        c_layout[(what, kind)] = int(n)
+t.is_(4, c_layout[('enum', 'size')], 'C enums are 4-byte ints, as ctypes passes them')
+for cname, cls in _lib.STRUCTS.items():
+    seen = {(cname, 'size'): _lib.ctypes.sizeof(cls)}
+    for fname, _ in cls._fields_:
+        seen[('%s.%s' % (cname, fname.rstrip('_')), 'offset')] = getattr(cls, fname).offset
+    want = {k: v for k, v in c_layout.items() if k[0] == cname or k[0].startswith(cname + '.')}
+    t.is_(want, seen, '%s: ctypes mirror has the C size and every field at its offset' % cname)
+
+# ---------------------------------------------------------------- loading
+
+t.is_(os.environ['SOFTMMA_LIB'], softmma.library_path(), 'the library named by SOFTMMA_LIB')
+env = dict(os.environ, SOFTMMA_LIB='/nonexistent/libsoftmma.so.0')
+r = subprocess.run([sys.executable, '-c', 'import softmma'], env=env, capture_output=True,
+                   text=True, check=False)
+t.ok(r.returncode != 0 and 'SOFTMMA_LIB=/nonexistent/libsoftmma.so.0' in r.stderr,
+     'a SOFTMMA_LIB that cannot be loaded: ImportError naming it')
+if os.path.samefile(src, build):
+    env = {k: v for k, v in os.environ.items() if k != 'SOFTMMA_LIB'}
+    r = subprocess.run([sys.executable, '-c', 'import softmma; print(softmma.library_path())'],
+                       env=env, capture_output=True, text=True, check=False)
+    t.is_(os.path.realpath(os.path.join(src, '.libs', 'libsoftmma.so.0')),
+          os.path.realpath(r.stdout.strip()), 'without SOFTMMA_LIB: the build tree\'s library')
+else:
+    t.skip('without SOFTMMA_LIB: the build tree\'s library', 'build tree is not the source tree')
+
+# ---------------------------------------------------------------- refusals
+
+t.raises(lambda: softmma.decode('e4m3', np.arange(3)), 'dtype uint8, not int64',
+         'decode: int64 codes refused (no silent conversion)')
+t.raises(lambda: softmma.decode('e4m3', [1, 2]), 'numpy array', 'decode: a list refused')
+t.raises(lambda: softmma.decode('e2m1', u8(3, 16)), 'codes[1] = 0x10 does not fit',
+         'decode: an e2m1 code above 0xf refused, naming its index')
+t.raises(lambda: softmma.decode('ue4m3', u8(0x38, 0x80)), '0x80',
+         'decode: ue4m3 byte with bit 7 set refused in strict mode (the library\'s message)')
+t.is_([1.0, 0.0], softmma.decode('ue4m3', u8(0x38, 0x80), strict=False).tolist(),
+      'decode: lenient mode clears bit 7 of ue4m3')
+t.raises(lambda: softmma.decode('e9m9', u8(1)), "unknown format 'e9m9'",
+         'an unknown format: the library\'s message')
+t.raises(lambda: softmma.encode('e4m3', np.array([1.0], dtype=np.float16)), 'float32 or float64',
+         'encode: float16 input refused')
+t.raises(lambda: softmma.encode('e4m3', f32(1), profile='nosuch'), "unknown profile 'nosuch'",
+         'encode: an unknown profile: the library\'s message')
+t.raises(lambda: softmma.encode('e4m3', f32(1), round='rq'), "'rq'",
+         'encode: an unknown rounding refused')
+t.raises(lambda: softmma.encode('e4m3', f32(1), rbits=np.zeros(1, np.uint32)),
+         'only to rounding rs', 'encode: random bits without rs refused')
+t.raises(lambda: softmma.encode('e4m3', f32(1, 2), round='rs', rbits=np.zeros(3, np.uint32)),
+         'shape (2,)', 'encode: random bits of another shape refused')
+t.raises(lambda: softmma.quantize('mxfp8e4m3', np.ones(32)), 'dtype float32',
+         'quantize: float64 input refused')
+t.raises(lambda: softmma.quantize('mxfp8e4m3', np.ones(32, np.float32), global_amax=1.0),
+         'mxfp8e4m3', 'quantize: a global scale for an MX format: the library refuses it')
+t.raises(lambda: softmma.quantize('nvfp4', np.ones(16, np.float32), global_amax=0.1),
+         'not an fp32 number', 'quantize: a global amax that fp32 cannot hold refused')
+t.raises(lambda: softmma.quantize('mxfp9', np.ones(32, np.float32)), "'mxfp9'",
+         'quantize: an unknown block format: the library\'s message')
+t.raises(lambda: softmma.dequantize('mxfp4', u8(1, 2), u8(1, 2)), 'shape (1,)',
+         'dequantize: scales of the wrong shape refused')
+t.raises(lambda: softmma.pack_fp4(u8(1, 16)), 'codes[1] = 0x10',
+         'pack_fp4: a code above 0xf refused')
+t.raises(lambda: softmma.scale_offset('128x4', 2, 64, 24, 0, 0), 'vec',
+         'scale_offset: vec 24: the library\'s message')
+t.raises(lambda: softmma.scale_offset('128x4', 2, 64, 32, 2, 0), 'm',
+         'scale_offset: m past the rows: the library\'s message')
+t.raises(lambda: softmma.scale_layout_size('cdna4-16', 2, 64, 16), 'vec',
+         'cdna4 layouts refuse vec 16')
+t.raises(lambda: softmma.scale_offset('128x4', 2, 64, 32, 0.0, 0), 'integer',
+         'scale_offset: a float index refused')
+
+a16 = np.array([[0x45e0, 0xb9e0, 0xc5c0]], dtype=np.uint16)
+b16 = np.full((3, 1), 0x3f80, dtype=np.uint16)
+t.raises(lambda: softmma.gemm('exact-rn', a16, b16[:2], a_fmt='bf16', b_fmt='bf16'),
+         'K = 3 rows', 'gemm: B with the wrong K refused')
+t.raises(lambda: softmma.gemm('exact-rn', a16.astype(np.uint32), b16, a_fmt='bf16',
+                              b_fmt='bf16'), 'dtype uint16', 'gemm: A of the wrong dtype refused')
+t.raises(lambda: softmma.gemm('exact-rn', a16.astype(np.uint8), b16, a_fmt='e8m0',
+                              b_fmt='bf16'), 'e8m0 is not an element format',
+         'gemm: a scale format as element format: the library\'s message')
+t.raises(lambda: softmma.gemm('h100-bf16', a16.astype(np.uint32), b16, a_fmt='fp32',
+                              b_fmt='bf16'), 'h100-bf16',
+         'gemm: a model that cannot take fp32 elements: the library\'s message')
+t.raises(lambda: softmma.gemm('exact-rn', a16, b16, a_fmt='bf16', b_fmt='bf16', alpha=0.1),
+         'not an fp32 number', 'gemm: an alpha that fp32 cannot hold refused')
+t.raises(lambda: softmma.gemm('exact-rn', a16, b16, a_fmt='bf16', b_fmt='bf16', sa=u8(1)),
+         'without scale_fmt', 'gemm: scales without a scale format refused')
+t.raises(lambda: softmma.read_vectors('/nonexistent.vec'), '/nonexistent.vec',
+         'read_vectors: a missing file: the library\'s message names it')
+bad = os.path.join(os.environ.get('TMPDIR', '/tmp'), 'smma-py-bad.%d.vec' % os.getpid())
+with open(bad, 'w') as f:
+    f.write('softmma-vectors 1\nsuite decode.e2m1\nin code:e2m1\nout value:fp32\ncases 2\n'
+            '0 00000000\nend\n')
+t.raises(lambda: softmma.read_vectors(bad), bad + ':', 'read_vectors: a malformed file refused '
+         'with FILE:LINE')
+os.remove(bad)
+
+# ---------------------------------------------------------------- codec
+
+t.is_([line.split()[0] for line in run('formats').split('\n')[1:11]], softmma.formats(),
+      'formats: the names softmma formats lists, in order')
+for fmt in ('e2m1', 'e2m3', 'e3m2', 'e4m3', 'e5m2', 'e8m0', 'ue4m3', 'bf16', 'fp16'):
+    info = softmma.format_info(fmt)
+    codes = np.arange(1 << info['bits'], dtype=softmma.code_dtype(fmt))
+    v = softmma.decode(fmt, codes)
+    keep = np.isfinite(v)
+    back = softmma.encode(fmt, v[keep], sat=True, round='rn')
+    t.ok(np.array_equal(back, codes[keep]),
+         '%s: encode(decode(c)) == c for all %d finite codes' % (fmt, keep.sum()))
+want = [float(line.split()[2]) for line in run('decode', 'e8m0', '0x00', '0xff', '0x7f',
+                                                  '0xfe').split('\n') if line]
+seen = softmma.decode('e8m0', u8(0x00, 0xff, 0x7f, 0xfe)).tolist()
+t.ok(want[0] == seen[0] == 2.0 ** -127 and np.isnan(want[1]) and np.isnan(seen[1]) and
+     want[2:] == seen[2:] == [1.0, 2.0 ** 127],
+     'decode e8m0 equals softmma decode: 0x00 is 2^-127, 0xff NaN, 0x7f 1, 0xfe 2^127')
+t.is_([0x7e, 0x7f], softmma.encode('e4m3', f32(464, 465), sat=False).tolist(),
+      'encode e4m3 without satfinite: 464 ties to 448, 465 overflows to NaN')
+t.is_([0x7e], softmma.encode('e4m3', f32(465)).tolist(),
+      'encode e4m3: the cuda profile saturates by default')
+t.is_([8], softmma.encode('e2m1', f32(np.nan), profile='ml_dtypes', sat=False).tolist(),
+      'encode: the profile decides NaN into FP4 (ml_dtypes: -0)')
+nanbits = np.array([0xffc00001], dtype=np.uint32)
+t.is_([0x0f, 0x07], [int(softmma.encode_f32bits('e2m1', nanbits, profile='cutlass-host')[0]),
+                     int(softmma.encode_f32bits('e2m1', nanbits, profile='cuda')[0])],
+      'encode_f32bits: a negative NaN payload reaches the profile (cutlass-host -6, cuda +6)')
+t.is_([0, 1], softmma.encode('e2m1', f32(0.25, 0.25), round='rs',
+                             rbits=np.array([0x7fffffff, 0x80000000], np.uint32)).tolist(),
+      'encode rs: 0.25 between 0 and 0.5 rounds up from rbits 2^31 on')
+t.is_([0x80], softmma.encode('e8m0', f32(1.5)).tolist(),
+      'encode e8m0: the cuda profile rounds scales up (rp) by default')
+x3 = np.arange(24, dtype=np.float64).reshape(2, 3, 4) / 4
+t.is_((2, 3, 4), softmma.encode('e4m3', x3).shape, 'encode keeps the shape')
+t.ok(any(p['name'] == 'torchao-rceil' for p in softmma.profiles()) and
+     [p['name'] for p in softmma.profiles()] ==
+     [line.split(':')[0] for line in run('profiles').split('\n')
+      if line and not line.startswith(' ')],
+     'profiles: the names softmma profiles lists, in order')
+
+# ---------------------------------------------------------------- quant
+
+x = (15.625 * np.arange(1, 33)).astype(np.float32)
+cli = run('quant', '--format', 'mxfp8e4m3', '--profile', 'ocp', '-',
+          stdin='\n'.join('%.3f' % v for v in x)).split('\n')
+blk = [line for line in cli if line.startswith('block ')][0].split()
+sc, co = softmma.quantize('mxfp8e4m3', x, profile='ocp')
+t.is_([int(blk[3], 16)] + [int(c, 16) for c in blk[6:]], [int(sc[0])] + co.tolist(),
+      'quantize mxfp8e4m3 ocp: scale and codes equal softmma quant\'s')
+dq = softmma.dequantize('mxfp8e4m3', sc, co, profile='ocp')
+cli = run('dequant', '-', stdin='\n'.join(
+    line for line in run('quant', '--format', 'mxfp8e4m3', '--profile', 'ocp', '-',
+                         stdin='\n'.join('%.3f' % v for v in x)).split('\n')))
+t.is_([float(v) for v in cli.split()], dq.tolist(), 'dequantize equals softmma dequant')
+t.is_(448.0, dq[-1], 'FLOOR clips 500 to 448')
+x4 = np.arange(2 * 3 * 40, dtype=np.float32).reshape(2, 3, 40) - 100
+sc, co = softmma.quantize('mxfp4', x4, profile='cuda')
+t.is_(((2, 3, 2), (2, 3, 40)), (sc.shape, co.shape),
+      'quantize: rows along the last axis, ceil(40/32) = 2 scales per row')
+t.ok(np.array_equal(softmma.quantize('mxfp4', x4[1, 2], profile='cuda')[1], co[1, 2]),
+     'quantize: each row on its own')
+t.is_(int(sc[1, 2, 0]), softmma.block_scale('mxfp4', x4[1, 2, :32]),
+      'block_scale equals the scale quantize gives the block')
+t.is_(0x43960000, softmma.block_amax('mxfp4', -np.arange(301, dtype=np.float32)[-32:]),
+      'block_amax: the largest magnitude (300) as fp32 bits')
+nv = (np.arange(1, 17) / 512).astype(np.float32)
+sc_te, co_te = softmma.quantize('nvfp4', nv, profile='te', global_amax=2688)
+sc_ta, co_ta = softmma.quantize('nvfp4', nv, profile='torchao-floor', global_amax=2688)
+t.is_((0x03, 0x08), (int(sc_te[0]), int(sc_ta[0])),
+      'nvfp4 two-level: te keeps the subnormal scale 0x03, torchao clamps to 0x08 (the tour)')
+g = softmma.quant_global_decode('nvfp4', profile='te', global_amax=2688)
+t.is_(0x3f800000, g, 'quant_global_decode: a tensor amax of 2688 gives G = 1')
+g2 = softmma.quant_global_decode('nvfp4', profile='torchao-floor', global_scale=0.5)
+t.is_(0x3f000000, g2, 'quant_global_decode: a given decode scale is G itself')
+dq = softmma.dequantize('nvfp4', sc_te, co_te, global_decode=0x40000000, profile='te')
+t.ok(np.array_equal(2 * softmma.dequantize('nvfp4', sc_te, co_te, profile='te'), dq),
+     'dequantize: G multiplies every value')
+rb = np.full(32, 0xffffffff, np.uint32)
+up = softmma.quantize('mxfp4', np.full(32, 0.3, np.float32), round='rs', rbits=rb)[1]
+down = softmma.quantize('mxfp4', np.full(32, 0.3, np.float32), round='rs')[1]
+t.ok(int(up[0]) == int(down[0]) + 1, 'quantize rs: rbits all ones round up, none round down')
+codes = np.arange(15, dtype=np.uint8)
+packed = softmma.pack_fp4(codes)
+t.is_([0x10, 0x32], packed[:2].tolist(), 'pack_fp4: the even element in the low nibble')
+t.is_(0x0e, int(packed[-1]), 'pack_fp4: an odd count leaves the last high nibble 0')
+t.ok(np.array_equal(softmma.unpack_fp4(packed, 15), codes), 'unpack_fp4 reverses pack_fp4')
+
+# ---------------------------------------------------------------- scale layouts
+
+shape = softmma.scale_layout_shape('triton5d', 200, 320, 32)
+t.is_((256, 12, 3072), (shape.rows_pad, shape.kb_pad, shape.bytes),
+      'scale_layout_shape: 200 rows, Kb 10 pad to 256 x 12')
+ok5 = True
+five = (shape.rows_pad // 128, shape.kb_pad // 4, 32, 4, 4)
+for m, kb in ((0, 0), (37, 5), (199, 9), (128, 4), (95, 3)):
+    idx = softmma.scale_triton5d_index(200, 320, 32, m, kb)
+    off = softmma.scale_offset('triton5d', 200, 320, 32, m, kb)
+    ok5 = ok5 and int(np.ravel_multi_index(idx, five)) == off and \
+        idx == (m // 128, kb // 4, m % 32, (m // 32) % 4, kb % 4) and \
+        off == softmma.scale_offset('128x4', 200, 320, 32, m, kb)
+t.ok(ok5, 'triton5d: the 5-D index, row-major, is the offset, the 128x4 offset')
+t.is_(int(run('layout', 'scale', '--layout', 'cdna4-32', '--rows', '64', '--k', '512',
+              '--vec', '32', '--at', '45,11')),
+      softmma.scale_offset('cdna4-32', 64, 512, 32, 45, 11),
+      'scale_offset equals softmma layout scale --at')
+t.is_((1, 2, True), softmma.scale_coord('128x4', 2, 64, 32, 18),
+      'scale_coord: byte 18 is padding at row 1, column 2 (doc/softmma.1)')
+lin = np.arange(20, dtype=np.uint8).reshape(2, 10) + 1
+p = softmma.scale_pack('128x4', 2, 320, 32, lin, fill=0xee)
+t.ok(p.size == 1536 and (p == 0xee).sum() == 1536 - 20 and
+     np.array_equal(softmma.scale_unpack('128x4', 2, 320, 32, p.reshape(3, 512)), lin),
+     'scale_pack fills the padding; scale_unpack reads any shape of the right size back')
+
+# ---------------------------------------------------------------- gemm
+
+answers = [int(softmma.gemm(m, a16, b16, a_fmt='bf16', b_fmt='bf16')[0, 0])
+           for m in ('exact-rn', 'fp32-fma-seq', 'h100-bf16')]
+t.is_([0x447ffff9, 0x447ffff8, 0x447ffffa], answers,
+      'gemm: one case, three answers (doc/models.md)')
+inp = os.path.join(os.environ.get('TMPDIR', '/tmp'), 'smma-py-three.%d.txt' % os.getpid())
+with open(inp, 'w') as f:
+    f.write('softmma-gemm-inputs 1\na bf16\nb bf16\nscale none\nvec 32\nc none\nm 1\nn 1\n'
+            'k 3\nA\n0x45e0 0xb9e0 0xc5c0\nB\n0x3f80 0x3f80 0x3f80\n')
+t.is_([int(run('gemm', '--inputs', inp, '--model', m), 16)
+       for m in ('exact-rn', 'fp32-fma-seq', 'h100-bf16')], answers,
+      'gemm: the same answers as softmma gemm --inputs')
+os.remove(inp)
+t.is_(1023.99957275390625, softmma.gemm_values('exact-rn', a16, b16, a_fmt='bf16',
+                                               b_fmt='bf16')[0, 0],
+      'gemm_values: the value of D')
+t.is_(0x4480, int(softmma.gemm('exact-rn', a16, b16, a_fmt='bf16', b_fmt='bf16',
+                               d_fmt='bf16')[0, 0]),
+      'gemm: a bf16 D (1024 - 7 2^-14 rounds to 1024), uint16')
+
+kw = dict(a_fmt='e4m3', b_fmt='e2m1', scale_fmt='e8m0', vec=32, c_fmt='fp32')
+ex = softmma.gemm_generate('e4m3', 'e2m1', 24, 16, 96, cls='exact', seed=5, scale_fmt='e8m0',
+                           c_fmt='fp32')
+t.is_({'a': (24, 96), 'b': (96, 16), 'sa': (24, 3), 'sb': (16, 3), 'c': (24, 16)},
+      {k: v.shape for k, v in ex.items()}, 'gemm_generate: shapes, B as (K, N), SB as (N, Kb)')
+ops = dict(kw, sa=ex['sa'], sb=ex['sb'], c=ex['c'])
+ds = [softmma.gemm(m, ex['a'], ex['b'], **ops) for m in ('exact-rn', 'fp32-fma-seq',
+                                                        'h100-fp8', 'bf16-upcast-h100')]
+t.ok(all(np.array_equal(ds[0], d) for d in ds), 'gemm: exact-class inputs, every model agrees')
+bt = np.asfortranarray(ex['b'])
+t.ok(np.array_equal(softmma.gemm('exact-rn', ex['a'], bt, **ops), ds[0]) and
+     np.array_equal(softmma.gemm('exact-rn', ex['a'], ex['b'].copy(), **ops), ds[0]),
+     'gemm: B in either memory order gives the same D')
+rn = softmma.gemm_generate('e4m3', 'e2m1', 24, 16, 96, seed=9, scale_fmt='e8m0', c_fmt='fp32')
+ops = dict(kw, sa=rn['sa'], sb=rn['sb'], c=rn['c'])
+d = softmma.gemm('bf16-upcast-h100', rn['a'], rn['b'], **ops)
+r = softmma.gemm_verify('bf16-upcast-h100', d, rn['a'], rn['b'], samples=10 ** 6, **ops)
+t.is_((24 * 16, 0, []), tuple(r), 'gemm_verify: every entry checked, none differs')
+bad = d.copy()
+bad[7, 3] ^= 1
+r = softmma.gemm_verify('bf16-upcast-h100', bad, rn['a'], rn['b'], samples=10 ** 6, **ops)
+t.is_((1, [softmma.Mismatch(7, 3, int(d[7, 3]), int(bad[7, 3]))]), (r.mismatches, r.first),
+      'gemm_verify: a one-bit change named by row, column, expected and got')
+r = softmma.gemm_verify('bf16-upcast-h100', bad, rn['a'], rn['b'], samples=50, seed=3, **ops)
+t.is_(50, r.checked, 'gemm_verify: samples entries checked')
+t.raises(lambda: softmma.gemm_verify('exact-rn', d[:2], rn['a'], rn['b'], **ops), 'shape',
+         'gemm_verify: D of the wrong shape refused')
+t.is_([m['name'] for m in softmma.models()],
+      [line.split()[0] for line in run('models').split('\n') if line and line[0] != ' '],
+      'models: the names softmma models lists, in order')
+t.is_('bf16-upcast-h100', softmma.model_info('bf16-upcast-h100')['name'],
+      'model_info by name')
+
+# Without alpha (alpha=None) D is C + sum, and alpha = 1 is the same as none.
+ops = dict(kw, sa=ex['sa'], sb=ex['sb'], c=ex['c'])
+d1 = softmma.gemm('exact-rn', ex['a'], ex['b'], alpha=1.0, **ops)
+t.ok(np.array_equal(d1, ds[0]), 'gemm: alpha = 1 gives the D of alpha = None')
+# D = alpha (C + sum): alpha = 2 doubles exact-class results exactly.
+d2 = softmma.gemm('exact-rn', ex['a'], ex['b'], alpha=2.0, **ops)
+twice = (softmma.decode('fp32', ds[0]) * 2).astype(np.float32).view(np.uint32)
+t.ok(np.array_equal(d2, twice), 'gemm: alpha = 2 doubles D')
+# sa = None with a scale format: A unscaled; it must equal scales of 2^0 (0x7f).
+ones = np.full_like(ex['sa'], 0x7f)
+want = softmma.gemm('exact-rn', ex['a'], ex['b'], **dict(ops, sa=ones))
+got = softmma.gemm('exact-rn', ex['a'], ex['b'], **dict(ops, sa=None))
+t.ok(np.array_equal(got, want), 'gemm: sa = None scales A by 1')
+
+t.done()
