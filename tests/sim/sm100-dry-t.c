@@ -36,273 +36,12 @@
 #include <softmma/tmem.h>
 #include <softmma/vectors.h>
 
-#include "sm100/sm100.h"
+#include "sm100-util.h"
 #include "tap/basic.h"
-
-/* ---- a problem as the caller of smma_sm100_gemm holds it ----------------------------- */
-
-struct prob {
-    smma_gemm_shape s;
-    smma_scale_layout layout;
-    uint32_t *a, *b, *sa, *sb, *c; /* codes: a m x k, b n x k, sa m x kb, sb n x kb, c m x n */
-    uint8_t *ga, *gb, *gsa, *gsb; /* the caller's device-style storage */
-    uint32_t *gc;                 /* C as fp32/bf16/fp16 codes, ldc = n */
-    size_t lda, ldb;              /* elements */
-};
-
-static void *
-xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n == 0 ? 1 : n, size == 0 ? 1 : size);
-
-    if (p == NULL)
-        sysbail("out of memory");
-    return p;
-}
-
-static void
-prob_free(struct prob *p)
-{
-    free(p->a);
-    free(p->b);
-    free(p->sa);
-    free(p->sb);
-    free(p->c);
-    free(p->ga);
-    free(p->gb);
-    free(p->gsa);
-    free(p->gsb);
-    free(p->gc);
-    memset(p, 0, sizeof(*p));
-}
-
-/* Stores one operand (rows x k codes, K-major) in the storage of
- * softmma/gpu.h with ld elements per row; the gap between k and ld is
- * filled with 0xa5 bytes, which a correct plan never reads. */
-static uint8_t *
-store_operand(const uint32_t *codes, size_t rows, size_t k, size_t ld, smma_format f)
-{
-    size_t bytes_ld = f == SMMA_E2M1 ? ld / 2 : ld, i, kk;
-    uint8_t *g = xcalloc(rows * bytes_ld + 16, 1);
-
-    memset(g, 0xa5, rows * bytes_ld + 16);
-    for (i = 0; i < rows; i++) {
-        uint8_t *row = g + i * bytes_ld;
-
-        if (f == SMMA_E2M1) {
-            for (kk = 0; kk < k; kk++) {
-                if (kk % 2 == 0)
-                    row[kk / 2] = 0;
-                row[kk / 2] |= (uint8_t) ((codes[i * k + kk] & 0xF) << (4 * (kk % 2)));
-            }
-        } else {
-            for (kk = 0; kk < k; kk++)
-                row[kk] = (uint8_t) codes[i * k + kk];
-        }
-    }
-    return g;
-}
-
-/* Stores a scale matrix in the problem's layout; 128x4 padding holds the
- * NaN of the scale format, which the plan's fix-up must keep out. */
-static uint8_t *
-store_scales(const struct prob *p, const uint32_t *codes, size_t rows)
-{
-    size_t kb = smma_gemm_kblocks(&p->s), bytes, i;
-    uint8_t *lin = xcalloc(rows * kb, 1), *out;
-    smma_error err;
-
-    for (i = 0; i < rows * kb; i++)
-        lin[i] = (uint8_t) codes[i];
-    if (smma_scale_layout_size(p->layout, rows, p->s.k, p->s.vec, &bytes, &err) != SMMA_OK)
-        bail("scale layout size: %s", err.msg);
-    out = xcalloc(bytes, 1);
-    if (smma_scale_pack(p->layout, rows, p->s.k, p->s.vec, lin, out,
-                        p->s.scale_fmt == SMMA_E8M0 ? 0xff : 0x7f, &err) != SMMA_OK)
-        bail("scale pack: %s", err.msg);
-    free(lin);
-    return out;
-}
-
-/* Builds the caller's buffers from the codes. */
-static void
-prob_store(struct prob *p)
-{
-    size_t m = p->s.m, n = p->s.n, k = p->s.k, i;
-    unsigned align = p->s.a_fmt == SMMA_E2M1 || p->s.b_fmt == SMMA_E2M1 ? 32 : 16;
-
-    /* ld past k, rounded so that v2's TMA rows stay 16-byte aligned. */
-    p->lda = (k + 8 + align - 1) / align * align;
-    p->ldb = p->lda;
-    p->ga = store_operand(p->a, m, k, p->lda, p->s.a_fmt);
-    p->gb = store_operand(p->b, n, k, p->ldb, p->s.b_fmt);
-    p->gsa = store_scales(p, p->sa, m);
-    p->gsb = store_scales(p, p->sb, n);
-    if (p->s.c_fmt != SMMA_NONE) {
-        p->gc = xcalloc(m * n, sizeof(uint32_t));
-        for (i = 0; i < m * n; i++)
-            p->gc[i] = p->c[i];
-    }
-}
-
-static smma_gpu_gemm_args
-prob_args(const struct prob *p)
-{
-    smma_gpu_gemm_args a;
-
-    memset(&a, 0, sizeof(a));
-    a.shape = p->s;
-    a.a = p->ga;
-    a.lda = p->lda;
-    a.a_kmajor = true;
-    a.b = p->gb;
-    a.ldb = p->ldb;
-    a.b_kmajor = true;
-    a.sa = p->gsa;
-    a.sb = p->gsb;
-    a.scale_layout = p->layout;
-    a.c = p->gc;
-    a.ldc = p->s.n;
-    a.ldd = p->s.n;
-    return a;
-}
-
-/* ---- the epilogue on the host ----------------------------------------------------------- */
-
-static smma_cvt
-cvt_rn(void)
-{
-    smma_cvt c = smma_cvt_default();
-
-    c.round = SMMA_RN;
-    c.sat = false;
-    return c;
-}
-
-/* rn_fp32(alpha * x) in IEEE 754 arithmetic: the product of two fp32 is
- * exact in double, then rounded once; NaN results are the canonical NaN. */
-static uint32_t
-mul_f32(uint32_t alpha, uint32_t x)
-{
-    double v = (double) smma_f32_from_bits(alpha) * (double) smma_f32_from_bits(x);
-    smma_cvt c = cvt_rn();
-
-    if (v != v)
-        return 0x7fffffffu;
-    return smma_encode(SMMA_FP32, v, &c);
-}
-
-/* The epilogue of the kernels: D = rn_fp32(alpha * acc) when there is an
- * alpha, then to nearest into a bf16/fp16 D (NaN: 0x7fff, as smma_gemm). */
-static uint32_t
-epilogue(smma_format d_fmt, bool has_alpha, uint32_t alpha, uint32_t acc)
-{
-    uint32_t x = has_alpha ? mul_f32(alpha, acc) : acc;
-    smma_cvt c = cvt_rn();
-
-    if (d_fmt == SMMA_FP32)
-        return x;
-    if ((x & 0x7fffffffu) > 0x7f800000u)
-        return 0x7fff;
-    return smma_encode_f32bits(d_fmt, x, &c);
-}
 
 /* ---- running the plan on the simulator -------------------------------------------------- */
 
 #define SMEM_BASE 1024u
-
-/* The buffers the main kernel reads, after the preparation. */
-struct kin {
-    const uint8_t *a, *b, *sfa, *sfb;
-    uint8_t *own[4];
-};
-
-/* The launcher's preparation, on the host: e2m1 operands of .kind::mxf8f6f4
- * unpacked into one byte per element, linear scales into 128x4. */
-static void
-prepare(const smma_sm100_plan *p, const struct prob *pr, struct kin *in)
-{
-    const uint8_t *src[2] = { pr->ga, pr->gb };
-    const uint8_t *ssrc[2] = { pr->gsa, pr->gsb };
-    uint32_t rows[2] = { p->m, p->n }, rpad[2] = { p->a_rows_pad, p->b_rows_pad };
-    uint32_t expand[2] = { p->a_expand, p->b_expand };
-    uint64_t ld[2] = { p->a_ld, p->b_ld }, sld[2] = { p->a_src_ld, p->b_src_ld };
-    const uint8_t **dst[4] = { &in->a, &in->b, &in->sfa, &in->sfb };
-    unsigned w;
-
-    memset(in, 0, sizeof(*in));
-    for (w = 0; w < 2; w++) {
-        if (expand[w]) {
-            uint8_t *x = xcalloc((size_t) rows[w] * ld[w], 1);
-            uint64_t r, kk;
-
-            for (r = 0; r < rows[w]; r++)
-                for (kk = 0; kk < p->k; kk++)
-                    x[r * ld[w] + kk] = (uint8_t) smma_sm100_fp4_container(
-                        src[w][r * sld[w] + kk / 2], (uint32_t) kk);
-            in->own[w] = x;
-            *dst[w] = x;
-        } else {
-            *dst[w] = src[w];
-        }
-        if (p->sf_linear) {
-            uint64_t bytes = (uint64_t) rpad[w] * p->kb_pad, o, s;
-            uint8_t *x = xcalloc(bytes, 1);
-
-            for (o = 0; o < bytes; o++)
-                x[o] = smma_sm100_sf_linear_src(p, rows[w], o, &s) ? ssrc[w][s]
-                                                                   : (uint8_t) p->sf_one;
-            in->own[2 + w] = x;
-            *dst[2 + w] = x;
-        } else {
-            *dst[2 + w] = ssrc[w];
-        }
-    }
-}
-
-static void
-kin_free(struct kin *in)
-{
-    unsigned i;
-
-    for (i = 0; i < 4; i++)
-        free(in->own[i]);
-}
-
-/* Fills stage slot `slot` of smem as TMA (v2) or the loader loops (v1) do,
- * then applies the fix-up. */
-static void
-fill_stage(const smma_sm100_plan *p, const struct kin *in, uint32_t m0, uint32_t n0,
-           uint32_t kit, uint8_t *stage)
-{
-    const uint8_t *bufs[4] = { in->a, in->b, in->sfa, in->sfb };
-    uint32_t j, nch = smma_sm100_nchunks(p), off, valid, b, i, val;
-    uint64_t goff;
-    unsigned buf;
-
-    memset(stage, 0xee, p->stage_bytes);
-    for (j = 0; j < nch; j++) {
-        smma_sm100_chunk(p, m0, n0, kit, j, &buf, &off, &goff, &valid);
-        for (b = 0; b < 16; b++)
-            stage[off + b] = b < valid ? bufs[buf][goff + b] : 0;
-    }
-    for (i = 0; i < smma_sm100_fix_count(p, kit); i++) {
-        smma_sm100_fix_item(p, kit, i, &off, &val);
-        stage[off] = (uint8_t) val;
-    }
-}
-
-/* The fp32 bits of C's element, as the kernel widens it. */
-static uint32_t
-c_bits(const struct prob *pr, size_t i, size_t j)
-{
-    uint32_t v = pr->gc[i * pr->s.n + j];
-    smma_cvt c = cvt_rn();
-
-    if (pr->s.c_fmt == SMMA_FP32)
-        return v;
-    return smma_encode(SMMA_FP32, smma_decode(pr->s.c_fmt, v), &c);
-}
 
 /*
  * Executes the plan on the simulator: every CTA of the grid, its tiles in
@@ -310,19 +49,19 @@ c_bits(const struct prob *pr, size_t i, size_t j)
  * cycles through them.  d receives m x n codes of D.
  */
 static int
-run_plan(const smma_sm100_plan *p, const struct prob *pr, const smma_model *model, uint32_t *d,
+run_plan(const smma_sm100_plan *p, const t100_prob *pr, const smma_model *model, uint32_t *d,
          smma_error *err)
 {
     static const smma_tmem_ldst ld32 = { SMMA_TMEM_32X32B, 32, false, 0 };
     const smma_tmem_cp cp = { SMMA_TMEM_CP_32X128B_WARPX4, 1, SMMA_TMEM_CP_PLAIN };
     size_t smem_size = SMEM_BASE + (size_t) p->stages * p->stage_bytes;
-    uint8_t *smem = xcalloc(smem_size, 1);
-    smma_tmem *tm = xcalloc(1, sizeof(*tm));
+    uint8_t *smem = t100_calloc(smem_size, 1);
+    smma_tmem *tm = t100_calloc(1, sizeof(*tm));
     uint32_t regs[32 * 32], c, i, kit, j, part, chunk, t, r, row, col, tbase;
-    struct kin in;
+    t100_kin in;
     int rc = SMMA_OK;
 
-    prepare(p, pr, &in);
+    t100_prepare(p, pr, &in);
     for (c = 0; c < p->grid && rc == SMMA_OK; c++) {
         uint32_t iter = 0;
 
@@ -340,7 +79,7 @@ run_plan(const smma_sm100_plan *p, const struct prob *pr, const smma_model *mode
                         for (r = 0; r < 32; r++) {
                             smma_sm100_epi_cell(part, chunk, t, r, &row, &col);
                             regs[t * 32 + r] = m0 + row < p->m && n0 + col < p->n
-                                               ? c_bits(pr, m0 + row, n0 + col) : 0;
+                                               ? t100_c_bits(pr, m0 + row, n0 + col) : 0;
                         }
                     rc = smma_tmem_st(&ld32, tm, part, dacc + smma_sm100_epi_taddr(part, chunk),
                                       regs, err);
@@ -349,7 +88,7 @@ run_plan(const smma_sm100_plan *p, const struct prob *pr, const smma_model *mode
                 uint32_t slot = iter % p->stages, sbase = SMEM_BASE + slot * p->stage_bytes;
                 smma_tc05_cta cta = { smem, smem_size, tm };
 
-                fill_stage(p, &in, m0, n0, kit, smem + sbase);
+                t100_stage_image(p, &in, m0, n0, kit, smem + sbase);
                 for (j = 0; j < smma_sm100_ncp(p) && rc == SMMA_OK; j++) {
                     uint64_t sdesc;
                     uint32_t taddr;
@@ -385,7 +124,7 @@ run_plan(const smma_sm100_plan *p, const struct prob *pr, const smma_model *mode
                             smma_sm100_epi_cell(part, chunk, t, r, &row, &col);
                             if (m0 + row < p->m && n0 + col < p->n)
                                 d[(size_t) (m0 + row) * p->n + n0 + col] =
-                                    epilogue(pr->s.d_fmt, pr->s.has_alpha, pr->s.alpha,
+                                    t100_epilogue(pr->s.d_fmt, pr->s.has_alpha, pr->s.alpha,
                                              regs[t * 32 + r]);
                         }
                 }
@@ -393,7 +132,7 @@ run_plan(const smma_sm100_plan *p, const struct prob *pr, const smma_model *mode
         if (rc == SMMA_OK)
             rc = smma_tmem_dealloc(tm, tbase, p->tmem_cols, err);
     }
-    kin_free(&in);
+    t100_kin_free(&in);
     free(smem);
     free(tm);
     return rc;
@@ -402,7 +141,7 @@ run_plan(const smma_sm100_plan *p, const struct prob *pr, const smma_model *mode
 /* Runs a plan and counts the outputs that differ from want (the first
  * five are printed); -1 when the simulator refuses the plan. */
 static long
-diff_plan(const smma_sm100_plan *p, const struct prob *pr, const uint32_t *want,
+diff_plan(const smma_sm100_plan *p, const t100_prob *pr, const uint32_t *want,
           const char *what)
 {
     smma_error err;
@@ -410,7 +149,7 @@ diff_plan(const smma_sm100_plan *p, const struct prob *pr, const uint32_t *want,
     size_t i, mn = pr->s.m * pr->s.n;
     long bad = 0;
 
-    d = xcalloc(mn, sizeof(uint32_t));
+    d = t100_calloc(mn, sizeof(uint32_t));
     for (i = 0; i < mn; i++)
         d[i] = 0xdeadbeefu;
     if (run_plan(p, pr, tap_model("b200-fp8"), d, &err) != SMMA_OK) {
@@ -429,10 +168,10 @@ diff_plan(const smma_sm100_plan *p, const struct prob *pr, const uint32_t *want,
 /* Runs kernel k's plan (v2 on `sms` multiprocessors) and compares D with
  * want; one TAP point. */
 static void
-check_plan(const struct prob *pr, smma_gpu_kernel k, unsigned sms, const uint32_t *want,
+check_plan(const t100_prob *pr, smma_gpu_kernel k, unsigned sms, const uint32_t *want,
            const char *what)
 {
-    smma_gpu_gemm_args a = prob_args(pr);
+    smma_gpu_gemm_args a = t100_prob_args(pr);
     smma_sm100_plan p;
     char msg[256], full[400];
     const char *kn = k == SMMA_GPU_SM100_V1 ? "v1" : "v2";
@@ -449,73 +188,6 @@ check_plan(const struct prob *pr, smma_gpu_kernel k, unsigned sms, const uint32_
 }
 
 /* ---- generated problems ------------------------------------------------------------------ */
-
-struct combo {
-    const char *name;
-    smma_format a, b, scale;
-    unsigned vec;
-};
-
-static const struct combo combos[] = {
-    { "mxfp8 e4m3 x e4m3", SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, 32 },
-    { "mxfp8 e5m2 x e4m3", SMMA_E5M2, SMMA_E4M3, SMMA_E8M0, 32 },
-    { "mxfp6 e2m3 x e2m3", SMMA_E2M3, SMMA_E2M3, SMMA_E8M0, 32 },
-    { "mxfp6 e3m2 x e3m2", SMMA_E3M2, SMMA_E3M2, SMMA_E8M0, 32 },
-    { "mxfp4", SMMA_E2M1, SMMA_E2M1, SMMA_E8M0, 32 },
-    { "nvfp4", SMMA_E2M1, SMMA_E2M1, SMMA_UE4M3, 16 },
-    { "mxfp8 x mxfp4", SMMA_E4M3, SMMA_E2M1, SMMA_E8M0, 32 },
-    { "mxfp4 x mxfp6 e3m2", SMMA_E2M1, SMMA_E3M2, SMMA_E8M0, 32 },
-};
-
-/* Generates a problem with smma_gemm_generate (A, B K-major). */
-static void
-prob_generate(struct prob *p, const smma_gemm_shape *s, smma_scale_layout layout,
-              smma_input_class cls, uint64_t seed)
-{
-    smma_gemm_data d;
-    smma_error err;
-
-    memset(p, 0, sizeof(*p));
-    p->s = *s;
-    p->layout = layout;
-    if (smma_gemm_generate(s, cls, seed, &d, &err) != SMMA_OK)
-        bail("smma_gemm_generate: %s", err.msg);
-    p->a = d.a;
-    p->b = d.b;
-    p->sa = d.sa;
-    p->sb = d.sb;
-    p->c = d.c;
-    prob_store(p);
-}
-
-/* The expected D: smma_gemm under b200-fp8 (D in fp32 when there is an
- * alpha, then the epilogue). */
-static uint32_t *
-expected(const struct prob *p)
-{
-    smma_gemm_shape s = p->s;
-    smma_gemm_operands op;
-    smma_gemm_data d;
-    smma_error err;
-    uint32_t *want = xcalloc(s.m * s.n, sizeof(uint32_t));
-    size_t i;
-
-    d.a = p->a;
-    d.b = p->b;
-    d.sa = p->sa;
-    d.sb = p->sb;
-    d.c = p->c;
-    op = smma_gemm_data_operands(&s, &d);
-    s.has_alpha = false;
-    if (p->s.has_alpha)
-        s.d_fmt = SMMA_FP32;
-    if (smma_gemm(tap_model("b200-fp8"), &s, &op, want, &err) != SMMA_OK)
-        bail("smma_gemm: %s", err.msg);
-    if (p->s.has_alpha)
-        for (i = 0; i < s.m * s.n; i++)
-            want[i] = epilogue(p->s.d_fmt, true, p->s.alpha, want[i]);
-    return want;
-}
 
 struct gen_case {
     size_t m, n, k;
@@ -540,13 +212,13 @@ test_generated(void)
     /* Level 1 runs each combination on the one-tile case and on one of the
      * others, v1 and v2 taking turns (every case meets both kernels over
      * the combinations); level 2 runs everything through both. */
-    for (ci = 0; ci < sizeof(combos) / sizeof(combos[0]); ci++)
+    for (ci = 0; ci < t100_ncombos; ci++)
         for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
             const struct gen_case *g = &cases[i];
             smma_scale_layout layout = (ci + i) % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4;
             bool first = (ci + (i > 0)) % 2 == 0;
             smma_gemm_shape s;
-            struct prob p;
+            t100_prob p;
             uint32_t *want;
             char what[160];
 
@@ -555,10 +227,10 @@ test_generated(void)
             if (lev < 1 && i != 0)
                 continue;
             memset(&s, 0, sizeof(s));
-            s.a_fmt = combos[ci].a;
-            s.b_fmt = combos[ci].b;
-            s.scale_fmt = combos[ci].scale;
-            s.vec = combos[ci].vec;
+            s.a_fmt = t100_combos[ci].a;
+            s.b_fmt = t100_combos[ci].b;
+            s.scale_fmt = t100_combos[ci].scale;
+            s.vec = t100_combos[ci].vec;
             s.c_fmt = g->c;
             s.d_fmt = g->d;
             s.m = g->m;
@@ -566,10 +238,10 @@ test_generated(void)
             s.k = g->k;
             s.has_alpha = g->alpha;
             s.alpha = 0x3fa00000u; /* 1.25 */
-            prob_generate(&p, &s, layout, g->cls, 0x5d100 + 16 * ci + i);
-            want = expected(&p);
+            t100_prob_generate(&p, &s, layout, g->cls, 0x5d100 + 16 * ci + i);
+            want = t100_expected(&p);
             snprintf(what, sizeof(what), "%s %zux%zux%zu %s C %s D %s%s, %s scales",
-                     combos[ci].name, g->m, g->n, g->k,
+                     t100_combos[ci].name, g->m, g->n, g->k,
                      g->cls == SMMA_CLASS_EXACT ? "exact" : "random",
                      g->c == SMMA_NONE ? "none" : smma_format_name(g->c),
                      smma_format_name(g->d), g->alpha ? " alpha 1.25" : "",
@@ -579,7 +251,7 @@ test_generated(void)
             if (lev >= 2 || !first)
                 check_plan(&p, SMMA_GPU_SM100_V2, 1 + (unsigned) i % 2, want, what);
             free(want);
-            prob_free(&p);
+            t100_prob_free(&p);
         }
 }
 
@@ -590,7 +262,7 @@ static void
 test_padding(void)
 {
     smma_gemm_shape s;
-    struct prob p;
+    t100_prob p;
     uint32_t *want;
     smma_gpu_gemm_args a;
     smma_sm100_plan pl;
@@ -609,11 +281,11 @@ test_padding(void)
     kb = smma_gemm_kblocks(&s);
     p.s = s;
     p.layout = SMMA_SL_128X4;
-    p.a = xcalloc(s.m * s.k, sizeof(uint32_t));
-    p.b = xcalloc(s.n * s.k, sizeof(uint32_t));
-    p.sa = xcalloc(s.m * kb, sizeof(uint32_t));
-    p.sb = xcalloc(s.n * kb, sizeof(uint32_t));
-    p.c = xcalloc(s.m * s.n, sizeof(uint32_t));
+    p.a = t100_calloc(s.m * s.k, sizeof(uint32_t));
+    p.b = t100_calloc(s.n * s.k, sizeof(uint32_t));
+    p.sa = t100_calloc(s.m * kb, sizeof(uint32_t));
+    p.sb = t100_calloc(s.n * kb, sizeof(uint32_t));
+    p.c = t100_calloc(s.m * s.n, sizeof(uint32_t));
     for (i = 0; i < s.m * s.k; i++)
         p.a[i] = 0x80;                  /* -0 times +0: every product is -0 */
     for (i = 0; i < s.m * kb; i++)
@@ -622,12 +294,12 @@ test_padding(void)
         p.sb[i] = 0x7f;
     for (i = 0; i < s.m * s.n; i++)
         p.c[i] = 0x80000000u;
-    prob_store(&p);
-    want = expected(&p);
+    t100_prob_store(&p);
+    want = t100_expected(&p);
     ok(want[0] == 0x80000000u, "C = -0 plus -0 products is -0 (0x%08lx)",
        (unsigned long) want[0]);
     check_plan(&p, SMMA_GPU_SM100_V1, 0, want, "-0 sum, K 40 padded to 128");
-    a = prob_args(&p);
+    a = t100_prob_args(&p);
     if (smma_sm100_plan_init(&pl, &a, SMMA_GPU_SM100_V1, 0, msg, sizeof(msg)) != 0)
         bail("plan: %s", msg);
     pl.a_neg_zero = 0;
@@ -638,151 +310,50 @@ test_padding(void)
     ok(diff_plan(&pl, &p, want, "scale padding NaN") == (long) (s.m * s.n),
        "a plan padding the scales with NaN makes every output NaN");
     free(want);
-    prob_free(&p);
+    t100_prob_free(&p);
 }
 
 /* ---- golden vector suites ------------------------------------------------------------------ */
-
-static const char *const suite_combos[] = {
-    "mxfp8", "mxfp6e2m3", "mxfp6e3m2", "mxfp4", "nvfp4", "mxfp8-mxfp4",
-};
-
-static uint64_t
-scalar(const smma_vec_header *h, const smma_vec_case *c, const char *name, uint64_t dflt)
-{
-    int i = smma_vec_field_index(h, name);
-
-    return i < 0 || h->fields[i].block ? dflt : c->scalars[h->fields[i].offset];
-}
-
-static const smma_vec_block *
-block(const smma_vec_header *h, const smma_vec_case *c, const char *name)
-{
-    int i = smma_vec_field_index(h, name);
-
-    return i < 0 || !h->fields[i].block ? NULL : &c->blocks[i];
-}
-
-/* A suite case as a problem: a (m x k), b (k x n) and sb (kb x n) in their
- * mathematical orientation are turned K-major.  Returns false with a
- * message for a case it cannot read. */
-static bool
-prob_from_case(struct prob *p, const smma_vec_header *h, const smma_vec_case *c,
-               smma_scale_layout layout, char *why, size_t len)
-{
-    const smma_vec_block *ba = block(h, c, "a"), *bb = block(h, c, "b");
-    const smma_vec_block *bsa = block(h, c, "sa"), *bsb = block(h, c, "sb");
-    const smma_vec_block *bc = block(h, c, "c"), *bd = block(h, c, "d");
-    size_t m, n, k, kb, i, j;
-    int ia = smma_vec_field_index(h, "a"), ib = smma_vec_field_index(h, "b");
-    int is = smma_vec_field_index(h, "sa");
-
-    memset(p, 0, sizeof(*p));
-    if (ba == NULL || bb == NULL || bsa == NULL || bsb == NULL || bd == NULL) {
-        snprintf(why, len, "no blocks a, b, sa, sb and d");
-        return false;
-    }
-    m = (size_t) scalar(h, c, "m", 0);
-    n = (size_t) scalar(h, c, "n", 0);
-    k = (size_t) scalar(h, c, "k", 0);
-    p->layout = layout;
-    p->s.a_fmt = smma_vec_type_format(h->fields[ia].type);
-    p->s.b_fmt = smma_vec_type_format(h->fields[ib].type);
-    p->s.scale_fmt = smma_vec_type_format(h->fields[is].type);
-    p->s.vec = p->s.scale_fmt == SMMA_UE4M3 ? 16 : 32;
-    p->s.m = m;
-    p->s.n = n;
-    p->s.k = k;
-    p->s.c_fmt = bc != NULL && scalar(h, c, "has_c", 1) ? SMMA_FP32 : SMMA_NONE;
-    p->s.d_fmt = (smma_format) scalar(h, c, "d_fmt", SMMA_FP32);
-    p->s.has_alpha = smma_vec_field_index(h, "alpha") >= 0;
-    p->s.alpha = (uint32_t) scalar(h, c, "alpha", 0x3f800000u);
-    kb = smma_gemm_kblocks(&p->s);
-    if (ba->rows != m || ba->cols != k || bb->rows != k || bb->cols != n || bsa->rows != m
-        || bsa->cols != kb || bsb->rows != kb || bsb->cols != n || bd->rows != m
-        || bd->cols != n || (bc != NULL && (bc->rows != m || bc->cols != n))) {
-        snprintf(why, len, "block sizes do not match m %zu n %zu k %zu", m, n, k);
-        return false;
-    }
-    p->a = xcalloc(m * k, sizeof(uint32_t));
-    p->b = xcalloc(n * k, sizeof(uint32_t));
-    p->sa = xcalloc(m * kb, sizeof(uint32_t));
-    p->sb = xcalloc(n * kb, sizeof(uint32_t));
-    p->c = xcalloc(m * n, sizeof(uint32_t));
-    for (i = 0; i < m * k; i++)
-        p->a[i] = (uint32_t) ba->v[i];
-    for (i = 0; i < k; i++)
-        for (j = 0; j < n; j++)
-            p->b[j * k + i] = (uint32_t) bb->v[i * n + j];
-    for (i = 0; i < m * kb; i++)
-        p->sa[i] = (uint32_t) bsa->v[i];
-    for (i = 0; i < kb; i++)
-        for (j = 0; j < n; j++)
-            p->sb[j * kb + i] = (uint32_t) bsb->v[i * n + j];
-    if (p->s.c_fmt != SMMA_NONE)
-        for (i = 0; i < m * n; i++)
-            p->c[i] = (uint32_t) bc->v[i];
-    prob_store(p);
-    return true;
-}
 
 /* Checks every case of one suite file: even cases through v1 with 128x4
  * scales, odd ones through v2 with linear scales (level 2: both kernels). */
 static void
 test_suite(const char *name, bool optional)
 {
-    char rel[256], why[256];
-    char *path;
     smma_vec_reader *r = NULL;
     const smma_vec_case *c = NULL;
     smma_error err;
-    FILE *f;
     unsigned ncase = 0;
-    int rc;
+    int rc = t100_suite_open(name, &r, &err);
 
-    snprintf(rel, sizeof(rel), "vectors/%s.vec", name);
-    path = test_file_path(rel);
-    f = fopen(path, "r");
-    if (f == NULL) {
-        if (optional)
-            skip("%s: not present (the kernel-scale suites are not generated yet)", name);
-        else
-            ok(false, "%s: cannot open %s", name, path);
-        test_file_free(path);
+    if (rc == SMMA_EIO && optional) {
+        skip("%s: not present (the kernel-scale suites are not generated yet)", name);
         return;
     }
-    fclose(f);
-    if (smma_vec_open(path, &r, &err) != SMMA_OK) {
+    if (rc != SMMA_OK) {
         ok(false, "%s: %s", name, err.msg);
-        test_file_free(path);
         return;
     }
     while ((rc = smma_vec_next(r, &c, &err)) == SMMA_OK && c != NULL) {
-        const smma_vec_header *h = smma_vec_header_of(r);
-        const smma_vec_block *bd = block(h, c, "d"), *bdn = block(h, c, "dn");
-        struct prob p;
+        smma_scale_layout layout = ncase % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4;
+        t100_prob p;
         uint32_t *want;
-        size_t i;
-        char what[300];
+        char what[300], why[256];
 
-        if (!prob_from_case(&p, h, c, ncase % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4, why,
-                            sizeof(why))) {
-            ok(false, "%s case %u: %s", name, ncase, why);
-            prob_free(&p);
-            ncase++;
+        if (!t100_prob_from_case(&p, smma_vec_header_of(r), c, layout, &want, why,
+                                 sizeof(why))) {
+            ok(false, "%s case %u: %s", name, ncase++, why);
+            t100_prob_free(&p);
             continue;
         }
-        want = xcalloc(p.s.m * p.s.n, sizeof(uint32_t));
-        for (i = 0; i < p.s.m * p.s.n; i++)
-            want[i] = (uint32_t) (p.s.d_fmt != SMMA_FP32 && bdn != NULL ? bdn->v[i] : bd->v[i]);
         snprintf(what, sizeof(what), "%s case %u (%zux%zux%zu, %s scales)", name, ncase, p.s.m,
-                 p.s.n, p.s.k, smma_scale_layout_name(p.layout));
+                 p.s.n, p.s.k, smma_scale_layout_name(layout));
         if (test_level() >= 2 || ncase % 2 == 0)
             check_plan(&p, SMMA_GPU_SM100_V1, 0, want, what);
         if (test_level() >= 2 || ncase % 2 == 1)
             check_plan(&p, SMMA_GPU_SM100_V2, 1, want, what);
         free(want);
-        prob_free(&p);
+        t100_prob_free(&p);
         ncase++;
     }
     if (rc != SMMA_OK)
@@ -790,7 +361,6 @@ test_suite(const char *name, bool optional)
     else
         ok(ncase > 0, "%s: %u cases read", name, ncase);
     smma_vec_close(r);
-    test_file_free(path);
 }
 
 static void
@@ -799,14 +369,14 @@ test_suites(void)
     size_t i;
     char name[128];
 
-    for (i = 0; i < sizeof(suite_combos) / sizeof(suite_combos[0]); i++) {
-        snprintf(name, sizeof(name), "gemm.%s.exact", suite_combos[i]);
+    for (i = 0; i < t100_nsuite_combos; i++) {
+        snprintf(name, sizeof(name), "gemm.%s.exact", t100_suite_combos[i]);
         test_suite(name, false);
-        snprintf(name, sizeof(name), "gemm.%s.model.b200-fp8", suite_combos[i]);
+        snprintf(name, sizeof(name), "gemm.%s.model.b200-fp8", t100_suite_combos[i]);
         test_suite(name, false);
-        snprintf(name, sizeof(name), "gemm.%s.kernel.exact", suite_combos[i]);
+        snprintf(name, sizeof(name), "gemm.%s.kernel.exact", t100_suite_combos[i]);
         test_suite(name, true);
-        snprintf(name, sizeof(name), "gemm.%s.kernel.model.b200-fp8", suite_combos[i]);
+        snprintf(name, sizeof(name), "gemm.%s.kernel.model.b200-fp8", t100_suite_combos[i]);
         test_suite(name, true);
     }
 }
