@@ -223,6 +223,10 @@ smma_sm100_plan_init(smma_sm100_plan *p, const smma_gpu_gemm_args *a, smma_gpu_k
                           "ldb = %zu (%llu, %llu bytes) and the pointers must be multiples of "
                           "16 bytes", a->lda, a->ldb, (unsigned long long) p->a_ld,
                           (unsigned long long) p->b_ld);
+        if (a->scale_layout == SMMA_SL_128X4
+            && ((uintptr_t) a->sa % 16 != 0 || (uintptr_t) a->sb % 16 != 0))
+            return refuse(msg, len, kname,
+                          "TMA needs 128x4 scale arrays at 16-byte aligned addresses");
     }
     p->sf_linear = a->scale_layout == SMMA_SL_LINEAR;
     p->kb = (uint32_t) ((s->k + p->vec - 1) / p->vec);

@@ -225,6 +225,70 @@ smma_sm100_chunk(const smma_sm100_plan *p, uint32_t m0, uint32_t n0, uint32_t ki
     }
 }
 
+/* ---- TMA (v2): the tensor maps and their boxes ------------------------------------- */
+
+/*
+ * The tensor map of buffer `which` (SMMA_SM100_BUF_*), all of bytes
+ * (CU_TENSOR_MAP_DATA_TYPE_UINT8):
+ *   A, B    rank 2: dims {kbytes, rows}, row stride a_ld / b_ld, box
+ *           {128, 128} (A) or {128, bn} (B), CU_TENSOR_MAP_SWIZZLE_128B: a
+ *           box of 128-byte rows lands as swizzle(row * 128 + b), the
+ *           stage layout of smma_sm100_smem_ab;
+ *   scales  rank 4 over the 128x4 array: dims {16, 32, kb_pad / 4,
+ *           rows_pad / 128}, strides {16, 512, (kb_pad / 4) * 512}, box {16,
+ *           32, sf_blks, 1 (A) or nrb (B)}, no swizzle: the blocks land
+ *           rb-major, as smma_sm100_smem_sf has them.
+ * Out-of-bounds elements are filled with 0 (CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE)
+ * and count towards the transaction bytes, so every stage receives
+ * stage_tx bytes.  strides[] has rank - 1 entries.
+ */
+SMMA_TC05_FN void
+smma_sm100_tma_geom(const smma_sm100_plan *p, unsigned which, uint32_t *rank, uint64_t dims[4],
+                    uint64_t strides[3], uint32_t box[4])
+{
+    if (which == SMMA_SM100_BUF_A || which == SMMA_SM100_BUF_B) {
+        *rank = 2;
+        dims[0] = p->kbytes;
+        dims[1] = which == SMMA_SM100_BUF_A ? p->m : p->n;
+        strides[0] = which == SMMA_SM100_BUF_A ? p->a_ld : p->b_ld;
+        box[0] = SMMA_SM100_ROWB;
+        box[1] = which == SMMA_SM100_BUF_A ? SMMA_SM100_BM : p->bn;
+        return;
+    }
+    *rank = 4;
+    dims[0] = 16;
+    dims[1] = 32;
+    dims[2] = p->kb_pad / 4;
+    dims[3] = (which == SMMA_SM100_BUF_SFA ? p->a_rows_pad : p->b_rows_pad) / SMMA_SM100_BM;
+    strides[0] = 16;
+    strides[1] = SMMA_SM100_SFBLK;
+    strides[2] = (uint64_t) (p->kb_pad / 4) * SMMA_SM100_SFBLK;
+    box[0] = 16;
+    box[1] = 32;
+    box[2] = p->sf_blks;
+    box[3] = which == SMMA_SM100_BUF_SFA ? 1 : p->nrb;
+}
+
+/* The box coordinates (innermost first) and the stage offset of buffer
+ * `which` for k-step kit of the tile at (m0, n0). */
+SMMA_TC05_FN uint32_t
+smma_sm100_tma_coord(const smma_sm100_plan *p, unsigned which, uint32_t m0, uint32_t n0,
+                     uint32_t kit, int32_t c[4])
+{
+    uint32_t r0 = which == SMMA_SM100_BUF_A || which == SMMA_SM100_BUF_SFA ? m0 : n0;
+
+    if (which == SMMA_SM100_BUF_A || which == SMMA_SM100_BUF_B) {
+        c[0] = (int32_t) (kit * SMMA_SM100_ROWB);
+        c[1] = (int32_t) r0;
+        c[2] = c[3] = 0;
+        return which == SMMA_SM100_BUF_A ? p->off_a : p->off_b;
+    }
+    c[0] = c[1] = 0;
+    c[2] = (int32_t) (kit * p->sf_blks);
+    c[3] = (int32_t) (r0 / SMMA_SM100_BM);
+    return which == SMMA_SM100_BUF_SFA ? p->off_sfa : p->off_sfb;
+}
+
 /* ---- the fix-up of a ragged last k-step ------------------------------------------------ */
 
 /* Bytes of A's K padding per row in k-step kit (0 unless it is the last
