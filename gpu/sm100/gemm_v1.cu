@@ -54,7 +54,9 @@ s100_gemm_v1(const smma_sm100_plan p, const s100_bufs x)
     extern __shared__ uint8_t dyn[];
     uint8_t *smem = s100_smem_base(dyn);
     const uint8_t *bufs[4] = { x.a, x.b, x.sfa, x.sfb };
-    uint32_t sbase = s100_smem(smem), bar = sbase + p.off_bar, slot = bar + 8;
+    uint32_t sbase = s100_smem(smem);
+    uint32_t bar = sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_FULL, 0);
+    uint32_t slot = smma_sm100_bar(&p, SMMA_SM100_TMEM_SLOT, 0);
     uint32_t tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     uint32_t m0, n0, tbase, kit, j, chunk, r, row, col, regs[32];
 
@@ -67,11 +69,11 @@ s100_gemm_v1(const smma_sm100_plan p, const s100_bufs x)
         s100_bar_init_fence();
     }
     if (warp == 0)
-        s100_tmem_alloc(slot, p.tmem_cols);
+        s100_tmem_alloc(sbase + slot, p.tmem_cols);
     s100_tc05_before_sync();
     __syncthreads();
     s100_tc05_after_sync();
-    tbase = *(volatile uint32_t *) (smem + p.off_bar + 8);
+    tbase = *(volatile uint32_t *) (smem + slot);
 
     /* 2. "D and A of tcgen05.mma in TMEM", Layout D (row m in lane m):
      * warp w stores rows 32w..32w+31 of C with tcgen05.st.32x32b. */

@@ -60,7 +60,7 @@
 #define SMMA_SM100_SFBLK 512u       /* one 128x4 block of scales */
 #define SMMA_SM100_MMAS 4u          /* tcgen05.mma per k-step (32 bytes of K each) */
 #define SMMA_SM100_SMEM_LIMIT (227u * 1024u) /* dynamic shared memory of an sm_100 CTA */
-#define SMMA_SM100_BAR_BYTES 256u   /* mbarriers and the TMEM address slot */
+#define SMMA_SM100_BAR_BYTES 256u   /* mbarriers and the TMEM address slot (smma_sm100_bar) */
 #define SMMA_SM100_TMEM_COLS 512u   /* columns of Tensor Memory */
 
 /* The buffers a k-step loads from (the kernels read A and B from the
@@ -223,6 +223,43 @@ smma_sm100_chunk(const smma_sm100_plan *p, uint32_t m0, uint32_t n0, uint32_t ki
         *goff = ((uint64_t) rbg * (p->kb_pad / 4) + g) * SMMA_SM100_SFBLK + w;
         *valid = rbg * SMMA_SM100_BM < rows_pad && g < p->kb_pad / 4 ? 16 : 0;
     }
+}
+
+/* ---- mbarriers (v2 and the TMA probe) ------------------------------------------------ */
+
+/* The mbarriers after the stages (off_bar): full[s] (TMA -> MMA), empty[s]
+ * (MMA -> TMA), acc_full[a] (MMA -> epilogue), acc_empty[a] (epilogue ->
+ * MMA), 8 bytes each, then the 4-byte slot tcgen05.alloc writes. */
+enum {
+    SMMA_SM100_BAR_FULL = 0, SMMA_SM100_BAR_EMPTY, SMMA_SM100_BAR_ACC_FULL,
+    SMMA_SM100_BAR_ACC_EMPTY, SMMA_SM100_TMEM_SLOT
+};
+
+SMMA_TC05_FN uint32_t
+smma_sm100_bar(const smma_sm100_plan *p, unsigned what, uint32_t i)
+{
+    uint32_t base[5];
+
+    base[0] = 0;
+    base[1] = p->stages;
+    base[2] = 2 * p->stages;
+    base[3] = 2 * p->stages + 2;
+    base[4] = 2 * p->stages + 4;
+    return p->off_bar + 8 * (base[what] + i);
+}
+
+/* Pipeline position of the iter-th k-step a CTA handles (counted over all
+ * its tiles): the stage slot and the parity of the slot's phase. */
+SMMA_TC05_FN uint32_t
+smma_sm100_slot(const smma_sm100_plan *p, uint32_t iter)
+{
+    return iter % p->stages;
+}
+
+SMMA_TC05_FN uint32_t
+smma_sm100_phase(const smma_sm100_plan *p, uint32_t iter)
+{
+    return (iter / p->stages) & 1u;
 }
 
 /* ---- TMA (v2): the tensor maps and their boxes ------------------------------------- */
