@@ -305,10 +305,48 @@ const t100_combo t100_combos[] = {
 };
 const size_t t100_ncombos = sizeof(t100_combos) / sizeof(t100_combos[0]);
 
-const char *const t100_suite_combos[] = {
-    "mxfp8", "mxfp6e2m3", "mxfp6e3m2", "mxfp4", "nvfp4", "mxfp8-mxfp4",
+smma_gemm_shape
+t100_shape(const t100_combo *co, size_t m, size_t n, size_t k, smma_format c, smma_format d,
+           bool has_alpha)
+{
+    smma_gemm_shape s;
+
+    memset(&s, 0, sizeof(s));
+    s.a_fmt = co->a;
+    s.b_fmt = co->b;
+    s.scale_fmt = co->scale;
+    s.vec = co->vec;
+    s.c_fmt = c;
+    s.d_fmt = d;
+    s.m = m;
+    s.n = n;
+    s.k = k;
+    s.has_alpha = has_alpha;
+    s.alpha = 0x3fa00000u; /* 1.25 */
+    return s;
+}
+
+const t100_gen t100_gens[] = {
+    { 128, 64, 256, SMMA_NONE, SMMA_FP32, false, SMMA_CLASS_EXACT },
+    { 150, 40, 200, SMMA_FP32, SMMA_FP32, false, SMMA_CLASS_EXACT },
+    { 20, 260, 72, SMMA_BF16, SMMA_BF16, true, SMMA_CLASS_RANDOM },
+    { 130, 100, 40, SMMA_FP16, SMMA_FP16, false, SMMA_CLASS_RANDOM },
+    { 70, 129, 264, SMMA_FP32, SMMA_BF16, true, SMMA_CLASS_RANDOM },
 };
-const size_t t100_nsuite_combos = sizeof(t100_suite_combos) / sizeof(t100_suite_combos[0]);
+const size_t t100_ngens = sizeof(t100_gens) / sizeof(t100_gens[0]);
+
+void
+t100_gen_problem(t100_prob *p, size_t ci, const t100_gen *g, smma_scale_layout layout,
+                 uint64_t seed, char *what, size_t len)
+{
+    smma_gemm_shape s = t100_shape(&t100_combos[ci], g->m, g->n, g->k, g->c, g->d, g->alpha);
+
+    t100_prob_generate(p, &s, layout, g->cls, seed);
+    snprintf(what, len, "%s %zux%zux%zu %s C %s D %s%s, %s scales", t100_combos[ci].name,
+             g->m, g->n, g->k, g->cls == SMMA_CLASS_EXACT ? "exact" : "random",
+             g->c == SMMA_NONE ? "none" : smma_format_name(g->c), smma_format_name(g->d),
+             g->alpha ? " alpha 1.25" : "", smma_scale_layout_name(layout));
+}
 
 static uint64_t
 scalar(const smma_vec_header *h, const smma_vec_case *c, const char *name, uint64_t dflt)
@@ -390,25 +428,77 @@ t100_prob_from_case(t100_prob *p, const smma_vec_header *h, const smma_vec_case 
     return true;
 }
 
-int
-t100_suite_open(const char *name, smma_vec_reader **r, smma_error *err)
+void
+t100_each_case(const char *name, bool optional, bool both_layouts, t100_case_fn fn, void *ctx)
 {
-    char rel[256];
-    char *path;
+    smma_vec_reader *r = NULL;
+    const smma_vec_case *c = NULL;
+    smma_error err;
+    unsigned ncase = 0, l;
+    char rel[256], *path;
     FILE *f;
     int rc;
 
-    *r = NULL;
     snprintf(rel, sizeof(rel), "vectors/%s.vec", name);
     path = test_file_path(rel);
     f = fopen(path, "r");
-    if (f == NULL) {
-        rc = smma_error_set(err, SMMA_EIO, "%s: no such suite file", path);
+    if (f == NULL && optional) {
+        skip("%s: not present (the kernel-scale suites are not generated yet)", name);
         test_file_free(path);
-        return rc;
+        return;
     }
-    fclose(f);
-    rc = smma_vec_open(path, r, err);
+    if (f != NULL)
+        fclose(f);
+    rc = smma_vec_open(path, &r, &err);
     test_file_free(path);
-    return rc;
+    if (rc != SMMA_OK) {
+        ok(false, "%s: %s", name, err.msg);
+        return;
+    }
+    while ((rc = smma_vec_next(r, &c, &err)) == SMMA_OK && c != NULL) {
+        for (l = 0; l < (both_layouts ? 2u : 1u); l++) {
+            smma_scale_layout layout = (both_layouts ? l : ncase % 2) ? SMMA_SL_LINEAR
+                                                                      : SMMA_SL_128X4;
+            t100_prob p;
+            uint32_t *want;
+            char what[300], why[256];
+
+            if (!t100_prob_from_case(&p, smma_vec_header_of(r), c, layout, &want, why,
+                                     sizeof(why))) {
+                ok(false, "%s case %u: %s", name, ncase, why);
+                t100_prob_free(&p);
+                break;
+            }
+            snprintf(what, sizeof(what), "%s case %u (%zux%zux%zu, %s scales)", name, ncase,
+                     p.s.m, p.s.n, p.s.k, smma_scale_layout_name(layout));
+            fn(&p, want, what, ncase, ctx);
+            free(want);
+            t100_prob_free(&p);
+        }
+        ncase++;
+    }
+    if (rc != SMMA_OK)
+        ok(false, "%s: %s", name, err.msg);
+    else
+        ok(ncase > 0, "%s: %u cases read", name, ncase);
+    smma_vec_close(r);
+}
+
+void
+t100_each_suite_case(bool both_layouts, t100_case_fn fn, void *ctx)
+{
+    static const char *const combos[] = {
+        "mxfp8", "mxfp6e2m3", "mxfp6e3m2", "mxfp4", "nvfp4", "mxfp8-mxfp4",
+    };
+    static const char *const kinds[] = {
+        "exact", "model.b200-fp8", "kernel.exact", "kernel.model.b200-fp8",
+    };
+    char name[128];
+    size_t i, j;
+
+    for (i = 0; i < sizeof(combos) / sizeof(combos[0]); i++)
+        for (j = 0; j < sizeof(kinds) / sizeof(kinds[0]); j++) {
+            snprintf(name, sizeof(name), "gemm.%s.%s", combos[i], kinds[j]);
+            t100_each_case(name, j >= 2, both_layouts, fn, ctx);
+        }
 }

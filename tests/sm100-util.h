@@ -87,9 +87,29 @@ typedef struct t100_combo {
 extern const t100_combo t100_combos[];
 extern const size_t t100_ncombos;
 
-/* The COMBO part of the gemm suites the kernels compute. */
-extern const char *const t100_suite_combos[];
-extern const size_t t100_nsuite_combos;
+/* The shape of a problem of combination co. */
+smma_gemm_shape t100_shape(const t100_combo *co, size_t m, size_t n, size_t k, smma_format c,
+                           smma_format d, bool has_alpha);
+
+/* A generated problem: sizes, C and D formats, alpha (1.25) or not, input
+ * class.  t100_gens are the cases every test runs: one tile; several tiles
+ * with ragged m and k; two 256-column tiles with C bf16, alpha, bf16 D;
+ * ragged m, n, k with fp16 C and D; one 256-column tile of three k-steps. */
+typedef struct t100_gen {
+    size_t m, n, k;
+    smma_format c, d;
+    bool alpha;
+    smma_input_class cls;
+} t100_gen;
+
+extern const t100_gen t100_gens[];
+extern const size_t t100_ngens;
+
+/* Generates case g of combination t100_combos[ci] with scales in layout,
+ * stored, and names it in what. */
+void t100_gen_problem(t100_prob *p, size_t ci, const t100_gen *g, smma_scale_layout layout,
+                      uint64_t seed, char *what, size_t len);
+
 
 /* A case of a gemm suite (gemm.COMBO.exact / .model.MODEL, or the
  * kernel-scale gemm.COMBO.kernel.* with their optional has_c, d_fmt, alpha
@@ -99,8 +119,22 @@ extern const size_t t100_nsuite_combos;
 bool t100_prob_from_case(t100_prob *p, const smma_vec_header *h, const smma_vec_case *c,
                          smma_scale_layout layout, uint32_t **want, char *why, size_t len);
 
-/* Opens vectors/NAME.vec of the source tree: SMMA_OK, SMMA_EIO when the
- * file does not exist (*r NULL), or the reader's error. */
-int t100_suite_open(const char *name, smma_vec_reader **r, smma_error *err);
+/* What a test does with one problem of a suite: its expected D, a name for
+ * messages, the case's index. */
+typedef void (*t100_case_fn)(const t100_prob *p, const uint32_t *want, const char *what,
+                             unsigned ncase, void *ctx);
+
+/* Runs fn on every case of vectors/NAME.vec in the source tree: with both
+ * scale layouts when both_layouts, else 128x4 for even cases and linear
+ * for odd ones.  A missing file is a TAP skip when optional (the
+ * kernel-scale suites), a failure otherwise; so are unreadable cases. */
+void t100_each_case(const char *name, bool optional, bool both_layouts, t100_case_fn fn,
+                    void *ctx);
+
+/* t100_each_case over every gemm suite of the combinations the kernels
+ * compute (mxfp8, mxfp6e2m3, mxfp6e3m2, mxfp4, nvfp4, mxfp8-mxfp4): COMBO.exact
+ * and COMBO.model.b200-fp8, and the optional kernel-scale COMBO.kernel.exact
+ * and COMBO.kernel.model.b200-fp8. */
+void t100_each_suite_case(bool both_layouts, t100_case_fn fn, void *ctx);
 
 #endif /* TESTS_SM100_UTIL_H */

@@ -97,28 +97,28 @@ smma_gpu_tma_probe(const smma_sm100_plan *p, const void *a, size_t a_bytes, cons
 
     memset(&bufs, 0, sizeof(bufs));
     if (p == NULL || out == NULL || a == NULL || b == NULL || sa == NULL || sb == NULL)
-        return s100_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "NULL plan, buffer or output");
+        return set_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "NULL plan, buffer or output");
     if (p->version != 2)
-        return s100_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "the probe runs a v2 plan");
+        return set_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "the probe runs a v2 plan");
     if ((rc = smma_gpu_tma_probe_check(msg, len)) != SMMA_GPU_STATUS_OK)
         return rc;
     out_bytes = (size_t) p->tiles * p->kiters * p->stage_tx;
     for (i = 0; i < 4; i++) {
         if ((e = cudaMalloc(&dev[i], bytes[i] == 0 ? 1 : bytes[i])) != cudaSuccess) {
-            rc = s100_cuda_fail(msg, len, SMMA_GPU_STATUS_ENOMEM, "cudaMalloc", e);
+            rc = cuda_fail(msg, len, SMMA_GPU_STATUS_ENOMEM, "cudaMalloc", e);
             goto done;
         }
         if ((e = cudaMemcpy(dev[i], host[i], bytes[i], cudaMemcpyHostToDevice)) != cudaSuccess) {
-            rc = s100_cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaMemcpy (to device)", e);
+            rc = cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaMemcpy (to device)", e);
             goto done;
         }
     }
     if ((e = cudaMalloc((void **) &dout, out_bytes)) != cudaSuccess) {
-        rc = s100_cuda_fail(msg, len, SMMA_GPU_STATUS_ENOMEM, "cudaMalloc", e);
+        rc = cuda_fail(msg, len, SMMA_GPU_STATUS_ENOMEM, "cudaMalloc", e);
         goto done;
     }
     if ((e = cudaMemset(dout, 0xcc, out_bytes)) != cudaSuccess) {
-        rc = s100_cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaMemset", e);
+        rc = cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaMemset", e);
         goto done;
     }
     if ((rc = s100_prepare(p, dev[0], dev[1], dev[2], dev[3], 0, &bufs, msg, len))
@@ -129,16 +129,16 @@ smma_gpu_tma_probe(const smma_sm100_plan *p, const void *a, size_t a_bytes, cons
     if ((e = cudaFuncSetAttribute((const void *) s100_tma_probe_kernel,
                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   (int) p->smem_bytes)) != cudaSuccess) {
-        rc = s100_cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaFuncSetAttribute", e);
+        rc = cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaFuncSetAttribute", e);
         goto done;
     }
     s100_tma_probe_kernel<<<p->grid, 64, p->smem_bytes>>>(*p, maps, dout);
     if ((e = cudaGetLastError()) != cudaSuccess || (e = cudaDeviceSynchronize()) != cudaSuccess) {
-        rc = s100_cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "s100_tma_probe_kernel", e);
+        rc = cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "s100_tma_probe_kernel", e);
         goto done;
     }
     if ((e = cudaMemcpy(out, dout, out_bytes, cudaMemcpyDeviceToHost)) != cudaSuccess)
-        rc = s100_cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaMemcpy (to host)", e);
+        rc = cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaMemcpy (to host)", e);
 done:
     s100_release(&bufs, 0);
     cudaDeviceSynchronize();

@@ -136,6 +136,55 @@ s100_tma_prefetch_map(const void *map)
 
 #endif /* SMMA_SM100_TMA */
 
+/* ---- the epilogue's arithmetic (any architecture) ------------------------------------- */
+
+/* C[i][j] as the fp32 bits the accumulator starts from: fp32 as is, bf16
+ * and fp16 widened exactly. */
+static __device__ __forceinline__ uint32_t
+s100_c_bits(const void *c, uint64_t idx, uint32_t kind)
+{
+    if (kind == SMMA_SM100_F32)
+        return ((const uint32_t *) c)[idx];
+    if (kind == SMMA_SM100_BF16)
+        return (uint32_t) ((const uint16_t *) c)[idx] << 16;
+    return __float_as_uint(__half2float(__ushort_as_half(((const uint16_t *) c)[idx])));
+}
+
+/* D from the accumulator's fp32 bits: rn_fp32(alpha * acc) when there is
+ * an alpha (a NaN product is the canonical 0x7fffffff), then to nearest
+ * into bf16 or fp16 (NaN: 0x7fff, the canonical NaN of softmma/gemm.h). */
+static __device__ __forceinline__ uint32_t
+s100_epilogue(const smma_sm100_plan &p, uint32_t acc)
+{
+    uint32_t x = acc;
+    float f;
+
+    if (p.has_alpha) {
+        f = __fmul_rn(__uint_as_float(p.alpha), __uint_as_float(acc));
+        x = f != f ? 0x7fffffffu : __float_as_uint(f);
+    }
+    if (p.d_kind == SMMA_SM100_F32)
+        return x;
+    if ((x & 0x7fffffffu) > 0x7f800000u)
+        return 0x7fffu;
+    f = __uint_as_float(x);
+    if (p.d_kind == SMMA_SM100_BF16)
+        return __bfloat16_as_ushort(__float2bfloat16_rn(f));
+    return __half_as_ushort(__float2half_rn(f));
+}
+
+/* Stores element (row, col) of D. */
+static __device__ __forceinline__ void
+s100_store_d(const smma_sm100_plan &p, void *d, uint32_t row, uint32_t col, uint32_t v)
+{
+    uint64_t idx = (uint64_t) row * p.d_ld + col;
+
+    if (p.d_kind == SMMA_SM100_F32)
+        ((uint32_t *) d)[idx] = v;
+    else
+        ((uint16_t *) d)[idx] = (uint16_t) v;
+}
+
 #if defined(SMMA_SM100_TC05)
 
 /* ---- tcgen05 -------------------------------------------------------------------------- */
@@ -244,6 +293,55 @@ s100_tmem_st32(uint32_t taddr, const uint32_t *r)
     asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
 }
 
+/* ---- the steps both kernels share ------------------------------------------------------ */
+
+/* One k-step's tensor-core work from one thread, in stage slot `slot`
+ * (shared address st): the tcgen05.cp of every scale block, then the four
+ * tcgen05.mma into accumulator `acc`, the first of a tile without C
+ * starting from zero.  The same thread issues both, so the copies are
+ * ordered before the MMAs that read them. */
+template <int KIND>
+static __device__ __forceinline__ void
+s100_issue_kstep(const smma_sm100_plan &p, uint32_t slot, uint32_t st, uint32_t tbase,
+                 uint32_t acc, uint32_t kit)
+{
+    uint32_t j;
+
+    for (j = 0; j < smma_sm100_ncp(&p); j++) {
+        uint64_t sdesc;
+        uint32_t taddr;
+
+        smma_sm100_cp(&p, slot, j, st, tbase, &sdesc, &taddr);
+        s100_tc05_cp(taddr, sdesc);
+    }
+    for (j = 0; j < SMMA_SM100_MMAS; j++) {
+        smma_sm100_mma_ops o;
+
+        smma_sm100_mma(&p, slot, j, st, tbase, acc, &o);
+        s100_tc05_mma<KIND>(o, p.c_kind != SMMA_SM100_NONE || kit > 0 || j > 0);
+    }
+}
+
+/* The warp of lane partition `part` stores its 32 rows of C (0 outside
+ * the matrix) into the accumulator at TMEM address dacc with
+ * tcgen05.st.32x32b.x32, for the tile at (m0, n0). */
+static __device__ __forceinline__ void
+s100_load_c(const smma_sm100_plan &p, const void *c, uint32_t dacc, uint32_t part, uint32_t lane,
+            uint32_t m0, uint32_t n0)
+{
+    uint32_t chunk, r, row, col, regs[32];
+
+    for (chunk = 0; chunk < p.bn / 32; chunk++) {
+        for (r = 0; r < 32; r++) {
+            smma_sm100_epi_cell(part, chunk, lane, r, &row, &col);
+            regs[r] = m0 + row < p.m && n0 + col < p.n
+                      ? s100_c_bits(c, (uint64_t) (m0 + row) * p.c_ld + n0 + col, p.c_kind)
+                      : 0;
+        }
+        s100_tmem_st32(dacc + smma_sm100_epi_taddr(part, chunk), regs);
+    }
+}
+
 #endif /* SMMA_SM100_TC05 */
 
 /* ---- the fix-up of a ragged last k-step (any architecture) --------------------------- */
@@ -260,55 +358,6 @@ s100_fixup(const smma_sm100_plan &p, uint32_t kit, uint8_t *stage, uint32_t t, u
         smma_sm100_fix_item(&p, kit, i, &off, &val);
         stage[off] = (uint8_t) val;
     }
-}
-
-/* ---- the epilogue's arithmetic (any architecture) ------------------------------------- */
-
-/* C[i][j] as the fp32 bits the accumulator starts from: fp32 as is, bf16
- * and fp16 widened exactly. */
-static __device__ __forceinline__ uint32_t
-s100_c_bits(const void *c, uint64_t idx, uint32_t kind)
-{
-    if (kind == SMMA_SM100_F32)
-        return ((const uint32_t *) c)[idx];
-    if (kind == SMMA_SM100_BF16)
-        return (uint32_t) ((const uint16_t *) c)[idx] << 16;
-    return __float_as_uint(__half2float(__ushort_as_half(((const uint16_t *) c)[idx])));
-}
-
-/* D from the accumulator's fp32 bits: rn_fp32(alpha * acc) when there is
- * an alpha (a NaN product is the canonical 0x7fffffff), then to nearest
- * into bf16 or fp16 (NaN: 0x7fff, the canonical NaN of softmma/gemm.h). */
-static __device__ __forceinline__ uint32_t
-s100_epilogue(const smma_sm100_plan &p, uint32_t acc)
-{
-    uint32_t x = acc;
-    float f;
-
-    if (p.has_alpha) {
-        f = __fmul_rn(__uint_as_float(p.alpha), __uint_as_float(acc));
-        x = f != f ? 0x7fffffffu : __float_as_uint(f);
-    }
-    if (p.d_kind == SMMA_SM100_F32)
-        return x;
-    if ((x & 0x7fffffffu) > 0x7f800000u)
-        return 0x7fffu;
-    f = __uint_as_float(x);
-    if (p.d_kind == SMMA_SM100_BF16)
-        return __bfloat16_as_ushort(__float2bfloat16_rn(f));
-    return __half_as_ushort(__float2half_rn(f));
-}
-
-/* Stores element (row, col) of D. */
-static __device__ __forceinline__ void
-s100_store_d(const smma_sm100_plan &p, void *d, uint32_t row, uint32_t col, uint32_t v)
-{
-    uint64_t idx = (uint64_t) row * p.d_ld + col;
-
-    if (p.d_kind == SMMA_SM100_F32)
-        ((uint32_t *) d)[idx] = v;
-    else
-        ((uint16_t *) d)[idx] = (uint16_t) v;
 }
 
 #endif /* SOFTMMA_GPU_SM100_DEV_CUH */

@@ -78,15 +78,7 @@ s100_gemm_v1(const smma_sm100_plan p, const s100_bufs x)
     /* 2. "D and A of tcgen05.mma in TMEM", Layout D (row m in lane m):
      * warp w stores rows 32w..32w+31 of C with tcgen05.st.32x32b. */
     if (p.c_kind != SMMA_SM100_NONE) {
-        for (chunk = 0; chunk < p.bn / 32; chunk++) {
-            for (r = 0; r < 32; r++) {
-                smma_sm100_epi_cell(warp, chunk, lane, r, &row, &col);
-                regs[r] = m0 + row < p.m && n0 + col < p.n
-                          ? s100_c_bits(x.c, (uint64_t) (m0 + row) * p.c_ld + n0 + col, p.c_kind)
-                          : 0;
-            }
-            s100_tmem_st32(tbase + smma_sm100_epi_taddr(warp, chunk), regs);
-        }
+        s100_load_c(p, x.c, tbase, warp, lane, m0, n0);
         s100_tc05_before_sync();
     }
 
@@ -123,19 +115,7 @@ s100_gemm_v1(const smma_sm100_plan p, const s100_bufs x)
          * scale (r, kb) in lane 32c + r%32, column r/32, byte kb). */
         if (tid == 0) {
             s100_tc05_after_sync();
-            for (j = 0; j < smma_sm100_ncp(&p); j++) {
-                uint64_t sdesc;
-                uint32_t taddr;
-
-                smma_sm100_cp(&p, 0, j, sbase, tbase, &sdesc, &taddr);
-                s100_tc05_cp(taddr, sdesc);
-            }
-            for (j = 0; j < SMMA_SM100_MMAS; j++) {
-                smma_sm100_mma_ops o;
-
-                smma_sm100_mma(&p, 0, j, sbase, tbase, 0, &o);
-                s100_tc05_mma<KIND>(o, p.c_kind != SMMA_SM100_NONE || kit > 0 || j > 0);
-            }
+            s100_issue_kstep<KIND>(p, 0, sbase, tbase, 0, kit);
             s100_tc05_commit(bar);
         }
         s100_bar_wait(bar, kit & 1);
@@ -187,7 +167,7 @@ s100_launch_v1(const smma_sm100_plan *p, const s100_bufs *b, cudaStream_t st, ch
         return rc;
     if ((e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   (int) p->smem_bytes)) != cudaSuccess)
-        return s100_cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaFuncSetAttribute", e);
+        return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaFuncSetAttribute", e);
     if (p->kind == 4)
         s100_gemm_v1<4><<<p->grid, 128, p->smem_bytes, st>>>(*p, *b);
     else if (p->kind == 5)
@@ -195,6 +175,6 @@ s100_launch_v1(const smma_sm100_plan *p, const s100_bufs *b, cudaStream_t st, ch
     else
         s100_gemm_v1<6><<<p->grid, 128, p->smem_bytes, st>>>(*p, *b);
     if ((e = cudaGetLastError()) != cudaSuccess)
-        return s100_cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "sm100-v1 launch", e);
+        return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "sm100-v1 launch", e);
     return SMMA_GPU_STATUS_OK;
 }

@@ -49,19 +49,11 @@ static __device__ __forceinline__ void
 v2_give_acc(const smma_sm100_plan &p, const s100_bufs &x, uint32_t sbase, uint32_t tbase,
             uint32_t part, uint32_t lane, uint32_t i)
 {
-    uint32_t acc = i % p.acc_stages, m0, n0, chunk, r, row, col, regs[32];
+    uint32_t acc = i % p.acc_stages, m0, n0;
 
     if (p.c_kind != SMMA_SM100_NONE) {
         smma_sm100_tile(&p, smma_sm100_cta_tile(&p, blockIdx.x, i), &m0, &n0);
-        for (chunk = 0; chunk < p.bn / 32; chunk++) {
-            for (r = 0; r < 32; r++) {
-                smma_sm100_epi_cell(part, chunk, lane, r, &row, &col);
-                regs[r] = m0 + row < p.m && n0 + col < p.n
-                          ? s100_c_bits(x.c, (uint64_t) (m0 + row) * p.c_ld + n0 + col, p.c_kind)
-                          : 0;
-            }
-            s100_tmem_st32(tbase + acc * p.bn + smma_sm100_epi_taddr(part, chunk), regs);
-        }
+        s100_load_c(p, x.c, tbase + acc * p.bn, part, lane, m0, n0);
     }
     s100_tc05_before_sync();
     __syncwarp();
@@ -139,7 +131,7 @@ s100_gemm_v2(const smma_sm100_plan p, const __grid_constant__ s100_maps maps, co
         uint32_t iter = 0;
 
         for (i = 0; i < ntiles; i++) {
-            uint32_t acc = i % p.acc_stages, kit, j;
+            uint32_t acc = i % p.acc_stages, kit;
 
             s100_bar_wait(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_ACC_EMPTY, acc),
                           (i / p.acc_stages) & 1u);
@@ -156,19 +148,7 @@ s100_gemm_v2(const smma_sm100_plan p, const __grid_constant__ s100_maps maps, co
                     __syncwarp();
                 }
                 if (lane == 0) {
-                    for (j = 0; j < smma_sm100_ncp(&p); j++) {
-                        uint64_t sdesc;
-                        uint32_t taddr;
-
-                        smma_sm100_cp(&p, slot, j, st, tbase, &sdesc, &taddr);
-                        s100_tc05_cp(taddr, sdesc);
-                    }
-                    for (j = 0; j < SMMA_SM100_MMAS; j++) {
-                        smma_sm100_mma_ops o;
-
-                        smma_sm100_mma(&p, slot, j, st, tbase, acc, &o);
-                        s100_tc05_mma<KIND>(o, p.c_kind != SMMA_SM100_NONE || kit > 0 || j > 0);
-                    }
+                    s100_issue_kstep<KIND>(p, slot, st, tbase, acc, kit);
                     s100_tc05_commit(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_EMPTY, slot));
                 }
                 __syncwarp();
@@ -231,7 +211,7 @@ s100_launch_v2(const smma_sm100_plan *p, const s100_bufs *b, cudaStream_t st, ch
         return rc;
     if ((e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   (int) p->smem_bytes)) != cudaSuccess)
-        return s100_cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaFuncSetAttribute", e);
+        return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaFuncSetAttribute", e);
     if (p->kind == 4)
         s100_gemm_v2<4><<<p->grid, 192, p->smem_bytes, st>>>(*p, maps, *b);
     else if (p->kind == 5)
@@ -239,6 +219,6 @@ s100_launch_v2(const smma_sm100_plan *p, const s100_bufs *b, cudaStream_t st, ch
     else
         s100_gemm_v2<6><<<p->grid, 192, p->smem_bytes, st>>>(*p, maps, *b);
     if ((e = cudaGetLastError()) != cudaSuccess)
-        return s100_cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "sm100-v2 launch", e);
+        return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "sm100-v2 launch", e);
     return SMMA_GPU_STATUS_OK;
 }

@@ -4,8 +4,9 @@
  * device check.  CUDA C++ only (gemm_v1.cu, gemm_v2.cu, prep.cu,
  * gpu/probes/tma_probe.cu); the public interface is sm100.h.
  *
- * Every function returns an SMMA_GPU_STATUS_* code and writes a one-line
- * message on failure; none exits.
+ * Every function returns an SMMA_GPU_STATUS_* code (the numbers of the
+ * probes' SMMA_GPU_* codes) and writes a one-line message on failure with
+ * the probes' set_msg / cuda_fail (probe_util.h); none exits.
  */
 #ifndef SOFTMMA_GPU_SM100_KERNELS_H
 #define SOFTMMA_GPU_SM100_KERNELS_H 1
@@ -15,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../probes/probe_util.h"
 #include "sm100.h"
 
 /* The buffers the main kernel reads (plan.h: SMMA_SM100_BUF_*), the C it
@@ -26,16 +28,6 @@ typedef struct s100_bufs {
     void *d;
     void *scratch[4];
 } s100_bufs;
-
-/* Formats a message; returns status. */
-int s100_msg(char *msg, size_t len, int status, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-
-/* A failing CUDA call: clears the runtime's last error and reports it. */
-int s100_cuda_fail(char *msg, size_t len, int status, const char *what, cudaError_t e);
 
 /* The preparation, queued on stream st: an e2m1 operand of
  * .kind::mxf8f6f4 unpacked into one byte per element (bits 5-2) in a

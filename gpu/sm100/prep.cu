@@ -15,31 +15,7 @@
  */
 #include <cuda_runtime.h>
 
-#include <stdarg.h>
-#include <stdio.h>
-
 #include "kernels.h"
-
-int
-s100_msg(char *msg, size_t len, int status, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (msg != NULL && len > 0) {
-        va_start(ap, fmt);
-        vsnprintf(msg, len, fmt, ap);
-        va_end(ap);
-    }
-    return status;
-}
-
-int
-s100_cuda_fail(char *msg, size_t len, int status, const char *what, cudaError_t e)
-{
-    (void) cudaGetLastError();
-    return s100_msg(msg, len, status, "%s: %s (%s)", what, cudaGetErrorString(e),
-                    cudaGetErrorName(e));
-}
 
 int
 s100_need(int major_min, int major_max, const void *func, const char *need, char *msg,
@@ -50,24 +26,24 @@ s100_need(int major_min, int major_max, const void *func, const char *need, char
     cudaError_t e;
 
     if ((e = cudaGetDeviceCount(&n)) != cudaSuccess)
-        return s100_cuda_fail(msg, len, SMMA_GPU_STATUS_ENODEV, "cudaGetDeviceCount", e);
+        return cuda_fail(msg, len, SMMA_GPU_STATUS_ENODEV, "cudaGetDeviceCount", e);
     if (n == 0)
-        return s100_msg(msg, len, SMMA_GPU_STATUS_ENODEV, "no CUDA device");
+        return set_msg(msg, len, SMMA_GPU_STATUS_ENODEV, "no CUDA device");
     if ((e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0))
         != cudaSuccess
         || (e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0))
         != cudaSuccess)
-        return s100_cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaDeviceGetAttribute", e);
+        return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaDeviceGetAttribute", e);
     if (major < major_min || major > major_max || minor != 0)
-        return s100_msg(msg, len, SMMA_GPU_STATUS_EARCH, "needs %s (found sm_%d%d)", need,
-                        major, minor);
+        return set_msg(msg, len, SMMA_GPU_STATUS_EARCH, "needs %s (found sm_%d%d)", need,
+                       major, minor);
     if ((e = cudaFuncGetAttributes(&fa, func)) != cudaSuccess)
-        return s100_cuda_fail(msg, len, SMMA_GPU_STATUS_EARCH, "cudaFuncGetAttributes", e);
+        return cuda_fail(msg, len, SMMA_GPU_STATUS_EARCH, "cudaFuncGetAttributes", e);
     if (fa.binaryVersion != major * 10)
-        return s100_msg(msg, len, SMMA_GPU_STATUS_EARCH,
-                        "this build has no sm_%d%da code for the device (the runtime picked "
-                        "sm_%d code); configure --with-cuda-arch with sm_%d%da", major, minor,
-                        fa.binaryVersion, major, minor);
+        return set_msg(msg, len, SMMA_GPU_STATUS_EARCH,
+                       "this build has no sm_%d%da code for the device (the runtime picked "
+                       "sm_%d code); configure --with-cuda-arch with sm_%d%da", major, minor,
+                       fa.binaryVersion, major, minor);
     return SMMA_GPU_STATUS_OK;
 }
 
@@ -157,12 +133,12 @@ s100_prepare(const smma_sm100_plan *p, const void *a, const void *b, const void 
     }
     if ((e = cudaGetLastError()) != cudaSuccess) {
         s100_release(out, st);
-        return s100_cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "sm100 preparation kernels", e);
+        return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "sm100 preparation kernels", e);
     }
     return SMMA_GPU_STATUS_OK;
 nomem:
     s100_release(out, st);
-    return s100_cuda_fail(msg, len, SMMA_GPU_STATUS_ENOMEM, "cudaMallocAsync", e);
+    return cuda_fail(msg, len, SMMA_GPU_STATUS_ENOMEM, "cudaMallocAsync", e);
 }
 
 int
@@ -175,13 +151,13 @@ smma_sm100_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_
     cudaError_t e;
 
     if (a == NULL)
-        return s100_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "sm100: no problem given");
+        return set_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "sm100: no problem given");
     if (a->a == NULL || a->b == NULL || a->sa == NULL || a->sb == NULL || a->d == NULL
         || (a->shape.c_fmt != SMMA_NONE && a->c == NULL))
-        return s100_msg(msg, len, SMMA_GPU_STATUS_EINVAL,
-                        "sm100: A, B, SA, SB, D (and C when c_fmt is set) must be given");
+        return set_msg(msg, len, SMMA_GPU_STATUS_EINVAL,
+                       "sm100: A, B, SA, SB, D (and C when c_fmt is set) must be given");
     if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0)) != cudaSuccess)
-        return s100_cuda_fail(msg, len, SMMA_GPU_STATUS_ENODEV, "cudaDeviceGetAttribute", e);
+        return cuda_fail(msg, len, SMMA_GPU_STATUS_ENODEV, "cudaDeviceGetAttribute", e);
     if ((rc = smma_sm100_plan_init(&p, a, k, (unsigned) sms, msg, len)) != SMMA_GPU_STATUS_OK)
         return rc;
     rc = p.version == 1 ? s100_launch_v1(&p, NULL, st, msg, len)

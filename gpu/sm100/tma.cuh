@@ -44,11 +44,11 @@ s100_encode_maps(const smma_sm100_plan *p, const s100_bufs *b, s100_maps *out, c
                                                          cudaEnableDefault, &q);
 
         if (e != cudaSuccess)
-            return s100_cuda_fail(msg, len, SMMA_GPU_STATUS_ENODEV,
-                                  "cudaGetDriverEntryPointByVersion", e);
+            return cuda_fail(msg, len, SMMA_GPU_STATUS_ENODEV,
+                             "cudaGetDriverEntryPointByVersion", e);
         if (q != cudaDriverEntryPointSuccess || f == NULL)
-            return s100_msg(msg, len, SMMA_GPU_STATUS_ENODEV,
-                            "the driver has no cuTensorMapEncodeTiled (result %d)", (int) q);
+            return set_msg(msg, len, SMMA_GPU_STATUS_ENODEV,
+                           "the driver has no cuTensorMapEncodeTiled (result %d)", (int) q);
         encode = (PFN_cuTensorMapEncodeTiled_v12000) f;
     }
     for (w = 0; w < 4; w++) {
@@ -71,9 +71,9 @@ s100_encode_maps(const smma_sm100_plan *p, const s100_bufs *b, s100_maps *out, c
                    w < 2 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
                    CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
         if (r != CUDA_SUCCESS)
-            return s100_msg(msg, len, SMMA_GPU_STATUS_ECUDA,
-                            "cuTensorMapEncodeTiled (%s, rank %u, box %u x %u): CUresult %d",
-                            names[w], rank, box[0], box[1], (int) r);
+            return set_msg(msg, len, SMMA_GPU_STATUS_ECUDA,
+                           "cuTensorMapEncodeTiled (%s, rank %u, box %u x %u): CUresult %d",
+                           names[w], rank, box[0], box[1], (int) r);
     }
     return SMMA_GPU_STATUS_OK;
 }

@@ -150,99 +150,39 @@ check_full(const t100_prob *p, smma_gpu_kernel k, const uint32_t *want, const ch
     free(d);
 }
 
+/* One suite case through both kernels. */
 static void
-test_suite(const char *name, bool optional)
+suite_case(const t100_prob *p, const uint32_t *want, const char *what, unsigned ncase,
+           void *ctx)
 {
-    smma_vec_reader *r = NULL;
-    const smma_vec_case *c = NULL;
-    smma_error err;
-    unsigned ncase = 0, l;
-    int rc = t100_suite_open(name, &r, &err);
-
-    if (rc == SMMA_EIO && optional) {
-        skip("%s: not present (the kernel-scale suites are not generated yet)", name);
-        return;
-    }
-    if (rc != SMMA_OK) {
-        ok(false, "%s: %s", name, err.msg);
-        return;
-    }
-    while ((rc = smma_vec_next(r, &c, &err)) == SMMA_OK && c != NULL) {
-        for (l = 0; l < 2; l++) {
-            smma_scale_layout layout = l ? SMMA_SL_LINEAR : SMMA_SL_128X4;
-            t100_prob p;
-            uint32_t *want;
-            char what[300], why[256];
-
-            if (!t100_prob_from_case(&p, smma_vec_header_of(r), c, layout, &want, why,
-                                     sizeof(why))) {
-                ok(false, "%s case %u: %s", name, ncase, why);
-                t100_prob_free(&p);
-                break;
-            }
-            snprintf(what, sizeof(what), "%s case %u, %s scales", name, ncase,
-                     smma_scale_layout_name(layout));
-            check_full(&p, SMMA_GPU_SM100_V1, want, what);
-            check_full(&p, SMMA_GPU_SM100_V2, want, what);
-            free(want);
-            t100_prob_free(&p);
-        }
-        ncase++;
-    }
-    if (rc != SMMA_OK)
-        ok(false, "%s: %s", name, err.msg);
-    smma_vec_close(r);
+    (void) ncase;
+    (void) ctx;
+    check_full(p, SMMA_GPU_SM100_V1, want, what);
+    check_full(p, SMMA_GPU_SM100_V2, want, what);
 }
 
-struct gen_case {
-    size_t m, n, k;
-    smma_format c, d;
-    bool alpha;
-    smma_input_class cls;
+/* Every generated case of the dry run, and two more: several tiles in
+ * both directions with three k-steps and a ragged end, and 1 x 1 x 1. */
+static const t100_gen more_gens[] = {
+    { 513, 385, 1000, SMMA_FP32, SMMA_FP32, false, SMMA_CLASS_RANDOM },
+    { 1, 1, 1, SMMA_NONE, SMMA_FP32, false, SMMA_CLASS_RANDOM },
 };
 
 static void
 test_generated(void)
 {
-    static const struct gen_case cases[] = {
-        { 128, 64, 256, SMMA_NONE, SMMA_FP32, false, SMMA_CLASS_EXACT },
-        { 150, 40, 200, SMMA_FP32, SMMA_FP32, false, SMMA_CLASS_EXACT },
-        { 20, 260, 72, SMMA_BF16, SMMA_BF16, true, SMMA_CLASS_RANDOM },
-        { 130, 100, 40, SMMA_FP16, SMMA_FP16, false, SMMA_CLASS_RANDOM },
-        { 70, 129, 264, SMMA_FP32, SMMA_BF16, true, SMMA_CLASS_RANDOM },
-        { 513, 385, 1000, SMMA_FP32, SMMA_FP32, false, SMMA_CLASS_RANDOM },
-        { 1, 1, 1, SMMA_NONE, SMMA_FP32, false, SMMA_CLASS_RANDOM },
-    };
-    size_t ci, i;
+    size_t ci, i, ngen = t100_ngens + sizeof(more_gens) / sizeof(more_gens[0]);
 
     for (ci = 0; ci < t100_ncombos; ci++)
-        for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-            const struct gen_case *g = &cases[i];
+        for (i = 0; i < ngen; i++) {
+            const t100_gen *g = i < t100_ngens ? &t100_gens[i] : &more_gens[i - t100_ngens];
             smma_scale_layout layout = (ci + i) % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4;
-            smma_gemm_shape s;
             t100_prob p;
             uint32_t *want;
             char what[200];
 
-            memset(&s, 0, sizeof(s));
-            s.a_fmt = t100_combos[ci].a;
-            s.b_fmt = t100_combos[ci].b;
-            s.scale_fmt = t100_combos[ci].scale;
-            s.vec = t100_combos[ci].vec;
-            s.c_fmt = g->c;
-            s.d_fmt = g->d;
-            s.m = g->m;
-            s.n = g->n;
-            s.k = g->k;
-            s.has_alpha = g->alpha;
-            s.alpha = 0x3fa00000u; /* 1.25 */
-            t100_prob_generate(&p, &s, layout, g->cls, 0x6b100 + 16 * ci + i);
+            t100_gen_problem(&p, ci, g, layout, 0x6b100 + 16 * ci + i, what, sizeof(what));
             want = t100_expected(&p);
-            snprintf(what, sizeof(what), "%s %zux%zux%zu C %s D %s%s, %s scales",
-                     t100_combos[ci].name, g->m, g->n, g->k,
-                     g->c == SMMA_NONE ? "none" : smma_format_name(g->c),
-                     smma_format_name(g->d), g->alpha ? " alpha 1.25" : "",
-                     smma_scale_layout_name(layout));
             check_full(&p, SMMA_GPU_SM100_V1, want, what);
             check_full(&p, SMMA_GPU_SM100_V2, want, what);
             free(want);
@@ -274,16 +214,7 @@ check_sampled(unsigned combo, size_t m, size_t n, size_t k, smma_gpu_kernel kern
     double t0;
     int rc;
 
-    memset(&s, 0, sizeof(s));
-    s.a_fmt = co->a;
-    s.b_fmt = co->b;
-    s.scale_fmt = co->scale;
-    s.vec = co->vec;
-    s.c_fmt = SMMA_FP32;
-    s.d_fmt = SMMA_BF16;
-    s.m = m;
-    s.n = n;
-    s.k = k;
+    s = t100_shape(co, m, n, k, SMMA_FP32, SMMA_BF16, false);
     t100_prob_generate(&p, &s, SMMA_SL_128X4, SMMA_CLASS_RANDOM, 0x1a59e + m + k);
     a = t100_prob_args(&p);
     a.a = a.b = a.sa = a.sb = NULL;
@@ -348,13 +279,7 @@ main(void)
         uint32_t d;
         size_t poison;
 
-        memset(&s, 0, sizeof(s));
-        s.a_fmt = s.b_fmt = SMMA_E4M3;
-        s.scale_fmt = SMMA_E8M0;
-        s.vec = 32;
-        s.c_fmt = SMMA_NONE;
-        s.d_fmt = SMMA_FP32;
-        s.m = s.n = s.k = 1;
+        s = t100_shape(&t100_combos[0], 1, 1, 1, SMMA_NONE, SMMA_FP32, false);
         t100_prob_generate(&p, &s, SMMA_SL_LINEAR, SMMA_CLASS_RANDOM, 1);
         rc = run_gpu(&p, SMMA_GPU_SM100_V1, &d, &poison, msg, sizeof(msg));
         t100_prob_free(&p);
@@ -363,18 +288,7 @@ main(void)
     }
     plan_lazy();
     diag("device: %s (sm_%d%d)", name, major, minor);
-    for (i = 0; i < t100_nsuite_combos; i++) {
-        char suite[128];
-
-        snprintf(suite, sizeof(suite), "gemm.%s.exact", t100_suite_combos[i]);
-        test_suite(suite, false);
-        snprintf(suite, sizeof(suite), "gemm.%s.model.b200-fp8", t100_suite_combos[i]);
-        test_suite(suite, false);
-        snprintf(suite, sizeof(suite), "gemm.%s.kernel.exact", t100_suite_combos[i]);
-        test_suite(suite, true);
-        snprintf(suite, sizeof(suite), "gemm.%s.kernel.model.b200-fp8", t100_suite_combos[i]);
-        test_suite(suite, true);
-    }
+    t100_each_suite_case(true, suite_case, NULL);
     test_generated();
     check_sampled(0, 2048, 2048, 2048, SMMA_GPU_SM100_V2);
     check_sampled(5, 2048, 2048, 2048, SMMA_GPU_SM100_V2);

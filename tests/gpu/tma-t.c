@@ -65,16 +65,7 @@ run_case(const struct tcase *tc)
     size_t bad = 0, total = 0;
     int rc;
 
-    memset(&s, 0, sizeof(s));
-    s.a_fmt = co->a;
-    s.b_fmt = co->b;
-    s.scale_fmt = co->scale;
-    s.vec = co->vec;
-    s.c_fmt = SMMA_NONE;
-    s.d_fmt = SMMA_FP32;
-    s.m = tc->m;
-    s.n = tc->n;
-    s.k = tc->k;
+    s = t100_shape(co, tc->m, tc->n, tc->k, SMMA_NONE, SMMA_FP32, false);
     t100_prob_generate(&pr, &s, tc->layout, SMMA_CLASS_RANDOM, 0x7a4a + tc->m + tc->k);
     a = t100_prob_args(&pr);
     a.a = a.b = a.sa = a.sb = NULL; /* device buffers: 16-byte aligned */

@@ -189,23 +189,9 @@ check_plan(const t100_prob *pr, smma_gpu_kernel k, unsigned sms, const uint32_t 
 
 /* ---- generated problems ------------------------------------------------------------------ */
 
-struct gen_case {
-    size_t m, n, k;
-    smma_format c, d;
-    bool alpha;
-    smma_input_class cls;
-};
-
 static void
 test_generated(void)
 {
-    static const struct gen_case cases[] = {
-        { 128, 64, 256, SMMA_NONE, SMMA_FP32, false, SMMA_CLASS_EXACT },  /* one tile */
-        { 150, 40, 200, SMMA_FP32, SMMA_FP32, false, SMMA_CLASS_EXACT },  /* 2 tiles, ragged */
-        { 20, 260, 72, SMMA_BF16, SMMA_BF16, true, SMMA_CLASS_RANDOM },   /* 2 x 256 columns */
-        { 130, 100, 40, SMMA_FP16, SMMA_FP16, false, SMMA_CLASS_RANDOM }, /* ragged m, n, k */
-        { 70, 129, 264, SMMA_FP32, SMMA_BF16, true, SMMA_CLASS_RANDOM },  /* 256 wide, 3 steps */
-    };
     size_t ci, i;
     int lev = test_level();
 
@@ -213,39 +199,18 @@ test_generated(void)
      * others, v1 and v2 taking turns (every case meets both kernels over
      * the combinations); level 2 runs everything through both. */
     for (ci = 0; ci < t100_ncombos; ci++)
-        for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-            const struct gen_case *g = &cases[i];
+        for (i = 0; i < t100_ngens; i++) {
             smma_scale_layout layout = (ci + i) % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4;
             bool first = (ci + (i > 0)) % 2 == 0;
-            smma_gemm_shape s;
             t100_prob p;
             uint32_t *want;
             char what[160];
 
-            if (lev < 2 && i != 0 && i != 1 + ci % 4)
+            if ((lev < 2 && i != 0 && i != 1 + ci % 4) || (lev < 1 && i != 0))
                 continue;
-            if (lev < 1 && i != 0)
-                continue;
-            memset(&s, 0, sizeof(s));
-            s.a_fmt = t100_combos[ci].a;
-            s.b_fmt = t100_combos[ci].b;
-            s.scale_fmt = t100_combos[ci].scale;
-            s.vec = t100_combos[ci].vec;
-            s.c_fmt = g->c;
-            s.d_fmt = g->d;
-            s.m = g->m;
-            s.n = g->n;
-            s.k = g->k;
-            s.has_alpha = g->alpha;
-            s.alpha = 0x3fa00000u; /* 1.25 */
-            t100_prob_generate(&p, &s, layout, g->cls, 0x5d100 + 16 * ci + i);
+            t100_gen_problem(&p, ci, &t100_gens[i], layout, 0x5d100 + 16 * ci + i, what,
+                             sizeof(what));
             want = t100_expected(&p);
-            snprintf(what, sizeof(what), "%s %zux%zux%zu %s C %s D %s%s, %s scales",
-                     t100_combos[ci].name, g->m, g->n, g->k,
-                     g->cls == SMMA_CLASS_EXACT ? "exact" : "random",
-                     g->c == SMMA_NONE ? "none" : smma_format_name(g->c),
-                     smma_format_name(g->d), g->alpha ? " alpha 1.25" : "",
-                     smma_scale_layout_name(layout));
             if (lev >= 2 || first)
                 check_plan(&p, SMMA_GPU_SM100_V1, 0, want, what);
             if (lev >= 2 || !first)
@@ -315,71 +280,19 @@ test_padding(void)
 
 /* ---- golden vector suites ------------------------------------------------------------------ */
 
-/* Checks every case of one suite file: even cases through v1 with 128x4
- * scales, odd ones through v2 with linear scales (level 2: both kernels). */
+/* One suite case: even cases through v1 (with 128x4 scales), odd ones
+ * through v2 (linear scales); level 2: both kernels. */
 static void
-test_suite(const char *name, bool optional)
+suite_case(const t100_prob *p, const uint32_t *want, const char *what, unsigned ncase,
+           void *ctx)
 {
-    smma_vec_reader *r = NULL;
-    const smma_vec_case *c = NULL;
-    smma_error err;
-    unsigned ncase = 0;
-    int rc = t100_suite_open(name, &r, &err);
-
-    if (rc == SMMA_EIO && optional) {
-        skip("%s: not present (the kernel-scale suites are not generated yet)", name);
-        return;
-    }
-    if (rc != SMMA_OK) {
-        ok(false, "%s: %s", name, err.msg);
-        return;
-    }
-    while ((rc = smma_vec_next(r, &c, &err)) == SMMA_OK && c != NULL) {
-        smma_scale_layout layout = ncase % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4;
-        t100_prob p;
-        uint32_t *want;
-        char what[300], why[256];
-
-        if (!t100_prob_from_case(&p, smma_vec_header_of(r), c, layout, &want, why,
-                                 sizeof(why))) {
-            ok(false, "%s case %u: %s", name, ncase++, why);
-            t100_prob_free(&p);
-            continue;
-        }
-        snprintf(what, sizeof(what), "%s case %u (%zux%zux%zu, %s scales)", name, ncase, p.s.m,
-                 p.s.n, p.s.k, smma_scale_layout_name(layout));
-        if (test_level() >= 2 || ncase % 2 == 0)
-            check_plan(&p, SMMA_GPU_SM100_V1, 0, want, what);
-        if (test_level() >= 2 || ncase % 2 == 1)
-            check_plan(&p, SMMA_GPU_SM100_V2, 1, want, what);
-        free(want);
-        t100_prob_free(&p);
-        ncase++;
-    }
-    if (rc != SMMA_OK)
-        ok(false, "%s: %s", name, err.msg);
-    else
-        ok(ncase > 0, "%s: %u cases read", name, ncase);
-    smma_vec_close(r);
+    (void) ctx;
+    if (test_level() >= 2 || ncase % 2 == 0)
+        check_plan(p, SMMA_GPU_SM100_V1, 0, want, what);
+    if (test_level() >= 2 || ncase % 2 == 1)
+        check_plan(p, SMMA_GPU_SM100_V2, 1, want, what);
 }
 
-static void
-test_suites(void)
-{
-    size_t i;
-    char name[128];
-
-    for (i = 0; i < t100_nsuite_combos; i++) {
-        snprintf(name, sizeof(name), "gemm.%s.exact", t100_suite_combos[i]);
-        test_suite(name, false);
-        snprintf(name, sizeof(name), "gemm.%s.model.b200-fp8", t100_suite_combos[i]);
-        test_suite(name, false);
-        snprintf(name, sizeof(name), "gemm.%s.kernel.exact", t100_suite_combos[i]);
-        test_suite(name, true);
-        snprintf(name, sizeof(name), "gemm.%s.kernel.model.b200-fp8", t100_suite_combos[i]);
-        test_suite(name, true);
-    }
-}
 
 /* ---- the plan against the simulator's own functions ----------------------------------------- */
 
@@ -482,7 +395,7 @@ test_128x4(void)
        bad, total);
 }
 
-/* ---- acceptance ------------------------------------------------------------------------------- */
+/* ---- acceptance ----------------------------------------------------------------------- */
 
 static smma_gpu_gemm_args
 args_of(smma_format fa, smma_format fb, smma_format sf, unsigned vec, size_t m, size_t n,
@@ -590,7 +503,7 @@ main(void)
     test_check();
     test_smem_view();
     test_128x4();
-    test_suites();
+    t100_each_suite_case(false, suite_case, NULL);
     test_padding();
     test_generated();
     diag("%.2f s", tap_seconds() - t0);
