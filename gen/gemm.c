@@ -174,6 +174,8 @@ int
 smma_gen_gemm(const smma_suite *s, unsigned level, uint64_t seed, smma_vec_writer **out,
          smma_error *err)
 {
+    if (s->kernel)
+        return smma_gen_kernel(s, level, seed, out, err);
     static const char *const comments[] = {
         "one tile problem per case, every matrix a block in its mathematical orientation,",
         "row-major: a (m x k) and b (k x n) element codes, sa (m x kb) the scales of row i",

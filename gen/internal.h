@@ -112,4 +112,9 @@ int smma_gen_gemm(const smma_suite *s, unsigned level, uint64_t seed, smma_vec_w
 void smma_gen_gemm_suites(void);
 bool smma_gen_gemm_committed(const smma_suite *s);
 
+/* kernel.c: the kernel-scale gemm suites (committed: all) */
+int smma_gen_kernel(const smma_suite *s, unsigned level, uint64_t seed, smma_vec_writer **out,
+                    smma_error *err);
+void smma_gen_kernel_suites(void);
+
 #endif /* SOFTMMA_GEN_INTERNAL_H */

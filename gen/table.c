@@ -61,6 +61,7 @@ sim_table_build(void)
     smma_gen_fragment_suites();
     smma_gen_mma_suites();
     smma_gen_gemm_suites();
+    smma_gen_kernel_suites();
 }
 
 static const struct sim_table *

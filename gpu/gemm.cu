@@ -11,6 +11,7 @@
 
 #include "gemm_internal.h"
 #include "sm80/sm80.h"
+#include "sm100/sm100.h"
 
 namespace {
 
@@ -113,6 +114,9 @@ smma_gpu_gemm(const smma_gpu_gemm_args *x, char *msg, size_t len)
         return smma_sm80_bs_large_launch(x, msg, len);
     case SMMA_GPU_SM80_BS_SMALL:
         return smma_sm80_bs_small_launch(x, msg, len);
+    case SMMA_GPU_SM100_V1:
+    case SMMA_GPU_SM100_V2:
+        return smma_sm100_gemm(x, k, msg, len);
     default:
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s is not built",
                             smma_gpu_kernel_name(k));

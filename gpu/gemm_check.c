@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "gemm_internal.h"
+#include "sm100/sm100.h"
 
 static const char *const kernel_names[SMMA_GPU_KERNEL_COUNT] = {
     "auto", "sm80-v1", "sm80-v2", "sm80-bs-v1", "sm80-bs-large", "sm80-bs-small",
@@ -157,6 +158,15 @@ smma_gpu_gemm_check_smem(const smma_gpu_gemm_args *x, int major, int minor, size
     s = &x->shape;
     if ((rc = check_common(x, msg, len)) != SMMA_GPU_STATUS_OK)
         return rc;
+    if (x->kernel == SMMA_GPU_SM100_V1 || x->kernel == SMMA_GPU_SM100_V2) {
+        /* sm_100a code runs on compute capability 10.0 only. */
+        if (major != 10 || minor != 0)
+            return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "%s needs compute capability "
+                                "10.0 (tcgen05, sm_100a), the device has %d.%d",
+                                smma_gpu_kernel_name(x->kernel), major, minor);
+        *chosen = x->kernel;
+        return smma_sm100_check(x, x->kernel, msg, len);
+    }
     if (major < 8)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "the kernels need compute "
                             "capability 8.0 or later (mma.sync.m16n8k16), the device has "

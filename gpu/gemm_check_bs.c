@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gemm_internal.h"
+#include "sm100/sm100.h"
 
 static bool
 quantized(smma_format f)
@@ -140,13 +141,17 @@ smma_gpu_check_scaled(const smma_gpu_gemm_args *x, int major, int minor, size_t 
 {
     int rc = check_bs_common(x, msg, len);
 
-    (void) major;
-    (void) minor;
     if (rc != SMMA_GPU_STATUS_OK)
         return rc;
     switch (x->kernel) {
     case SMMA_GPU_AUTO:
-        if (check_bs_small(x, NULL, 0) == SMMA_GPU_STATUS_OK)
+        /* On compute capability 10.0 the tcgen05 kernel, where it takes the
+         * problem (gpu/sm100/); elsewhere, and for what it refuses, the
+         * mma.sync kernels. */
+        if (major == 10 && minor == 0 &&
+            smma_sm100_check(x, SMMA_GPU_SM100_V2, NULL, 0) == SMMA_GPU_STATUS_OK)
+            *chosen = SMMA_GPU_SM100_V2;
+        else if (check_bs_small(x, NULL, 0) == SMMA_GPU_STATUS_OK)
             *chosen = SMMA_GPU_SM80_BS_SMALL;
         else if (check_bs_large(x, smem, NULL, 0) == SMMA_GPU_STATUS_OK)
             *chosen = SMMA_GPU_SM80_BS_LARGE;
@@ -172,7 +177,6 @@ int
 smma_gpu_model_scaled(smma_gpu_kernel kernel, const smma_gemm_shape *s, int major, int minor,
                       const char **model, char *msg, size_t len)
 {
-    (void) s;
     switch (kernel) {
     case SMMA_GPU_SM80_BS_V1:
     case SMMA_GPU_SM80_BS_LARGE:
@@ -189,6 +193,15 @@ smma_gpu_model_scaled(smma_gpu_kernel kernel, const smma_gemm_shape *s, int majo
             return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "softmma has no model of the "
                                 "mma.sync tensor cores of compute capability %d.%d (it has "
                                 "8.0, 8.9, 9.0, 10.0, 10.3)", major, minor);
+        return SMMA_GPU_STATUS_OK;
+    case SMMA_GPU_SM100_V1:
+    case SMMA_GPU_SM100_V2:
+        if (major != 10 || minor != 0 || smma_sm100_model(s) == NULL)
+            return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "%s has no model for %s x %s "
+                                "on compute capability %d.%d", smma_gpu_kernel_name(kernel),
+                                smma_format_name(s->a_fmt), smma_format_name(s->b_fmt), major,
+                                minor);
+        *model = smma_sm100_model(s);
         return SMMA_GPU_STATUS_OK;
     default:
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "%s has no model on compute "

@@ -6,12 +6,15 @@
  *
  * One checker serves encode and decode: encode checks the struct then packs;
  * decode unpacks, refuses set reserved bits, then runs the same checker, so
- * a word decodes exactly when it is the encoding of a legal struct.
+ * a word decodes exactly when it is the encoding of a legal struct.  The bit
+ * packing, the swizzle and the canonical layouts are the functions of
+ * softmma/tc05_addr.h, which the sm_100 kernels call too.
  */
 #include <config.h>
 
 #include <string.h>
 
+#include <softmma/tc05_addr.h>
 #include <softmma/tcgen05.h>
 
 static const char *const kind_names[SMMA_TC05_KIND_COUNT] = {
@@ -164,34 +167,19 @@ int
 smma_tc05_idesc_encode(smma_tc05_kind kind, const smma_tc05_idesc *d, uint32_t *out,
                        smma_error *err)
 {
-    uint32_t v = 0;
+    uint32_t v;
     int rc = smma_tc05_idesc_check(kind, d, err);
 
     if (rc != SMMA_OK)
         return rc;
     if (out == NULL)
         return smma_error_set(err, SMMA_EINVAL, "no output word given");
-    v |= (uint32_t) d->sparse << 2;
-    v |= (uint32_t) d->a_fmt << 7;
-    v |= (uint32_t) d->b_fmt << 10;
-    v |= (uint32_t) d->negate_a << 13;
-    v |= (uint32_t) d->negate_b << 14;
-    v |= (uint32_t) d->a_mn_major << 15;
-    v |= (uint32_t) d->b_mn_major << 16;
-    v |= (uint32_t) (d->n >> 3) << 17;
-    if (smma_tc05_kind_block_scaled(kind)) {
-        v |= (uint32_t) d->sfb_id << 4;
-        v |= (uint32_t) d->scale_fmt << 23;
-        v |= (uint32_t) (d->m >> 7) << 27;
-        v |= (uint32_t) d->sfa_id << 29;
-        v |= (uint32_t) d->k96 << 31;
-    } else {
-        v |= (uint32_t) d->sparse_id;
-        v |= (uint32_t) d->saturate << 3;
-        v |= (uint32_t) d->d_fmt << 4;
-        v |= (uint32_t) (d->m >> 4) << 24;
-        v |= (uint32_t) d->max_shift << 30;
-    }
+    v = smma_tc05_idesc_ab(d->sparse, d->a_fmt, d->b_fmt, d->negate_a, d->negate_b,
+                           d->a_mn_major, d->b_mn_major, d->n);
+    if (smma_tc05_kind_block_scaled(kind))
+        v |= smma_tc05_idesc_bs(d->sfb_id, d->scale_fmt, d->m, d->sfa_id, d->k96);
+    else
+        v |= smma_tc05_idesc_dense(d->sparse_id, d->saturate, d->d_fmt, d->m, d->max_shift);
     *out = v;
     return SMMA_OK;
 }
@@ -282,13 +270,8 @@ smma_tc05_sdesc_encode(const smma_tc05_sdesc *d, uint64_t *out, smma_error *err)
     if (!swizzle_valid((unsigned) d->swizzle))
         return smma_error_set(err, SMMA_EINVAL,
                               "swizzle %d is not 0, 1, 2, 4 or 6", (int) d->swizzle);
-    v = (uint64_t) (d->start >> 4);
-    v |= (uint64_t) (d->lbo >> 4) << 16;
-    v |= (uint64_t) (d->sbo >> 4) << 32;
-    v |= (uint64_t) 1 << 46;
-    v |= (uint64_t) d->base_offset << 49;
-    v |= (uint64_t) d->lbo_absolute << 52;
-    v |= (uint64_t) d->swizzle << 61;
+    v = smma_tc05_sdesc_word(d->start, d->lbo, d->sbo, d->base_offset, d->lbo_absolute,
+                             (unsigned) d->swizzle);
     *out = v;
     return SMMA_OK;
 }
@@ -325,38 +308,20 @@ smma_tc05_sdesc_decode(uint64_t v, smma_tc05_sdesc *d, smma_error *err)
 unsigned
 smma_tc05_swizzle_bytes(smma_tc05_swizzle s)
 {
-    switch (s) {
-    case SMMA_TC05_SWIZZLE_NONE: return 16;
-    case SMMA_TC05_SWIZZLE_32B: return 32;
-    case SMMA_TC05_SWIZZLE_64B: return 64;
-    case SMMA_TC05_SWIZZLE_128B:
-    case SMMA_TC05_SWIZZLE_128B_BASE32B: return 128;
-    default: return 0;
-    }
+    return smma_tc05_swz_bytes((unsigned) s);
 }
 
 uint32_t
 smma_tc05_swizzle_apply(smma_tc05_swizzle s, uint32_t addr)
 {
-    switch (s) {
-    case SMMA_TC05_SWIZZLE_32B: /* Swizzle<1,4,3> */
-        return addr ^ ((addr >> 3) & 0x10u);
-    case SMMA_TC05_SWIZZLE_64B: /* Swizzle<2,4,3> */
-        return addr ^ ((addr >> 3) & 0x30u);
-    case SMMA_TC05_SWIZZLE_128B: /* Swizzle<3,4,3> */
-        return addr ^ ((addr >> 3) & 0x70u);
-    case SMMA_TC05_SWIZZLE_128B_BASE32B: /* Swizzle<2,5,2> */
-        return addr ^ ((addr >> 2) & 0x60u);
-    default:
-        return addr;
-    }
+    return smma_tc05_swz((unsigned) s, addr);
 }
 
 int
 smma_tc05_smem_addr(const smma_tc05_layout *l, uint32_t start, unsigned row, unsigned k,
                     uint32_t *byte, unsigned *bit, smma_error *err)
 {
-    uint64_t eb, t, w, c, lin; /* lin in bits */
+    uint64_t w, lin; /* lin in bits */
 
     if (l == NULL || byte == NULL)
         return smma_error_set(err, SMMA_EINVAL, "no layout or output given");
@@ -371,28 +336,12 @@ smma_tc05_smem_addr(const smma_tc05_layout *l, uint32_t start, unsigned row, uns
     if (w == 0)
         return smma_error_set(err, SMMA_EINVAL, "swizzle %d is not 0, 2, 4 or 6",
                               (int) l->swizzle);
-    eb = l->elem_bits;
-    t = 128 / eb;
-    c = w / 16;
-    if (!l->mn_major) {
-        if (l->swizzle == SMMA_TC05_SWIZZLE_NONE)
-            lin = (row % 8) * 128 + (uint64_t) (row / 8) * l->sbo * 8 + (k % t) * eb +
-                  (k / t) * (uint64_t) l->lbo * 8;
-        else {
-            if ((uint64_t) k * eb >= w * 8)
-                return smma_error_set(err, SMMA_EINVAL,
-                                      "k %u is outside the %u-byte swizzle atom of a K-major "
-                                      "layout", k, (unsigned) w);
-            lin = (row % 8) * w * 8 + (uint64_t) (row / 8) * l->sbo * 8 + k * eb;
-        }
-    } else {
-        if (l->swizzle == SMMA_TC05_SWIZZLE_NONE)
-            lin = (row % t) * eb + (uint64_t) (row / t) * l->sbo * 8 + (k % 8) * 128 +
-                  (uint64_t) (k / 8) * l->lbo * 8;
-        else
-            lin = (row % (c * t)) * eb + (uint64_t) (row / (c * t)) * l->lbo * 8 +
-                  (k % 8) * w * 8 + (uint64_t) (k / 8) * l->sbo * 8;
-    }
+    if (!l->mn_major && l->swizzle != SMMA_TC05_SWIZZLE_NONE
+        && (uint64_t) k * l->elem_bits >= w * 8)
+        return smma_error_set(err, SMMA_EINVAL,
+                              "k %u is outside the %u-byte swizzle atom of a K-major layout", k,
+                              (unsigned) w);
+    lin = smma_tc05_canon_bits(l->mn_major, (unsigned) w, l->elem_bits, l->lbo, l->sbo, row, k);
     lin += (uint64_t) start * 8;
     if (lin >> 3 > UINT32_MAX)
         return smma_error_set(err, SMMA_EINVAL, "address of (%u, %u) overflows 32 bits", row,

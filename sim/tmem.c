@@ -17,7 +17,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <softmma/tc05_addr.h>
 #include <softmma/tmem.h>
+
+/* softmma/tc05_addr.h numbers the shapes as these enums do. */
+_Static_assert(SMMA_TMEM_CP_32X128B_WARPX4 == SMMA_TC05_CP_32X128B_WARPX4
+               && SMMA_TMEM_CP_64X128B_01_23 == SMMA_TC05_CP_64X128B_01_23
+               && SMMA_TMEM_CP_64X128B_02_13 == SMMA_TC05_CP_64X128B_02_13
+               && SMMA_TMEM_CP_4X256B == SMMA_TC05_CP_4X256B, "tcgen05.cp shape numbers");
+_Static_assert(SMMA_TMEM_32X32B == SMMA_TC05_LD_32X32B && SMMA_TMEM_16X64B == SMMA_TC05_LD_16X64B
+               && SMMA_TMEM_16X128B == SMMA_TC05_LD_16X128B
+               && SMMA_TMEM_16X256B == SMMA_TC05_LD_16X256B
+               && SMMA_TMEM_16X32BX2 == SMMA_TC05_LD_16X32BX2, "tcgen05.ld shape numbers");
 
 #define WARP 32u
 #define LANES SMMA_TMEM_LANES
@@ -37,7 +48,7 @@ smma_tmem_init(smma_tmem *t)
 uint32_t
 smma_tmem_addr(unsigned lane, unsigned col)
 {
-    return (uint32_t) (lane & 0xFFFFu) << 16 | (col & 0xFFFFu);
+    return smma_tc05_taddr(lane, col);
 }
 
 unsigned
@@ -222,39 +233,12 @@ int
 smma_tmem_ldst_coord(const smma_tmem_ldst *op, unsigned lane, unsigned reg, unsigned elem,
                      unsigned *dlane, unsigned *dcol)
 {
-    unsigned t = lane, r = reg, dl, vc, col;
+    unsigned t = lane, r = reg;
 
     if (smma_tmem_ldst_check(op, NULL) != SMMA_OK || lane >= WARP
         || reg >= smma_tmem_ldst_regs(op) || elem >= smma_tmem_ldst_elems(op))
         return SMMA_EINVAL;
-    switch (op->shape) {
-    case SMMA_TMEM_32X32B:
-        dl = t;
-        vc = r;
-        break;
-    case SMMA_TMEM_16X64B:
-        dl = t / 4 + 8 * (t % 2);
-        vc = (t / 2) % 2 + 2 * r;
-        break;
-    case SMMA_TMEM_16X128B:
-        dl = t / 4 + 8 * (r % 2);
-        vc = t % 4 + 4 * (r / 2);
-        break;
-    case SMMA_TMEM_16X256B:
-        dl = t / 4 + 8 * ((r / 2) % 2);
-        vc = 2 * (t % 4) + r % 2 + 8 * (r / 4);
-        break;
-    case SMMA_TMEM_16X32BX2:
-    default:
-        dl = t % 16;
-        vc = r;
-        break;
-    }
-    col = op->pack ? 2 * vc + elem : vc;
-    if (op->shape == SMMA_TMEM_16X32BX2 && t >= 16)
-        col += op->half_off;
-    *dlane = dl;
-    *dcol = col;
+    smma_tc05_ldst_cell((unsigned) op->shape, op->pack, op->half_off, t, r, elem, dlane, dcol);
     return SMMA_OK;
 }
 
@@ -496,20 +480,10 @@ int
 smma_tmem_d_coord(const smma_tmem_dlayout *l, unsigned m, unsigned n, unsigned *cta,
                   unsigned *lane, unsigned *col)
 {
-    unsigned col0, half;
-
     if (smma_tmem_d_check(l, NULL) != SMMA_OK || m >= l->m || n >= l->n)
         return SMMA_EINVAL;
-    col0 = smma_tmem_addr_col(l->addr);
-    if (l->m == 128 && l->cta_group == 2) {     /* Layout B, 2x2 */
-        half = l->n / 2;
-        *cta = m / 64;
-        *lane = m % 64 + 64 * (n / half);
-        *col = col0 + n % half;
-        return SMMA_OK;
-    }
-    row_to_lane(l->m, l->cta_group, smma_tmem_addr_lane(l->addr), m, cta, lane);
-    *col = col0 + n;
+    smma_tc05_d_cell(l->m, l->n, l->cta_group, smma_tmem_addr_lane(l->addr),
+                     smma_tmem_addr_col(l->addr), m, n, cta, lane, col);
     return SMMA_OK;
 }
 
@@ -636,9 +610,7 @@ smma_tmem_sf_coord(const smma_tmem_sflayout *l, unsigned row, unsigned kb, unsig
 {
     if (smma_tmem_sf_check(l, NULL) != SMMA_OK || row >= l->rows || kb >= l->vec || copy >= 4)
         return SMMA_EINVAL;
-    *lane = PARTITION * copy + row % PARTITION;
-    *col = smma_tmem_addr_col(l->addr) + row / PARTITION;
-    *byte = l->sf_id + kb;
+    smma_tc05_sf_cell(smma_tmem_addr_col(l->addr), l->sf_id, row, kb, copy, lane, col, byte);
     return SMMA_OK;
 }
 
@@ -726,25 +698,7 @@ smma_tmem_cp_coord(smma_tmem_cp_shape s, unsigned row, unsigned byte, unsigned c
     if ((unsigned) s >= SMMA_TMEM_CP_SHAPE_COUNT || row >= cp_rows[s] || byte >= cp_bytes[s]
         || copy >= cp_copies[s])
         return SMMA_EINVAL;
-    switch (s) {
-    case SMMA_TMEM_CP_4X256B:
-        *dlane = PARTITION * row;
-        break;
-    case SMMA_TMEM_CP_64X128B_02_13:   /* pair {0,2} takes rows 0-31, {1,3} rows 32-63 */
-        *dlane = row + 64 * copy;
-        break;
-    case SMMA_TMEM_CP_64X128B_01_23:   /* pair {0,1} takes rows 0-31, {2,3} rows 32-63 */
-        *dlane = 64 * (row / PARTITION) + PARTITION * copy + row % PARTITION;
-        break;
-    case SMMA_TMEM_CP_32X128B_WARPX4:
-        *dlane = PARTITION * copy + row;
-        break;
-    default:                           /* 128x256b, 128x128b */
-        *dlane = row;
-        break;
-    }
-    *dcol = byte / 4;
-    *dbyte = byte % 4;
+    smma_tc05_cp_cell((unsigned) s, row, byte, copy, dlane, dcol, dbyte);
     return SMMA_OK;
 }
 

@@ -81,6 +81,7 @@ typedef struct smma_suite {
     const smma_model *model;    /* mma, gemm model class */
     unsigned combo;             /* gemm: the format combination */
     bool exact;                 /* gemm: the exact class */
+    bool kernel;                /* gemm: a kernel-scale suite (gen/kernel.c) */
 } smma_suite;
 
 /* The seed and level of the committed files. */

@@ -291,6 +291,33 @@ test_scaled_models(void)
            "sm80-bs-large mxfp8 shared memory");
 }
 
+/* The sm_100 kernels behind the same entry point: chosen by name or, on
+ * compute capability 10.0, by auto where they take the problem. */
+static void
+test_sm100(void)
+{
+    smma_gpu_gemm_args x = bs_args(SMMA_E4M3, SMMA_E4M3, 8192, 8192, 8192);
+    const char *m = NULL;
+    char msg[256] = "";
+
+    chooses(&x, 10, 0, SMMA_GPU_SM100_V2, "auto, mxfp8 8192^3 on 10.0: sm100-v2");
+    chooses(&x, 10, 3, SMMA_GPU_SM80_BS_LARGE, "auto on 10.3: no sm_100a code, sm80-bs-large");
+    x.kernel = SMMA_GPU_SM100_V1;
+    chooses(&x, 10, 0, SMMA_GPU_SM100_V1, "sm100-v1 by name on 10.0");
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EARCH, "10.0", "sm100-v1 on 9.0");
+    x.b_kmajor = false;
+    refuses(&x, 10, 0, SMMA_GPU_STATUS_EINVAL, "K-major", "sm100-v1 with N-major B");
+    x = bs_args(SMMA_BF16, SMMA_E2M1, 4096, 4096, 4096);
+    x.sa = NULL;
+    chooses(&x, 10, 0, SMMA_GPU_SM80_BS_LARGE, "auto, bf16 x mxfp4 on 10.0 (no tcgen05 kind)");
+    x = bs_args(SMMA_E2M1, SMMA_E2M1, 64, 64, 64);
+    ok(smma_gpu_gemm_model(SMMA_GPU_SM100_V2, &x.shape, 10, 0, &m, msg, sizeof(msg)) == 0 &&
+           strcmp(m, "b200-fp8") == 0,
+       "sm100-v2 on 10.0 follows b200-fp8");
+    ok(smma_gpu_gemm_model(SMMA_GPU_SM100_V1, &x.shape, 9, 0, &m, msg, sizeof(msg)) ==
+           SMMA_GPU_STATUS_EARCH, "sm100-v1 has no model on 9.0: %s", msg);
+}
+
 static void
 test_no_device(void)
 {
@@ -317,6 +344,7 @@ main(void)
     test_storage();
     test_scaled();
     test_scaled_models();
+    test_sm100();
     test_no_device();
     return exit_status();
 }

@@ -261,10 +261,25 @@ case_problem(const smma_vec_header *hd, const smma_vec_case *c, kt_problem *p,
     kb = sa != NULL ? sa->cols : sb != NULL ? sb->rows : 0;
     s->vec = kb > 0 && (s->k + 15) / 16 == kb ? 16 : 32;
     s->c_fmt = scalar_of(hd, c, "has_c", 1) ? SMMA_FP32 : SMMA_NONE;
-    s->d_fmt = (smma_format) scalar_of(hd, c, "d_fmt", SMMA_FP32);
+    switch (scalar_of(hd, c, "d_fmt", 0)) { /* the kernel suites' codes (gen/kernel.c) */
+    case 0:
+        s->d_fmt = SMMA_FP32;
+        break;
+    case 1:
+        s->d_fmt = SMMA_BF16;
+        break;
+    case 2:
+        s->d_fmt = SMMA_FP16;
+        break;
+    default:
+        snprintf(msg, len, "case %llu: d_fmt %llu is not 0, 1 or 2",
+                 (unsigned long long) c->index,
+                 (unsigned long long) scalar_of(hd, c, "d_fmt", 0));
+        return false;
+    }
     s->has_alpha = alpha != 0x3f800000u;
     s->alpha = (uint32_t) alpha;
-    *want = block_of(hd, c, s->d_fmt == SMMA_FP32 ? "d" : "dn");
+    *want = block_of(hd, c, "d");
     if (*want == NULL || a->rows != s->m || a->cols != s->k || b->rows != s->k ||
         b->cols != s->n || (*want)->rows * (*want)->cols != s->m * s->n) {
         snprintf(msg, len, "case %llu: blocks do not match m, n, k",

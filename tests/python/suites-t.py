@@ -126,12 +126,23 @@ for name in [n for n in names if n.startswith('scale-layout.')]:
 BLOCK = {'mxfp8': ('e4m3', 'e4m3', 'e8m0', 32), 'mxfp6e2m3': ('e2m3', 'e2m3', 'e8m0', 32),
          'mxfp6e3m2': ('e3m2', 'e3m2', 'e8m0', 32), 'mxfp4': ('e2m1', 'e2m1', 'e8m0', 32),
          'nvfp4': ('e2m1', 'e2m1', 'ue4m3', 16), 'mxfp8-mxfp4': ('e4m3', 'e2m1', 'e8m0', 32),
-         'bf16': ('bf16', 'bf16', None, 32)}
+         'bf16': ('bf16', 'bf16', None, 32), 'mxfp8e5m2': ('e5m2', 'e5m2', 'e8m0', 32),
+         'mxfp8-e4m3-e5m2': ('e4m3', 'e5m2', 'e8m0', 32),
+         'bf16-mxfp4': ('bf16', 'e2m1', 'e8m0', 32), 'bf16-mxfp8': ('bf16', 'e4m3', 'e8m0', 32)}
+D_FMTS = ('fp32', 'bf16', 'fp16')  # the kernel suites' d_fmt codes
 for name in [n for n in names if n.startswith('gemm.')]:
     s = softmma.read_vectors(os.path.join(vec, name + '.vec'))
     parts = name.split('.')
     combo = parts[1]
-    models = [m['name'] for m in softmma.models()] if parts[2] == 'exact' else [parts[3]]
+    kernel = parts[2] == 'kernel'
+    if kernel:
+        parts = parts[:2] + parts[3:]
+    if parts[2] != 'exact':
+        models = [parts[3]]
+    elif kernel:    # the kernel-scale problems: two models (vectors-t takes every one)
+        models = ['exact-rn', 'fp32-fma-seq']
+    else:
+        models = [m['name'] for m in softmma.models()]
     a_fmt, b_fmt, scale_fmt, v = BLOCK[combo]
     good, verified = True, True
     for model in models:
@@ -139,11 +150,20 @@ for name in [n for n in names if n.startswith('gemm.')]:
             kw = dict(a_fmt=a_fmt, b_fmt=b_fmt, scale_fmt=scale_fmt, vec=v, d_fmt='fp32')
             if scale_fmt is not None:
                 # The suite holds SB as (kb x n), by column of B; the module
-                # takes (n x kb), as softmma/gemm.h and Triton do.
-                kw.update(sa=s.blocks['sa'][i], sb=s.blocks['sb'][i].T)
-            if 'c' in s.blocks:
+                # takes (n x kb), as softmma/gemm.h and Triton do.  No sa:
+                # A unscaled.
+                kw.update(sa=s.blocks['sa'][i] if 'sa' in s.blocks else None,
+                          sb=s.blocks['sb'][i].T)
+            if 'c' in s.blocks and (not kernel or s.columns['has_c'][i]):
                 kw.update(c=s.blocks['c'][i], c_fmt='fp32')
+            if kernel:
+                kw.update(d_fmt=D_FMTS[int(s.columns['d_fmt'][i])])
+                alpha = np.array([s.columns['alpha'][i]], dtype=np.uint32).view(np.float32)[0]
+                if alpha != 1.0:
+                    kw.update(alpha=float(alpha))
             want = s.blocks['d'][i]
+            if kw['d_fmt'] != 'fp32':   # a 16-bit D in the kernel suites' d:u32
+                want = want.astype(np.uint16)
             try:
                 d = softmma.gemm(model, s.blocks['a'][i], s.blocks['b'][i], **kw)
             except softmma.SoftmmaError as e:

@@ -1,0 +1,511 @@
+/*
+ * tests/sim/sm100-dry-t.c - the dry run of the sm_100 GEMM kernels: their
+ * plan (gpu/sm100/plan.h, the functions the kernels call) executed on the
+ * simulator, compared bit for bit with the golden vectors and smma_gemm.
+ *
+ * For each kernel version, format combination, scale layout and shape the
+ * test builds the caller's buffers, runs the preparation the launcher runs
+ * on the device (e2m1 unpacking, linear -> 128x4 scales), then, CTA by CTA
+ * and k-step by k-step in the kernel's order: fills the simulated shared
+ * memory of the stage slot chunk by chunk from the plan (out-of-bounds bytes
+ * 0, as TMA fills them), applies the fix-up of a ragged last k-step, runs
+ * every tcgen05.cp (smma_tmem_cp_exec) and tcgen05.mma (smma_tc05_mma_exec)
+ * with the descriptors, instruction descriptor and TMEM addresses the plan
+ * gives, stores C into the accumulator and reads D back with the
+ * tcgen05.st/ld layouts (smma_tmem_st / smma_tmem_ld), and applies the
+ * epilogue (alpha, rounding to bf16/fp16).  D must equal:
+ *   - the committed suites gemm.COMBO.exact and gemm.COMBO.model.b200-fp8;
+ *   - the kernel-scale suites gemm.COMBO.kernel.exact and
+ *     gemm.COMBO.kernel.model.b200-fp8 when they exist (skipped otherwise);
+ *   - smma_gemm under b200-fp8 on generated problems (one tile, several
+ *     tiles, ragged m, n and k, C, alpha, bf16/fp16 D), for v1 and for v2
+ *     with a small grid so that CTAs take several tiles.
+ * It also checks smma_sm100_check's acceptance rules and messages, and that
+ * the plan's shared-memory shortcut equals the descriptor's view.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <softmma/format.h>
+#include <softmma/gemm.h>
+#include <softmma/quant.h>
+#include <softmma/scale_layout.h>
+#include <softmma/tcgen05.h>
+#include <softmma/tmem.h>
+#include <softmma/vectors.h>
+
+#include "sm100-util.h"
+#include "tap/basic.h"
+
+/* ---- running the plan on the simulator -------------------------------------------------- */
+
+#define SMEM_BASE 1024u
+
+/*
+ * Executes the plan on the simulator: every CTA of the grid, its tiles in
+ * the scheduler's order, the stage slots and accumulators as the kernel
+ * cycles through them.  d receives m x n codes of D.
+ */
+static int
+run_plan(const smma_sm100_plan *p, const t100_prob *pr, const smma_model *model, uint32_t *d,
+         smma_error *err)
+{
+    static const smma_tmem_ldst ld32 = { SMMA_TMEM_32X32B, 32, false, 0 };
+    const smma_tmem_cp cp = { SMMA_TMEM_CP_32X128B_WARPX4, 1, SMMA_TMEM_CP_PLAIN };
+    size_t smem_size = SMEM_BASE + (size_t) p->stages * p->stage_bytes;
+    uint8_t *smem = t100_calloc(smem_size, 1);
+    smma_tmem *tm = t100_calloc(1, sizeof(*tm));
+    uint32_t regs[32 * 32], c, i, kit, j, part, chunk, t, r, row, col, tbase;
+    t100_kin in;
+    int rc = SMMA_OK;
+
+    t100_prepare(p, pr, &in);
+    for (c = 0; c < p->grid && rc == SMMA_OK; c++) {
+        uint32_t iter = 0;
+
+        smma_tmem_init(tm);
+        if ((rc = smma_tmem_alloc(tm, p->tmem_cols, &tbase, err)) != SMMA_OK)
+            break;
+        for (i = 0; i < smma_sm100_cta_ntiles(p, c) && rc == SMMA_OK; i++) {
+            uint32_t tile = smma_sm100_cta_tile(p, c, i), acc = i % p->acc_stages, m0, n0;
+            uint32_t dacc = tbase + acc * p->bn;
+
+            smma_sm100_tile(p, tile, &m0, &n0);
+            for (part = 0; part < 4 && pr->s.c_fmt != SMMA_NONE && rc == SMMA_OK; part++)
+                for (chunk = 0; chunk < p->bn / 32 && rc == SMMA_OK; chunk++) {
+                    for (t = 0; t < 32; t++)
+                        for (r = 0; r < 32; r++) {
+                            smma_sm100_epi_cell(part, chunk, t, r, &row, &col);
+                            regs[t * 32 + r] = m0 + row < p->m && n0 + col < p->n
+                                               ? t100_c_bits(pr, m0 + row, n0 + col) : 0;
+                        }
+                    rc = smma_tmem_st(&ld32, tm, part, dacc + smma_sm100_epi_taddr(part, chunk),
+                                      regs, err);
+                }
+            for (kit = 0; kit < p->kiters && rc == SMMA_OK; kit++, iter++) {
+                uint32_t slot = iter % p->stages, sbase = SMEM_BASE + slot * p->stage_bytes;
+                smma_tc05_cta cta = { smem, smem_size, tm };
+
+                t100_stage_image(p, &in, m0, n0, kit, smem + sbase);
+                for (j = 0; j < smma_sm100_ncp(p) && rc == SMMA_OK; j++) {
+                    uint64_t sdesc;
+                    uint32_t taddr;
+
+                    smma_sm100_cp(p, slot, j, sbase, tbase, &sdesc, &taddr);
+                    rc = smma_tmem_cp_exec(&cp, smem, smem_size, sdesc, tm, taddr, err);
+                }
+                for (j = 0; j < SMMA_SM100_MMAS && rc == SMMA_OK; j++) {
+                    smma_sm100_mma_ops o;
+                    smma_tc05_mma op;
+
+                    smma_sm100_mma(p, slot, j, sbase, tbase, acc, &o);
+                    memset(&op, 0, sizeof(op));
+                    op.kind = (smma_tc05_kind) p->kind;
+                    op.cta_group = 1;
+                    op.scale_vec = p->scale_vec;
+                    op.idesc = o.idesc;
+                    op.a_desc = o.adesc;
+                    op.b_desc = o.bdesc;
+                    op.d_taddr = o.d;
+                    op.sfa_taddr = o.sfa;
+                    op.sfb_taddr = o.sfb;
+                    op.enable_input_d = pr->s.c_fmt != SMMA_NONE || kit > 0 || j > 0;
+                    rc = smma_tc05_mma_exec(&op, model, &cta, err);
+                }
+            }
+            for (part = 0; part < 4 && rc == SMMA_OK; part++)
+                for (chunk = 0; chunk < p->bn / 32 && rc == SMMA_OK; chunk++) {
+                    rc = smma_tmem_ld(&ld32, tm, part, dacc + smma_sm100_epi_taddr(part, chunk),
+                                      regs, err);
+                    for (t = 0; t < 32 && rc == SMMA_OK; t++)
+                        for (r = 0; r < 32; r++) {
+                            smma_sm100_epi_cell(part, chunk, t, r, &row, &col);
+                            if (m0 + row < p->m && n0 + col < p->n)
+                                d[(size_t) (m0 + row) * p->n + n0 + col] =
+                                    t100_epilogue(pr->s.d_fmt, pr->s.has_alpha, pr->s.alpha,
+                                             regs[t * 32 + r]);
+                        }
+                }
+        }
+        if (rc == SMMA_OK)
+            rc = smma_tmem_dealloc(tm, tbase, p->tmem_cols, err);
+    }
+    t100_kin_free(&in);
+    free(smem);
+    free(tm);
+    return rc;
+}
+
+/* Runs a plan and counts the outputs that differ from want (the first
+ * five are printed); -1 when the simulator refuses the plan. */
+static long
+diff_plan(const smma_sm100_plan *p, const t100_prob *pr, const uint32_t *want,
+          const char *what)
+{
+    smma_error err;
+    uint32_t *d;
+    size_t i, mn = pr->s.m * pr->s.n;
+    long bad = 0;
+
+    d = t100_calloc(mn, sizeof(uint32_t));
+    for (i = 0; i < mn; i++)
+        d[i] = 0xdeadbeefu;
+    if (run_plan(p, pr, tap_model("b200-fp8"), d, &err) != SMMA_OK) {
+        diag("%s: the simulator refused the plan: %s", what, err.msg);
+        free(d);
+        return -1;
+    }
+    for (i = 0; i < mn; i++)
+        if (d[i] != want[i] && bad++ < 5)
+            diag("%s: D[%zu][%zu] = 0x%08lx, want 0x%08lx", what, i / pr->s.n, i % pr->s.n,
+                 (unsigned long) d[i], (unsigned long) want[i]);
+    free(d);
+    return bad;
+}
+
+/* Runs kernel k's plan (v2 on `sms` multiprocessors) and compares D with
+ * want; one TAP point. */
+static void
+check_plan(const t100_prob *pr, smma_gpu_kernel k, unsigned sms, const uint32_t *want,
+           const char *what)
+{
+    smma_gpu_gemm_args a = t100_prob_args(pr);
+    smma_sm100_plan p;
+    char msg[256], full[400];
+    const char *kn = k == SMMA_GPU_SM100_V1 ? "v1" : "v2";
+    long bad;
+
+    if (smma_sm100_plan_init(&p, &a, k, sms, msg, sizeof(msg)) != SMMA_GPU_STATUS_OK) {
+        ok(false, "%s %s: plan: %s", kn, what, msg);
+        return;
+    }
+    snprintf(full, sizeof(full), "%s %s", kn, what);
+    bad = diff_plan(&p, pr, want, full);
+    ok(bad == 0, "%s (bn %u, %u k-steps, %u stages, grid %u): %ld of %zu outputs differ",
+       full, p.bn, p.kiters, p.stages, p.grid, bad, pr->s.m * pr->s.n);
+}
+
+/* ---- generated problems ------------------------------------------------------------------ */
+
+static void
+test_generated(void)
+{
+    size_t ci, i;
+    int lev = test_level();
+
+    /* Level 1 runs each combination on the one-tile case and on one of the
+     * others, v1 and v2 taking turns (every case meets both kernels over
+     * the combinations); level 2 runs everything through both. */
+    for (ci = 0; ci < t100_ncombos; ci++)
+        for (i = 0; i < t100_ngens; i++) {
+            smma_scale_layout layout = (ci + i) % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4;
+            bool first = (ci + (i > 0)) % 2 == 0;
+            t100_prob p;
+            uint32_t *want;
+            char what[160];
+
+            if ((lev < 2 && i != 0 && i != 1 + ci % 4) || (lev < 1 && i != 0))
+                continue;
+            t100_gen_problem(&p, ci, &t100_gens[i], layout, 0x5d100 + 16 * ci + i, what,
+                             sizeof(what));
+            want = t100_expected(&p);
+            if (lev >= 2 || first)
+                check_plan(&p, SMMA_GPU_SM100_V1, 0, want, what);
+            if (lev >= 2 || !first)
+                check_plan(&p, SMMA_GPU_SM100_V2, 1 + (unsigned) i % 2, want, what);
+            free(want);
+            t100_prob_free(&p);
+        }
+}
+
+/* The padding of a ragged K keeps a -0 sum -0, and keeps NaN padding of the
+ * 128x4 scales out; the same plan with +0 in A's padding, or with NaN as
+ * the fix-up's scale, gives other bits (so these comparisons can fail). */
+static void
+test_padding(void)
+{
+    smma_gemm_shape s;
+    t100_prob p;
+    uint32_t *want;
+    smma_gpu_gemm_args a;
+    smma_sm100_plan pl;
+    char msg[256];
+    size_t i, kb;
+
+    memset(&s, 0, sizeof(s));
+    memset(&p, 0, sizeof(p));
+    s.a_fmt = s.b_fmt = SMMA_E4M3;
+    s.scale_fmt = SMMA_E8M0;
+    s.vec = 32;
+    s.c_fmt = s.d_fmt = SMMA_FP32;
+    s.m = 16;
+    s.n = 8;
+    s.k = 40;
+    kb = smma_gemm_kblocks(&s);
+    p.s = s;
+    p.layout = SMMA_SL_128X4;
+    p.a = t100_calloc(s.m * s.k, sizeof(uint32_t));
+    p.b = t100_calloc(s.n * s.k, sizeof(uint32_t));
+    p.sa = t100_calloc(s.m * kb, sizeof(uint32_t));
+    p.sb = t100_calloc(s.n * kb, sizeof(uint32_t));
+    p.c = t100_calloc(s.m * s.n, sizeof(uint32_t));
+    for (i = 0; i < s.m * s.k; i++)
+        p.a[i] = 0x80;                  /* -0 times +0: every product is -0 */
+    for (i = 0; i < s.m * kb; i++)
+        p.sa[i] = 0x7f;
+    for (i = 0; i < s.n * kb; i++)
+        p.sb[i] = 0x7f;
+    for (i = 0; i < s.m * s.n; i++)
+        p.c[i] = 0x80000000u;
+    t100_prob_store(&p);
+    want = t100_expected(&p);
+    ok(want[0] == 0x80000000u, "C = -0 plus -0 products is -0 (0x%08lx)",
+       (unsigned long) want[0]);
+    check_plan(&p, SMMA_GPU_SM100_V1, 0, want, "-0 sum, K 40 padded to 128");
+    a = t100_prob_args(&p);
+    if (smma_sm100_plan_init(&pl, &a, SMMA_GPU_SM100_V1, 0, msg, sizeof(msg)) != 0)
+        bail("plan: %s", msg);
+    pl.a_neg_zero = 0;
+    ok(diff_plan(&pl, &p, want, "A padded with +0") == (long) (s.m * s.n),
+       "a plan padding A with +0 turns every -0 into +0");
+    pl.a_neg_zero = 0x80;
+    pl.sf_one = 0xff;
+    ok(diff_plan(&pl, &p, want, "scale padding NaN") == (long) (s.m * s.n),
+       "a plan padding the scales with NaN makes every output NaN");
+    free(want);
+    t100_prob_free(&p);
+}
+
+/* ---- golden vector suites ------------------------------------------------------------------ */
+
+/* One suite case: even cases through v1 (with 128x4 scales), odd ones
+ * through v2 (linear scales); level 2: both kernels. */
+static void
+suite_case(const t100_prob *p, const uint32_t *want, const char *what, unsigned ncase,
+           void *ctx)
+{
+    (void) ctx;
+    if (test_level() >= 2 || ncase % 2 == 0)
+        check_plan(p, SMMA_GPU_SM100_V1, 0, want, what);
+    if (test_level() >= 2 || ncase % 2 == 1)
+        check_plan(p, SMMA_GPU_SM100_V2, 1, want, what);
+}
+
+
+/* ---- the plan against the simulator's own functions ----------------------------------------- */
+
+/* The plan's stage offset of (row, byte) equals the address the
+ * tcgen05.mma descriptors of the plan describe, for every instruction of
+ * the k-step, every row and every byte it reads. */
+static void
+test_smem_view(void)
+{
+    static const smma_format fa[] = { SMMA_E4M3, SMMA_E2M1 };
+    unsigned f, bn, which, j, row, kk, bad = 0, total = 0;
+
+    for (f = 0; f < 2; f++)
+        for (bn = 64; bn <= 256; bn *= 2) {
+            smma_gpu_gemm_args a;
+            smma_sm100_plan p;
+            char msg[256];
+
+            memset(&a, 0, sizeof(a));
+            a.shape.a_fmt = a.shape.b_fmt = fa[f];
+            a.shape.scale_fmt = SMMA_E8M0;
+            a.shape.vec = 32;
+            a.shape.c_fmt = SMMA_NONE;
+            a.shape.d_fmt = SMMA_FP32;
+            a.shape.m = 128;
+            a.shape.n = bn;
+            a.shape.k = 512;
+            a.lda = a.ldb = 512;
+            a.a_kmajor = a.b_kmajor = true;
+            a.ldd = bn;
+            if (smma_sm100_plan_init(&p, &a, SMMA_GPU_SM100_V2, 4, msg, sizeof(msg)) != 0)
+                bail("plan: %s", msg);
+            for (j = 0; j < SMMA_SM100_MMAS; j++) {
+                smma_sm100_mma_ops o;
+                smma_tc05_sdesc sd;
+                smma_tc05_layout l;
+                smma_error err;
+
+                smma_sm100_mma(&p, 1, j, SMEM_BASE + p.stage_bytes, 0, 0, &o);
+                for (which = 0; which < 2; which++) {
+                    if (smma_tc05_sdesc_decode(which ? o.bdesc : o.adesc, &sd, &err) != SMMA_OK)
+                        bail("sdesc: %s", err.msg);
+                    l.mn_major = false;
+                    l.swizzle = sd.swizzle;
+                    l.elem_bits = 8;
+                    l.lbo = sd.lbo;
+                    l.sbo = sd.sbo;
+                    for (row = 0; row < (which ? bn : 128); row++)
+                        for (kk = 0; kk < 32; kk++) {
+                            uint32_t byte;
+
+                            if (smma_tc05_smem_addr(&l, sd.start, row, kk, &byte, NULL, &err)
+                                != SMMA_OK)
+                                bail("smem_addr: %s", err.msg);
+                            total++;
+                            if (byte != SMEM_BASE + p.stage_bytes
+                                            + smma_sm100_smem_ab(&p, which, row, 32 * j + kk)
+                                && bad++ < 5)
+                                diag("%s bn %u mma %u %c row %u byte %u: descriptor 0x%x",
+                                     smma_format_name(fa[f]), bn, j, which ? 'B' : 'A', row,
+                                     kk, (unsigned) byte);
+                        }
+                }
+            }
+        }
+    ok(bad == 0, "the plan's swizzled stage offsets equal the descriptors' addresses "
+       "(%u of %u differ)", bad, total);
+}
+
+/* smma_tc05_sf128x4_off / _pos against the library's 128x4 layout. */
+static void
+test_128x4(void)
+{
+    static const size_t rows[] = { 1, 127, 128, 300 };
+    static const size_t ks[] = { 32, 100, 512, 1000 };
+    size_t ri, ki, m, kb, off, bad = 0, total = 0;
+
+    for (ri = 0; ri < 4; ri++)
+        for (ki = 0; ki < 4; ki++) {
+            size_t nkb = (ks[ki] + 31) / 32, kb_pad = (nkb + 3) / 4 * 4;
+
+            for (m = 0; m < rows[ri]; m++)
+                for (kb = 0; kb < nkb; kb++) {
+                    uint64_t pm, pk;
+                    smma_error err;
+
+                    if (smma_scale_offset(SMMA_SL_128X4, rows[ri], ks[ki], 32, m, kb, &off,
+                                          &err) != SMMA_OK)
+                        bail("scale offset: %s", err.msg);
+                    smma_tc05_sf128x4_pos(off, kb_pad, &pm, &pk);
+                    total++;
+                    if ((smma_tc05_sf128x4_off(m, kb, kb_pad) != off || pm != m || pk != kb)
+                        && bad++ < 5)
+                        diag("rows %zu k %zu (%zu, %zu): library %zu, tc05_addr %llu", rows[ri],
+                             ks[ki], m, kb, off,
+                             (unsigned long long) smma_tc05_sf128x4_off(m, kb, kb_pad));
+                }
+        }
+    ok(bad == 0, "128x4 offsets and their inverse equal smma_scale_offset (%zu of %zu differ)",
+       bad, total);
+}
+
+/* ---- acceptance ----------------------------------------------------------------------- */
+
+static smma_gpu_gemm_args
+args_of(smma_format fa, smma_format fb, smma_format sf, unsigned vec, size_t m, size_t n,
+        size_t k)
+{
+    smma_gpu_gemm_args a;
+
+    memset(&a, 0, sizeof(a));
+    a.shape.a_fmt = fa;
+    a.shape.b_fmt = fb;
+    a.shape.scale_fmt = sf;
+    a.shape.vec = vec;
+    a.shape.c_fmt = SMMA_NONE;
+    a.shape.d_fmt = SMMA_BF16;
+    a.shape.m = m;
+    a.shape.n = n;
+    a.shape.k = k;
+    a.lda = a.ldb = (k + 31) / 32 * 32;
+    a.a_kmajor = a.b_kmajor = true;
+    a.scale_layout = SMMA_SL_128X4;
+    a.ldd = n;
+    return a;
+}
+
+static void
+expect_refusal(const smma_gpu_gemm_args *a, smma_gpu_kernel k, const char *needle,
+               const char *what)
+{
+    char msg[256] = "";
+    int rc = smma_sm100_check(a, k, msg, sizeof(msg));
+
+    ok(rc == SMMA_GPU_STATUS_EINVAL && strstr(msg, needle) != NULL, "refused: %s (\"%s\")",
+       what, msg);
+}
+
+static void
+test_check(void)
+{
+    smma_gpu_gemm_args a;
+    char msg[256];
+    smma_sm100_plan p;
+
+    a = args_of(SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, 32, 1, 1, 1);
+    is_int(SMMA_GPU_STATUS_OK, smma_sm100_check(&a, SMMA_GPU_SM100_V1, msg, sizeof(msg)),
+           "v1 takes mxfp8 1 x 1 x 1");
+    is_int(SMMA_GPU_STATUS_OK, smma_sm100_check(&a, SMMA_GPU_SM100_V2, msg, sizeof(msg)),
+           "v2 takes mxfp8 1 x 1 x 1");
+    a = args_of(SMMA_E2M1, SMMA_E2M1, SMMA_UE4M3, 16, 8192, 8192, 8192);
+    smma_sm100_plan_init(&p, &a, SMMA_GPU_SM100_V2, 148, msg, sizeof(msg));
+    ok(p.kind == 6 && p.scale_vec == 4 && p.bn == 256 && p.stages >= 2 && p.tmem_cols == 512
+       && p.smem_bytes <= SMMA_SM100_SMEM_LIMIT + 1024 && p.grid == 148,
+       "nvfp4 8192^3 on v2: mxf4nvf4 4X, bn 256, %u stages of %u bytes, %u TMEM columns, "
+       "grid %u", p.stages, p.stage_bytes, p.tmem_cols, p.grid);
+    a = args_of(SMMA_E4M3, SMMA_E2M1, SMMA_E8M0, 32, 100, 100, 100);
+    smma_sm100_plan_init(&p, &a, SMMA_GPU_SM100_V1, 148, msg, sizeof(msg));
+    ok(p.kind == 4 && p.b_expand && !p.a_expand && p.b_code == 5 && p.b_ld == 112,
+       "mxfp8 x mxfp4: mxf8f6f4 with B unpacked into a scratch of 112-byte rows");
+    is_string("b200-fp8", smma_sm100_model(&a.shape), "the model is b200-fp8");
+
+    a = args_of(SMMA_BF16, SMMA_BF16, SMMA_NONE, 32, 16, 16, 16);
+    expect_refusal(&a, SMMA_GPU_SM100_V1, "not a block-scaled kind", "bf16 x bf16");
+    ok(smma_sm100_model(&a.shape) == NULL, "no model for bf16");
+    a = args_of(SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, 16, 16, 16, 16);
+    expect_refusal(&a, SMMA_GPU_SM100_V1, "per 32 elements", "mxfp8 with vec 16");
+    a = args_of(SMMA_E2M1, SMMA_E2M1, SMMA_UE4M3, 32, 16, 16, 64);
+    expect_refusal(&a, SMMA_GPU_SM100_V1, "vec 16", "nvfp4 with vec 32");
+    a = args_of(SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, 32, 16, 16, 64);
+    a.b_kmajor = false;
+    expect_refusal(&a, SMMA_GPU_SM100_V2, "K-major", "N-major B");
+    a = args_of(SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, 32, 16, 16, 32);
+    a.lda = 40;
+    is_int(SMMA_GPU_STATUS_OK, smma_sm100_check(&a, SMMA_GPU_SM100_V1, msg, sizeof(msg)),
+           "v1 takes lda 40 (no TMA)");
+    expect_refusal(&a, SMMA_GPU_SM100_V2, "lda = 40", "v2 with lda 40 bytes");
+    a.lda = 32;
+    a.a = (const void *) (uintptr_t) 8;
+    expect_refusal(&a, SMMA_GPU_SM100_V2, "16 bytes", "v2 with A at an 8-byte boundary");
+    a = args_of(SMMA_E2M1, SMMA_E4M3, SMMA_E8M0, 32, 16, 16, 64);
+    a.lda = 66;
+    a.a = (const void *) (uintptr_t) 8;
+    is_int(SMMA_GPU_STATUS_OK, smma_sm100_check(&a, SMMA_GPU_SM100_V2, msg, sizeof(msg)),
+           "v2 takes an unpacked e2m1 A at any alignment");
+    a.lda = 65;
+    expect_refusal(&a, SMMA_GPU_SM100_V1, "even", "odd lda for e2m1");
+    a.lda = 32;
+    expect_refusal(&a, SMMA_GPU_SM100_V1, "less than k", "lda < k");
+    a = args_of(SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, 32, 16, 16, 64);
+    a.scale_layout = SMMA_SL_TRITON5D;
+    expect_refusal(&a, SMMA_GPU_SM100_V1, "linear or 128x4", "triton5d scales");
+    a.scale_layout = SMMA_SL_LINEAR;
+    a.ldd = 8;
+    expect_refusal(&a, SMMA_GPU_SM100_V1, "ldd", "ldd < n");
+    a = args_of(SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, 32, 16, 16, 64);
+    expect_refusal(&a, SMMA_GPU_SM80_V1, "not sm100-v1 or sm100-v2", "an sm80 kernel");
+    a.shape.m = 0;
+    expect_refusal(&a, SMMA_GPU_SM100_V1, "sm100-v1: ", "m = 0");
+}
+
+int
+main(void)
+{
+    double t0 = tap_seconds();
+
+    plan_lazy();
+    test_check();
+    test_smem_view();
+    test_128x4();
+    t100_each_suite_case(false, suite_case, NULL);
+    test_padding();
+    test_generated();
+    diag("%.2f s", tap_seconds() - t0);
+    return exit_status();
+}
