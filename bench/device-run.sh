@@ -21,6 +21,15 @@
 #   bench-bs  bench/gemm-bench --formats all (bench-bs.log)
 #   triton    bench/triton-dot-scaled.py: Triton's dot_scaled checked against
 #             the model and timed (triton.log)
+#   pycheck   bench/python-triton-check.py: the Python module as Triton's
+#             oracle (python-triton-check.log)
+#   tma       tests/gpu/tma-t: the sm_100 kernels' TMA producer on sm_90a
+#             against the dry run's shared-memory image (tma-t.log)
+#   truth     bench/h100-truth.sh q3 and q4 (the sm_90 fp8 mma.sync and f16
+#             accumulator questions; truth/), TRUTH_TIMEOUT seconds each
+#   sanitize-bs  compute-sanitizer memcheck and racecheck over
+#             tests/gpu/gemm-bs-t at level 0 (sanitize-bs.log)
+#   sm100-sass   bench/sm100-sass.sh: the sm_100a SASS counts (sm100-sass.txt)
 set -u
 tarball=$1
 shift
@@ -82,6 +91,33 @@ for step in "$@"; do
             echo "$tool: exit $?" | tee -a "$OUT/sanitize.log"
             grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize.log" | tail -1
         done ;;
+    pycheck)
+        PYTHONUNBUFFERED=1 SOFTMMA_LIB=$PWD/.libs/libsoftmma.so.0 PYTHONPATH=$PWD/python \
+            timeout 300 python3 bench/python-triton-check.py \
+            --log "$OUT/python-triton-check.log" >"$OUT/python-triton-check.out" 2>&1
+        echo "pycheck: exit $?"; tail -3 "$OUT/python-triton-check.out" ;;
+    tma)
+        SMMA_SRCDIR=$PWD ./tests/gpu/tma-t >"$OUT/tma-t.log" 2>&1
+        echo "tma-t: exit $?"; grep -E '^(not ok|1\.\.)' "$OUT/tma-t.log" | head
+        grep -c '^ok' "$OUT/tma-t.log" ;;
+    truth)
+        for q in q3 q4; do
+            OUT=$OUT/truth TRUTH_TIMEOUT=${TRUTH_TIMEOUT:-230} sh bench/h100-truth.sh $q \
+                >"$OUT/truth-$q.log" 2>&1
+            echo "truth $q: exit $?"; tail -12 "$OUT/truth-$q.log"
+        done ;;
+    sanitize-bs)
+        : >"$OUT/sanitize-bs.log"
+        for tool in memcheck racecheck; do
+            echo "--- compute-sanitizer --tool $tool" >>"$OUT/sanitize-bs.log"
+            SMMA_SRCDIR=$PWD TEST_LEVEL=0 compute-sanitizer --tool "$tool" \
+                ./tests/gpu/gemm-bs-t >>"$OUT/sanitize-bs.log" 2>&1
+            echo "$tool: exit $?" | tee -a "$OUT/sanitize-bs.log"
+            grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize-bs.log" | tail -1
+        done ;;
+    sm100-sass)
+        sh bench/sm100-sass.sh . "$OUT" >"$OUT/sm100-sass.out" 2>&1
+        echo "sm100-sass: exit $?"; tail -20 "$OUT/sm100-sass.out" ;;
     sass)
         : >"$OUT/sass.txt"
         for o in gpu/sm80/*.o gpu/sm100/*.o gpu/probes/mma_probe.o; do

@@ -42,7 +42,7 @@ case $q in
 q1)
     make -j"$jobs" tests/ref/ml-dtypes-t >"$dir/build.log" 2>&1 || { cat "$dir/build.log"; exit 2; }
     SMMA_SRCDIR=${SMMA_SRCDIR:-.} TEST_LEVEL=2 SMMA_DUMP_DIR=$dir \
-        timeout 230 ./tests/ref/ml-dtypes-t >"$dir/ml-dtypes-t.log" 2>&1
+        timeout "${TRUTH_TIMEOUT:-230}" ./tests/ref/ml-dtypes-t >"$dir/ml-dtypes-t.log" 2>&1
     rc=$?
     summary "ml_dtypes e8m0, level 2" "$dir/ml-dtypes-t.log"
     ;;
@@ -62,7 +62,7 @@ q3|q4)
         only=mma.m16n8k16.f16.f16
     fi
     TEST_LEVEL=1 SMMA_MMA_ONLY=$only SMMA_DUMP_DIR=$dir \
-        timeout 230 ./tests/gpu/mma-t >"$dir/mma-t.log" 2>&1
+        timeout "${TRUTH_TIMEOUT:-230}" ./tests/gpu/mma-t >"$dir/mma-t.log" 2>&1
     rc=$?
     summary "mma-t $only, level 1" "$dir/mma-t.log"
     ;;
