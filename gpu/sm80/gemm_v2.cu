@@ -68,7 +68,8 @@ struct v2_plan {
     uint32_t gb_tile;          /* elements of B from one k tile to the next */
     uint32_t a_dst, b_dst;     /* shared: chunk 0 of this thread in a stage */
     uint32_t a_rows, b_rows;   /* bit it: chunk it lies inside M (A) or N (B) */
-    uint32_t kc;               /* the k of chunk 0 in a k tile */
+    uint32_t kc;               /* the k of B's chunk 0 in a k tile */
+    uint32_t kc_a;             /* the k of A's chunks in a k tile */
     uint32_t b_bytes;          /* N-major B: bytes of the chunk before N */
     uint32_t a_frag, b_frag[4]; /* the lane's ldmatrix bases (b_frag[1..3]: N-major) */
 };
@@ -85,6 +86,7 @@ v2_plan_make(const sm80_params &p, uint32_t tm, uint32_t tn, unsigned lane, uint
     q.ga = a + (size_t) am * p.lda + (t % 8) * 8;
     q.ga_step = THREADS / 8 * p.lda;
     q.a_dst = smma_sm80_load_base(t, A_ROW);
+    q.kc_a = (t % 8) * 8;
     q.a_rows = 0;
     for (int it = 0; it < A_ITERS; it++)
         q.a_rows |= (am + it * (THREADS / 8) < p.m ? 1u : 0u) << it;
@@ -129,7 +131,8 @@ v2_load(const sm80_params &p, const v2_plan &q, uint32_t st, uint32_t kt, uint32
     const char *ga = (const char *) q.ga + (size_t) k0 * 2;
     const char *gb = (const char *) q.gb + (size_t) kt * q.gb_tile * 2;
     const bool live = kt < ktiles;
-    const bool kin = live && k0 + q.kc < p.k; /* K-major chunks: inside K */
+    const bool kin = live && k0 + q.kc < p.k;     /* K-major B's chunks: inside K */
+    const bool kin_a = live && k0 + q.kc_a < p.k; /* A's chunks: inside K */
 
 #pragma unroll
     for (int it = 0; it < A_ITERS + B_ITERS; it++) {
@@ -137,7 +140,7 @@ v2_load(const sm80_params &p, const v2_plan &q, uint32_t st, uint32_t kt, uint32
             continue; /* resolved at compile time */
         if (it < A_ITERS) {
             uint32_t dst = st + q.a_dst + it * smma_sm80_load_stride(THREADS, A_ROW);
-            uint32_t n = kin && ((q.a_rows >> it) & 1) ? 16 : 0;
+            uint32_t n = kin_a && ((q.a_rows >> it) & 1) ? 16 : 0;
 
             cp_async16(dst, ga + (size_t) it * q.ga_step * 2, n);
         } else {
