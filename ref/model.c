@@ -66,9 +66,11 @@ static const smma_model models[] = {
       .floor = -133, .inputs = "e4m3, e5m2", .psum_apart = true, .psum_round = SMMA_RZ,
       .status = PROV " (fits the published measurements; not probed by softmma)" },
     { .name = "h100-fp8-mma-sync",
-      .summary = "sm_90 mma.sync fp8: exact fp8 -> f16, h100-bf16 on k mod 4 in {0,1}, then {2,3}",
+      .summary = "sm_90 mma.sync fp8: exact fp8 -> f16, h100-bf16 from 0 on k mod 4 in {0,1}, "
+                 "then {2,3}, then + C (fp32, to nearest)",
       .kind = SMMA_MODEL_BLOCK_FMA, .round = SMMA_RZ, .fma = 16, .neab = 2, .floor = -133,
       .inputs = "e4m3, e5m2", .korder = k_fp8_lo_hi, .korder_len = 32, .upcast_f16 = true,
+      .c_last = true,
       .status = PROV " (the first of the groupings tests/gpu/mma-t compares)" },
     { .name = "h100-f16acc",
       .summary = "H100 f16 accumulators: h100-bf16's aligned sum rounded to nearest f16",

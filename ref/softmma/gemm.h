@@ -154,6 +154,9 @@ typedef struct smma_model {
                                formats must fit in fp16) and split as an fp16, so an
                                e4m3 subnormal becomes a normal number */
     smma_f16_acc f16_acc;   /* with an fp16 D: the fp16 accumulator's rounding */
+    bool c_last;            /* block-FMA: the blocks run from +0 and C is added to their
+                               fp32 result at the end, one fp32 addition to nearest (as
+                               ptxas lowers sm_90 fp8 mma.sync: two HMMA, then FADD) */
 } smma_model;
 
 size_t smma_model_count(void);
