@@ -14,7 +14,7 @@ softmma-gemm-inputs file and a D file and runs `softmma gemm --inputs ...
 --check ...` on every element; the softmma program must be built.  The
 timing compiles the 16 configurations in parallel processes first (Triton's
 cache), then times each with triton.testing.do_bench (CUDA events, the
-median).  The record of a run is bench/h100-gemm-bs.md.
+median).  The record of a run is bench/sm80-kernels.md.
 """
 import argparse
 import multiprocessing as mp
