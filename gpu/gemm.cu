@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gemm_internal.h"
@@ -127,7 +128,7 @@ int
 smma_gpu_info(smma_gpu_device *dev, char *msg, size_t len)
 {
     cudaDeviceProp prop;
-    int id = 0, n = 0, clk = 0, mclk = 0;
+    int id = 0, n = 0, clk = 0, mclk = 0, optin = 0;
     cudaError_t e;
 
     if (dev == NULL)
@@ -142,6 +143,8 @@ smma_gpu_info(smma_gpu_device *dev, char *msg, size_t len)
         return cuda_status(e, "cudaGetDeviceProperties", msg, len);
     (void) cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, id);
     (void) cudaDeviceGetAttribute(&mclk, cudaDevAttrMemoryClockRate, id);
+    (void) cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, id);
+    (void) cudaGetLastError();
     memset(dev, 0, sizeof(*dev));
     snprintf(dev->name, sizeof(dev->name), "%s", prop.name);
     dev->sm_major = prop.major;
@@ -150,7 +153,88 @@ smma_gpu_info(smma_gpu_device *dev, char *msg, size_t len)
     dev->clock_khz = clk;
     dev->mem_clock_khz = mclk;
     dev->mem_bytes = prop.totalGlobalMem;
+    dev->smem_optin_bytes = (size_t) optin;
     return SMMA_GPU_STATUS_OK;
+}
+
+namespace {
+
+int
+cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *) a, y = *(const float *) b;
+
+    return x < y ? -1 : x > y;
+}
+
+} /* namespace */
+
+int
+smma_gpu_time_gemm(const smma_gpu_gemm_args *x, unsigned warmup, unsigned reps,
+                   double *median_ms, char *msg, size_t len)
+{
+    cudaStream_t st;
+    cudaEvent_t *ev;
+    float *t;
+    unsigned i, made = 0;
+    int rc = SMMA_GPU_STATUS_OK;
+    cudaError_t e = cudaSuccess;
+
+    if (x == NULL || median_ms == NULL || reps == 0)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "no arguments given, or no runs "
+                            "to time");
+    st = (cudaStream_t) x->stream;
+    for (i = 0; i < warmup && rc == SMMA_GPU_STATUS_OK; i++)
+        rc = smma_gpu_gemm(x, msg, len);
+    if (rc != SMMA_GPU_STATUS_OK)
+        return rc;
+    ev = (cudaEvent_t *) calloc(reps + 1, sizeof(*ev));
+    t = (float *) calloc(reps, sizeof(*t));
+    if (ev == NULL || t == NULL) {
+        free(ev);
+        free(t);
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_ENOMEM, "out of host memory for %u "
+                            "timings", reps);
+    }
+    for (made = 0; made <= reps; made++)
+        if ((e = cudaEventCreate(&ev[made])) != cudaSuccess) {
+            rc = cuda_status(e, "cudaEventCreate", msg, len);
+            goto out;
+        }
+    /* Back to back: event i, run i, event i + 1, ... so that the device
+     * does not wait for the host between the runs. */
+    if ((e = cudaEventRecord(ev[0], st)) != cudaSuccess) {
+        rc = cuda_status(e, "cudaEventRecord", msg, len);
+        goto out;
+    }
+    for (i = 0; i < reps; i++) {
+        if ((rc = smma_gpu_gemm(x, msg, len)) != SMMA_GPU_STATUS_OK)
+            goto out;
+        if ((e = cudaEventRecord(ev[i + 1], st)) != cudaSuccess) {
+            rc = cuda_status(e, "cudaEventRecord", msg, len);
+            goto out;
+        }
+    }
+    if ((e = cudaEventSynchronize(ev[reps])) != cudaSuccess) {
+        rc = cuda_status(e, "the timed runs", msg, len);
+        goto out;
+    }
+    for (i = 0; i < reps; i++)
+        if ((e = cudaEventElapsedTime(&t[i], ev[i], ev[i + 1])) != cudaSuccess) {
+            rc = cuda_status(e, "cudaEventElapsedTime", msg, len);
+            goto out;
+        }
+    qsort(t, reps, sizeof(*t), cmp_float);
+    *median_ms = reps % 2 ? (double) t[reps / 2]
+                          : ((double) t[reps / 2 - 1] + (double) t[reps / 2]) / 2;
+out:
+    if (rc != SMMA_GPU_STATUS_OK)
+        (void) cudaDeviceSynchronize();
+    for (i = 0; i < made; i++)
+        (void) cudaEventDestroy(ev[i]);
+    free(ev);
+    free(t);
+    return rc;
 }
 
 int

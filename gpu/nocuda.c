@@ -1,6 +1,7 @@
 /*
- * gpu/nocuda.c - smma_gpu_gemm and smma_gpu_info in a build without CUDA:
- * they say so.  The rules (gpu/gemm_check.c) are built all the same.
+ * gpu/nocuda.c - smma_gpu_gemm, smma_gpu_time_gemm, smma_gpu_info and the
+ * device memory helpers in a build without CUDA: they say so.  The rules
+ * (gpu/gemm_check.c) are built all the same.
  */
 #include <config.h>
 
@@ -20,6 +21,17 @@ int
 smma_gpu_info(smma_gpu_device *dev, char *msg, size_t len)
 {
     (void) dev;
+    return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_ENODEV, NO_CUDA);
+}
+
+int
+smma_gpu_time_gemm(const smma_gpu_gemm_args *x, unsigned warmup, unsigned reps,
+                   double *median_ms, char *msg, size_t len)
+{
+    (void) x;
+    (void) warmup;
+    (void) reps;
+    (void) median_ms;
     return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_ENODEV, NO_CUDA);
 }
 

@@ -11,6 +11,8 @@
 #include <stdio.h>
 
 #include <softmma/format.h>
+#include <softmma/gemm.h>
+#include <softmma/gpu.h>
 #include <softmma/grid.h>
 #include <softmma/profile.h>
 
@@ -61,6 +63,38 @@ int cmd_diff(int argc, char **argv);
 void cli_print_quant_choices(const smma_profile *p);
 int cmd_gemm(int argc, char **argv);
 int cmd_models(int argc, char **argv);
+int cmd_gpu(int argc, char **argv);
+
+/* softmma gemm --on gpu (tools/cmd_gpu.c).  The device, the kernel that
+ * computes the problem there and the model it follows. */
+typedef struct cli_gpu_plan {
+    smma_gpu_device dev;
+    smma_gpu_kernel kernel;     /* the kernel that runs (never SMMA_GPU_AUTO) */
+    const char *model;          /* the model it follows on the device, or NULL */
+    char no_model[256];         /* why there is none */
+} cli_gpu_plan;
+
+/* smma_gemm_generate for the GPU: a bf16 or fp16 operand of a scaled
+ * product is generated without scales (smma_gemm_generate_opts), as the
+ * kernels take it, and its scales are then set to 1. */
+int cli_gpu_generate(const smma_gemm_shape *s, smma_input_class cls, uint64_t seed,
+                     smma_gemm_data *g, smma_error *err);
+
+/* Finds device 0 and the kernel that computes s (kernel, or the choice for
+ * SMMA_GPU_AUTO) with smma_gpu_gemm_check, and the model it follows.
+ * Refuses a 16-bit operand of a scaled product whose scales are not all 1.
+ * CLI_OK, or CLI_USAGE after printing the error (no device: the reason; a
+ * refused problem: the kernel's message, naming --kernel). */
+int cli_gpu_plan_gemm(const smma_gemm_shape *s, const smma_gemm_data *g, smma_gpu_kernel kernel,
+                      cli_gpu_plan *plan);
+
+/* Stores the problem on the device (A and B K-major, scales linear, C
+ * fp32) and runs plan->kernel: with reps == 0 once, D (m x n codes of
+ * s->d_fmt) copied back into d; else a warm-up run and reps timed runs,
+ * their median time in *median_ms (smma_gpu_time_gemm).  CLI_OK, or
+ * CLI_USAGE after printing the error. */
+int cli_gpu_run_gemm(const cli_gpu_plan *plan, const smma_gemm_shape *s, const smma_gemm_data *g,
+                     uint32_t *d, unsigned reps, double *median_ms);
 int cmd_layout(int argc, char **argv);
 
 /* Prints grid g as text, as `softmma layout INSTRUCTION OPERAND` does: a

@@ -3,7 +3,9 @@
  *
  * gemm generates seeded inputs (or reads them from a file), computes D under
  * a numerics model, and prints D as hex codes; or checks a subject's D by
- * sampling; or times the reference.
+ * sampling; or times the reference.  With --on gpu the same inputs go through
+ * a GPU kernel (tools/cmd_gpu.c): D printed the same way, checked by sampling
+ * under the model the kernel follows on the device, or timed.
  *
  * The inputs file ("softmma-gemm-inputs 1") is text: a header of "key value"
  * lines (a, b, scale, vec, c, m, n, k in any order, and optionally alpha: the
@@ -397,6 +399,52 @@ write_inputs(const char *path, const smma_gemm_shape *s, const smma_gemm_data *g
     return CLI_OK;
 }
 
+/* Prints the result of a sampled check: the line, then the first
+ * mismatches. */
+static void
+print_check(const char *subject, const smma_gemm_shape *s, const char *model, size_t checked,
+            size_t bad, const smma_mismatch *first, size_t nfirst)
+{
+    size_t i;
+
+    printf("%s: checked %zu of %zu entries of D under %s: %zu mismatches\n", subject, checked,
+           s->m * s->n, model, bad);
+    for (i = 0; i < bad && i < nfirst; i++) {
+        char w[64], gv[64];
+
+        cli_format_value(smma_decode(s->d_fmt, first[i].want), w, sizeof(w));
+        cli_format_value(smma_decode(s->d_fmt, first[i].got), gv, sizeof(gv));
+        printf("  D[%zu][%zu]: want 0x%0*x (%s) got 0x%0*x (%s)\n", first[i].i, first[i].j,
+               cli_code_digits(s->d_fmt), (unsigned) first[i].want, w,
+               cli_code_digits(s->d_fmt), (unsigned) first[i].got, gv);
+    }
+}
+
+/* Writes the inputs (--save-inputs) and D (--out, else stdout). */
+static int
+write_result(const char *save_s, const char *out_s, const smma_gemm_shape *s,
+             const smma_gemm_data *g, const uint32_t *d)
+{
+    int rc;
+
+    if (save_s != NULL && (rc = write_inputs(save_s, s, g)) != CLI_OK)
+        return rc;
+    if (out_s != NULL) {
+        FILE *f = fopen(out_s, "w");
+
+        if (f == NULL)
+            return cli_error("%s: cannot create: %s", out_s, strerror(errno));
+        write_rows(f, d, s->m, s->n, s->d_fmt);
+        if (ferror(f) | fclose(f)) {
+            remove(out_s);
+            return cli_error("%s: write error", out_s);
+        }
+    } else {
+        write_rows(stdout, d, s->m, s->n, s->d_fmt);
+    }
+    return CLI_OK;
+}
+
 static double
 now(void)
 {
@@ -408,6 +456,65 @@ now(void)
 
 /* ---- gemm -------------------------------------------------------------------- */
 
+/* Timed runs of --bench --on gpu, after one warm-up run. */
+#define GPU_BENCH_REPS 20u
+
+/* softmma gemm --on gpu: the problem through a GPU kernel (kernel, or the
+ * one smma_gpu_gemm chooses); D printed or written as on the CPU, or
+ * checked on `samples` entries (0: no check) under model (NULL: the one the
+ * kernel follows on the device), or timed. */
+static int
+gemm_gpu(const smma_gemm_shape *s, const smma_gemm_data *g, const smma_model *model,
+         smma_gpu_kernel kernel, uint64_t samples, bool bench, uint64_t seed,
+         const char *save_s, const char *out_s, uint32_t *d)
+{
+    smma_gemm_operands op = smma_gemm_data_operands(s, g);
+    cli_gpu_plan plan;
+    smma_error err;
+    int rc;
+
+    if ((rc = cli_gpu_plan_gemm(s, g, kernel, &plan)) != CLI_OK)
+        return rc;
+    if (samples > 0 && model == NULL) {
+        if (plan.model == NULL)
+            return cli_error("--check: %s; name the model to check against with --model",
+                             plan.no_model);
+        if (smma_model_from_name(plan.model, &model, &err) != SMMA_OK ||
+            smma_model_check(model, s, &err) != SMMA_OK)
+            return cli_error("--check: %s: %s", plan.model, err.msg);
+    }
+    if (bench) {
+        double ms = 0, flops = 2.0 * (double) s->m * (double) s->n * (double) s->k;
+
+        if ((rc = cli_gpu_run_gemm(&plan, s, g, NULL, GPU_BENCH_REPS, &ms)) != CLI_OK)
+            return rc;
+        printf("gemm %s x %s scale %s vec %u %zux%zux%zu on %s (%d.%d) kernel %s model %s: "
+               "median %.4f ms of %u runs, %.2f TFLOP/s\n", smma_format_name(s->a_fmt),
+               smma_format_name(s->b_fmt), fmt_or_none(s->scale_fmt), s->vec, s->m, s->n, s->k,
+               plan.dev.name, plan.dev.sm_major, plan.dev.sm_minor,
+               smma_gpu_kernel_name(plan.kernel), plan.model != NULL ? plan.model : "none", ms,
+               GPU_BENCH_REPS, ms > 0 ? flops / (ms * 1e-3) / 1e12 : 0.0);
+        return CLI_OK;
+    }
+    if ((rc = cli_gpu_run_gemm(&plan, s, g, d, 0, NULL)) != CLI_OK)
+        return rc;
+    if (samples > 0) {
+        smma_mismatch first[10];
+        size_t checked, bad;
+        char subject[200];
+
+        if (smma_gemm_verify(model, s, &op, d, samples > SIZE_MAX ? SIZE_MAX : (size_t) samples,
+                             seed ^ 0x5a5a5a5aull, &checked, &bad, first, 10, &err) != SMMA_OK)
+            return cli_error("%s", err.msg);
+        snprintf(subject, sizeof(subject), "%s on %s (%d.%d)",
+                 smma_gpu_kernel_name(plan.kernel), plan.dev.name, plan.dev.sm_major,
+                 plan.dev.sm_minor);
+        print_check(subject, s, model->name, checked, bad, first, 10);
+        return bad ? CLI_MISMATCH : CLI_OK;
+    }
+    return write_result(save_s, out_s, s, g, d);
+}
+
 static void
 gemm_usage(void)
 {
@@ -418,7 +525,9 @@ gemm_usage(void)
            "       softmma gemm --inputs FILE --model NAME [--d FMT] [--alpha X]\n"
            "           [--out FILE]\n"
            "       softmma gemm ... --check DFILE [--samples S]\n"
-           "       softmma gemm ... --bench\n\n"
+           "       softmma gemm ... --bench\n"
+           "       softmma gemm ... --on gpu [--kernel NAME] [--model NAME]\n"
+           "           [--check COUNT | --bench | --out FILE]\n\n"
            "Computes D = alpha (C + sum_k (A*SA)(B*SB)) under a numerics model\n"
            "(softmma models) and prints D as hex codes, one row per line.  Inputs are\n"
            "generated from the seed (class random: finite codes, exponents within\n"
@@ -431,7 +540,19 @@ gemm_usage(void)
            "0xHHHHHHHH, else a decimal number (or inf, nan) rounded to the nearest fp32;\n"
            "without it there is no alpha (the same bits as alpha 1).  An inputs file may\n"
            "give it in its header instead (alpha X).  Defaults: --scale none, --vec 32,\n"
-           "--c none, --d fp32, --seed 1, --class random.\n");
+           "--c none, --d fp32, --seed 1, --class random.\n\n"
+           "--on gpu computes D on device 0 with a GPU kernel instead (softmma gpu lists\n"
+           "them): --kernel sm80-v1, sm80-v2, sm80-bs-v1, sm80-bs-large, sm80-bs-small,\n"
+           "sm100-v1, sm100-v2 or auto (the default: the fastest that takes the problem).\n"
+           "The same inputs, except that a bf16 or fp16 operand of a scaled product is\n"
+           "generated without scales (scale 1), as the kernels take it.  D is printed as\n"
+           "above.  --check COUNT verifies COUNT sampled entries of the GPU's D (all\n"
+           "when COUNT >= m*n) against the reference under the model the kernel\n"
+           "follows on the device (or --model NAME; --model is optional with --on gpu)\n"
+           "and exits 1 on any mismatch.  --bench times one warm-up and 20 runs with\n"
+           "CUDA events and prints the median time and TFLOP/s (2mnk flops).  Without\n"
+           "CUDA or a device, or when the kernel refuses the problem, it exits 2 with\n"
+           "the reason.\n");
 }
 
 int
@@ -440,8 +561,9 @@ cmd_gemm(int argc, char **argv)
     const char *a_s = NULL, *b_s = NULL, *scale_s = NULL, *vec_s = NULL, *m_s = NULL,
                *n_s = NULL, *k_s = NULL, *model_s = NULL, *seed_s = "1", *class_s = NULL,
                *c_s = NULL, *d_s = "fp32", *out_s = NULL, *save_s = NULL, *in_s = NULL,
-               *check_s = NULL, *samples_s = NULL, *alpha_s = NULL;
-    bool bench = false;
+               *check_s = NULL, *samples_s = NULL, *alpha_s = NULL, *on_s = "cpu",
+               *kernel_s = NULL;
+    bool bench = false, on_gpu = false;
     const struct opt_spec specs[] = {
         { "a", true, &a_s, NULL }, { "b", true, &b_s, NULL }, { "scale", true, &scale_s, NULL },
         { "vec", true, &vec_s, NULL }, { "m", true, &m_s, NULL }, { "n", true, &n_s, NULL },
@@ -450,7 +572,8 @@ cmd_gemm(int argc, char **argv)
         { "c", true, &c_s, NULL }, { "d", true, &d_s, NULL }, { "out", true, &out_s, NULL },
         { "save-inputs", true, &save_s, NULL }, { "inputs", true, &in_s, NULL },
         { "check", true, &check_s, NULL }, { "samples", true, &samples_s, NULL },
-        { "alpha", true, &alpha_s, NULL },
+        { "alpha", true, &alpha_s, NULL }, { "on", true, &on_s, NULL },
+        { "kernel", true, &kernel_s, NULL },
         { "bench", false, NULL, &bench }, { NULL, false, NULL, NULL },
     };
     struct opt_result r;
@@ -460,8 +583,9 @@ cmd_gemm(int argc, char **argv)
     const smma_model *model = NULL;
     smma_error err;
     uint32_t *d = NULL;
-    uint64_t seed = 1, v;
+    uint64_t seed = 1, v, gpu_samples = 0;
     smma_input_class cls = SMMA_CLASS_RANDOM;
+    smma_gpu_kernel kernel = SMMA_GPU_AUTO;
     int rc = opt_parse(argc, argv, specs, &r);
 
     memset(&g, 0, sizeof(g));
@@ -476,11 +600,27 @@ cmd_gemm(int argc, char **argv)
         rc = cli_error("unexpected argument '%s'", r.pos[0]);
         goto done;
     }
-    if (model_s == NULL) {
+    if (strcmp(on_s, "gpu") == 0)
+        on_gpu = true;
+    else if (strcmp(on_s, "cpu") != 0) {
+        rc = cli_error("--on: '%s' is not cpu or gpu", on_s);
+        goto done;
+    }
+    if (kernel_s != NULL) {
+        if (!on_gpu) {
+            rc = cli_error("--kernel %s needs --on gpu", kernel_s);
+            goto done;
+        }
+        if (smma_gpu_kernel_from_name(kernel_s, &kernel, &err) != SMMA_OK) {
+            rc = cli_error("--kernel: %s", err.msg);
+            goto done;
+        }
+    }
+    if (model_s == NULL && !on_gpu) {
         rc = cli_error("--model is required (see softmma models)");
         goto done;
     }
-    if (smma_model_from_name(model_s, &model, &err) != SMMA_OK) {
+    if (model_s != NULL && smma_model_from_name(model_s, &model, &err) != SMMA_OK) {
         rc = cli_error("--model: %s", err.msg);
         goto done;
     }
@@ -533,7 +673,8 @@ cmd_gemm(int argc, char **argv)
             goto done;
         }
         if (smma_gemm_shape_check(&s, &err) != SMMA_OK ||
-            smma_gemm_generate(&s, cls, seed, &g, &err) != SMMA_OK) {
+            (on_gpu ? cli_gpu_generate(&s, cls, seed, &g, &err)
+                    : smma_gemm_generate(&s, cls, seed, &g, &err)) != SMMA_OK) {
             rc = cli_error("%s", err.msg);
             goto done;
         }
@@ -547,7 +688,7 @@ cmd_gemm(int argc, char **argv)
             goto done;
         s.has_alpha = true;
     }
-    if (smma_model_check(model, &s, &err) != SMMA_OK) {
+    if (model != NULL && smma_model_check(model, &s, &err) != SMMA_OK) {
         rc = cli_error("%s", err.msg);
         goto done;
     }
@@ -555,6 +696,10 @@ cmd_gemm(int argc, char **argv)
     d = malloc(s.m * s.n * sizeof(*d));
     if (d == NULL) {
         rc = cli_error("out of memory for D (%zux%zu)", s.m, s.n);
+        goto done;
+    }
+    if (samples_s != NULL && on_gpu) {
+        rc = cli_error("--samples: with --on gpu, --check COUNT gives the number of samples");
         goto done;
     }
     if (samples_s != NULL && check_s == NULL) {
@@ -570,8 +715,18 @@ cmd_gemm(int argc, char **argv)
         rc = cli_error("--check writes nothing; do not give it with --out or --save-inputs");
         goto done;
     }
+    if (on_gpu) {
+        if (check_s != NULL && (!cli_parse_uint(check_s, UINT64_MAX, &gpu_samples) ||
+                                gpu_samples == 0)) {
+            rc = cli_error("--check: with --on gpu it takes the number of entries of D to "
+                           "sample (all when at least m*n), not '%s'", check_s);
+            goto done;
+        }
+        rc = gemm_gpu(&s, &g, model, kernel, gpu_samples, bench, seed, save_s, out_s, d);
+        goto done;
+    }
     if (check_s != NULL) {
-        size_t checked, bad, i;
+        size_t checked, bad;
         uint64_t samples;
 
         if (samples_s == NULL)
@@ -589,17 +744,7 @@ cmd_gemm(int argc, char **argv)
             rc = cli_error("%s", err.msg);
             goto done;
         }
-        printf("%s: checked %zu of %zu entries of D under %s: %zu mismatches\n", check_s,
-               checked, s.m * s.n, model->name, bad);
-        for (i = 0; i < bad && i < 10; i++) {
-            char w[64], gv[64];
-
-            cli_format_value(smma_decode(s.d_fmt, first[i].want), w, sizeof(w));
-            cli_format_value(smma_decode(s.d_fmt, first[i].got), gv, sizeof(gv));
-            printf("  D[%zu][%zu]: want 0x%0*x (%s) got 0x%0*x (%s)\n", first[i].i, first[i].j,
-                   cli_code_digits(s.d_fmt), (unsigned) first[i].want, w,
-                   cli_code_digits(s.d_fmt), (unsigned) first[i].got, gv);
-        }
+        print_check(check_s, &s, model->name, checked, bad, first, 10);
         rc = bad ? CLI_MISMATCH : CLI_OK;
         goto done;
     }
@@ -621,23 +766,7 @@ cmd_gemm(int argc, char **argv)
             goto done;
         }
     }
-    if (save_s != NULL && (rc = write_inputs(save_s, &s, &g)) != CLI_OK)
-        goto done;
-    if (out_s != NULL) {
-        FILE *f = fopen(out_s, "w");
-
-        if (f == NULL) {
-            rc = cli_error("%s: cannot create: %s", out_s, strerror(errno));
-            goto done;
-        }
-        write_rows(f, d, s.m, s.n, s.d_fmt);
-        if (ferror(f) | fclose(f)) {
-            remove(out_s);
-            rc = cli_error("%s: write error", out_s);
-        }
-    } else {
-        write_rows(stdout, d, s.m, s.n, s.d_fmt);
-    }
+    rc = write_result(save_s, out_s, &s, &g, d);
 done:
     free(d);
     smma_gemm_data_free(&g);

@@ -131,17 +131,29 @@ int smma_gpu_gemm_model(smma_gpu_kernel kernel, const smma_gemm_shape *s, int sm
 int smma_gpu_gemm(const smma_gpu_gemm_args *args, char *msg, size_t msg_len);
 
 /* Device 0: name, compute capability, multiprocessors, the clock rates the
- * driver reports (kHz) and the amount of memory.  SMMA_GPU_STATUS_ENODEV
- * with the reason without CUDA, a driver or a device. */
+ * driver reports (kHz), the amount of memory and the shared memory one
+ * block may opt in to (what sm80-v2 and sm80-bs-large need).
+ * SMMA_GPU_STATUS_ENODEV with the reason without CUDA, a driver or a
+ * device. */
 typedef struct smma_gpu_device {
     char name[128];
     int sm_major, sm_minor;
     int multiprocessors;
     int clock_khz, mem_clock_khz;
     size_t mem_bytes;
+    size_t smem_optin_bytes;
 } smma_gpu_device;
 
 int smma_gpu_info(smma_gpu_device *dev, char *msg, size_t msg_len);
+
+/* Times the problem on device 0: `warmup` runs of smma_gpu_gemm, then
+ * `reps` (at least 1) runs queued back to back on args->stream, each
+ * between two CUDA events; *median_ms receives the median of their times in
+ * milliseconds (the mean of the middle two for an even count).  Waits for
+ * the runs.  The statuses and messages of smma_gpu_gemm; D holds the
+ * result of the last run. */
+int smma_gpu_time_gemm(const smma_gpu_gemm_args *args, unsigned warmup, unsigned reps,
+                       double *median_ms, char *msg, size_t msg_len);
 
 /* ---- device memory and operand storage ----------------------------------
  *
