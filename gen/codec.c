@@ -305,6 +305,8 @@ encode_inputs(smma_format f, unsigned level, uint64_t seed, struct inputs *in)
         in_push2(in, maxv + step);
         in_push2(in, 2 * maxv);
         in_push_around(in, ms / 2);
+        if (f == SMMA_E8M0) /* 2^-127 and its fp32 neighbours: the ml_dtypes boundary */
+            in_push_around(in, ms);
         in_push2(in, ms / 4);
         in_push2(in, ms * 0.75);
     }
