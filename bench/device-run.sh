@@ -19,6 +19,7 @@
 #   ncu       Nsight Compute on one launch of sm80-v2 at 4096^3 (ncu.txt)
 #   gemm-bs   tests/gpu/gemm-bs-t at TEST_LEVEL (gemm-bs-t.log)
 #   bench-bs  bench/gemm-bench --formats all (bench-bs.log)
+#   bench-small  bench/gemm-bench --formats all --shapes small (bench-small.log)
 #   triton    bench/triton-dot-scaled.py: Triton's dot_scaled checked against
 #             the model and timed (triton.log)
 #   pycheck   bench/python-triton-check.py: the Python module as Triton's
@@ -30,6 +31,11 @@
 #   sanitize-bs  compute-sanitizer memcheck and racecheck over
 #             tests/gpu/gemm-bs-t at level 0 (sanitize-bs.log)
 #   sm100-sass   bench/sm100-sass.sh: the sm_100a SASS counts (sm100-sass.txt)
+#   cli       tests/tools/gpu-cli-t.sh and examples of softmma gpu and
+#             softmma gemm --on gpu --check/--bench (cli.log)
+#   ncu-small Nsight Compute on one launch of sm80-bs-small (mxfp8,
+#             1 x 8192 x 8192) and the SASS of gpu/sm80/bs_small.o and
+#             gemm_v2.o (ncu-small.txt, sass-sm80.tgz)
 set -u
 tarball=$1
 shift
@@ -65,6 +71,9 @@ for step in "$@"; do
     bench-bs)
         ./bench/gemm-bench --formats all >"$OUT/bench-bs.log" 2>&1
         cat "$OUT/bench-bs.log" ;;
+    bench-small)
+        ./bench/gemm-bench --formats all --shapes small >"$OUT/bench-small.log" 2>&1
+        cat "$OUT/bench-small.log" ;;
     triton)
         PYTHONUNBUFFERED=1 python3 bench/triton-dot-scaled.py --softmma tools/softmma \
             --out "$OUT" >"$OUT/triton.log" 2>&1
@@ -78,6 +87,10 @@ for step in "$@"; do
             ./bench/gemm-bench --kernels sm80-v2 --b nmajor --shapes square
             echo "SMMA_SM80_V2_STAGES=3:"
             SMMA_SM80_V2_STAGES=3 ./bench/gemm-bench --kernels sm80-v2 --shapes square
+            for tile in 128x128 256x128; do
+                echo "SMMA_SM80_V2_TILE=$tile:"
+                SMMA_SM80_V2_TILE=$tile ./bench/gemm-bench --kernels sm80-v2 --shapes square
+            done
             ./bench/gemm-bench --ceilings
             nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu --format=csv
         } >"$OUT/bench.log" 2>&1
@@ -145,6 +158,42 @@ for step in "$@"; do
         echo "ncu: exit $?"
         grep -E 'Throughput|Pipe|Stall|Bank|Issue|Warp Cycles|Eligible|Registers|Duration' \
             "$OUT/ncu.txt" | head -60 ;;
+    cli)
+        {
+            SMMA_SRCDIR=$PWD SMMA_BUILDDIR=$PWD sh tests/tools/gpu-cli-t.sh
+            echo "gpu-cli-t: exit $?"
+            ./tools/softmma gpu
+            for k in sm80-v2 auto; do
+                ./tools/softmma gemm --a bf16 --b bf16 --m 1000 --n 1500 --k 520 --c fp32 \
+                    --d bf16 --on gpu --kernel $k --check 1500000
+                echo "check $k: exit $?"
+            done
+            ./tools/softmma gemm --a e2m1 --b e2m1 --scale ue4m3 --vec 16 --alpha 0.375 \
+                --m 16 --n 4096 --k 4096 --d bf16 --on gpu --check 65536
+            echo "check nvfp4 small: exit $?"
+            ./tools/softmma gemm --a bf16 --b bf16 --m 4096 --n 4096 --k 4096 --d bf16 \
+                --on gpu --kernel sm80-v2 --bench
+            echo "bench: exit $?"
+            ./tools/softmma gemm --a bf16 --b bf16 --m 16 --n 16 --k 12 --on gpu \
+                --kernel sm80-v2 --check 10
+            echo "refused (k 12): exit $?"
+        } >"$OUT/cli.log" 2>&1
+        cat "$OUT/cli.log" | grep -v '^ok' | head -60
+        grep -c '^ok' "$OUT/cli.log" ;;
+    ncu-small)
+        ncu -k regex:bs_small -s 1 -c 1 --section SpeedOfLight \
+            --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables \
+            --section SchedulerStats --section WarpStateStats --section InstructionStats \
+            --section Occupancy --section LaunchStats --section SourceCounters \
+            ./bench/gemm-bench --formats mxfp8 --shapes small --reps 10 \
+            >"$OUT/ncu-small.txt" 2>&1
+        echo "ncu-small: exit $?"
+        grep -E 'Throughput|Stall|Issue|Warp Cycles|Eligible|Registers|Duration|Sectors|Hit Rate|Occupancy|Bandwidth' \
+            "$OUT/ncu-small.txt" | head -60
+        for o in gpu/sm80/bs_small.o gpu/sm80/gemm_v2.o; do
+            cuobjdump -sass -arch sm_90a "$o" >"$o.sass" 2>&1
+        done
+        tar czf "$OUT/sass-sm80.tgz" gpu/sm80/*.sass ;;
     *)
         echo "unknown step $step"; exit 2 ;;
     esac

@@ -25,6 +25,10 @@
  *     are spread over the k16 steps.
  *   - CTAs are ordered in groups of 8 tile rows (smma_sm80_tile_of) so that
  *     the CTAs running together read the same panels of A and B from L2.
+ *   - The same code is built for two other CTA tiles, 128 x 128 (4 warps,
+ *     3 stages, two CTAs per SM, so that one CTA's barrier and epilogue
+ *     overlap the other's mma) and 256 x 128; SMMA_SM80_V2_TILE picks one,
+ *     for bench/gemm-bench to compare them (bench/sm80-kernels.md).
  *
  * Tails: any M and N (rows past M and columns past N are read as zeros and
  * not written); K a multiple of 8.  A chunk of 8 k past K is stored as -0 in
@@ -47,17 +51,28 @@ namespace {
 
 using namespace sm80tile;
 
-constexpr int A_ROW = ROW;               /* bytes of a row of the A tile (m) */
-constexpr int BK_ROW = ROW;              /* K-major B: bytes of a row (n) */
-constexpr int BN_ROW = BN * 2;           /* N-major B: bytes of a row (k) */
-constexpr int STAGE_BYTES = A_BYTES + B_BYTES; /* = SMMA_GPU_V2_STAGE */
-
-/* The cp.async chunks a thread issues per k tile: 4 of A (128 rows x 8
- * chunks), 8 of B; issued in three parts during the three k16 steps before
- * the tile's barrier (smaller bursts, spread among the mma). */
-constexpr int A_ITERS = BM * 8 / THREADS, B_ITERS = BN * BK / 8 / THREADS;
-constexpr int LOAD_PARTS = BK / 16 - 1;
-constexpr int PER_PART = (A_ITERS + B_ITERS + LOAD_PARTS - 1) / LOAD_PARTS;
+/* The CTA tile: WARPS_M x WARPS_N warps of 64 x 64 (tile.cuh), BK = 64 k
+ * per stage.  The default is 128 x 256 (8 warps, one CTA per SM); 128 x 128
+ * (4 warps, two CTAs per SM) and 256 x 128 are kept as tuning variants,
+ * chosen with SMMA_SM80_V2_TILE (the numerics do not depend on the tile:
+ * each element is still one accumulator chain in k order). */
+template <int WARPS_M, int WARPS_N, int STAGES_, int MIN_BLOCKS>
+struct v2_cfg {
+    static constexpr int BM = 64 * WARPS_M, BN = 64 * WARPS_N, WN = WARPS_N;
+    static constexpr int THREADS = 32 * WARPS_M * WARPS_N;
+    static constexpr int STAGES = STAGES_, MINB = MIN_BLOCKS;
+    static constexpr int A_ROW = ROW;          /* bytes of a row of the A tile (m) */
+    static constexpr int BK_ROW = ROW;         /* K-major B: bytes of a row (n) */
+    static constexpr int BN_ROW = BN * 2;      /* N-major B: bytes of a row (k) */
+    static constexpr int A_BYTES = BM * ROW, B_BYTES = BN * ROW;
+    static constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
+    /* The cp.async chunks a thread issues per k tile (A: BM rows x 8
+     * chunks), issued in three parts during the three k16 steps before
+     * the tile's barrier (smaller bursts, spread among the mma). */
+    static constexpr int A_ITERS = BM * 8 / THREADS, B_ITERS = BN * BK / 8 / THREADS;
+    static constexpr int LOAD_PARTS = BK / 16 - 1;
+    static constexpr int PER_PART = (A_ITERS + B_ITERS + LOAD_PARTS - 1) / LOAD_PARTS;
+};
 
 /* What a thread needs to find its loads and its fragments, computed once
  * (gpu/sm80/common.cuh's address functions, sim/softmma/sm80.h): every
@@ -74,11 +89,14 @@ struct v2_plan {
     uint32_t a_frag, b_frag[4]; /* the lane's ldmatrix bases (b_frag[1..3]: N-major) */
 };
 
-template <bool B_KMAJOR>
+template <class C, bool B_KMAJOR>
 __device__ __forceinline__ void
 v2_plan_make(const sm80_params &p, uint32_t tm, uint32_t tn, unsigned lane, uint32_t wm,
              uint32_t wn, v2_plan &q)
 {
+    constexpr int BM = C::BM, BN = C::BN, THREADS = C::THREADS;
+    constexpr int A_ROW = C::A_ROW, BK_ROW = C::BK_ROW, BN_ROW = C::BN_ROW;
+    constexpr int A_ITERS = C::A_ITERS, B_ITERS = C::B_ITERS;
     const unsigned t = threadIdx.x;
     const uint16_t *a = (const uint16_t *) p.a, *b = (const uint16_t *) p.b;
     uint32_t am = tm * BM + t / 8, bn = tn * BN + t / 8;
@@ -122,11 +140,15 @@ v2_plan_make(const sm80_params &p, uint32_t tm, uint32_t tn, unsigned lane, uint
  * or of a tile past the last (kt >= ktiles), is zero-filled (its source is
  * not read).  The padding of A past K is made -0 later, in registers (see
  * v2_mask_tail). */
-template <bool B_KMAJOR>
+template <class C, bool B_KMAJOR>
 __device__ __forceinline__ void
 v2_load(const sm80_params &p, const v2_plan &q, uint32_t st, uint32_t kt, uint32_t ktiles,
         int part)
 {
+    constexpr int BN = C::BN, THREADS = C::THREADS;
+    constexpr int A_ROW = C::A_ROW, BK_ROW = C::BK_ROW, BN_ROW = C::BN_ROW;
+    constexpr int A_ITERS = C::A_ITERS, B_ITERS = C::B_ITERS;
+    constexpr int A_BYTES = C::A_BYTES, PER_PART = C::PER_PART;
     const uint32_t k0 = kt * BK;
     const char *ga = (const char *) q.ga + (size_t) k0 * 2;
     const char *gb = (const char *) q.gb + (size_t) kt * q.gb_tile * 2;
@@ -157,27 +179,30 @@ v2_load(const sm80_params &p, const v2_plan &q, uint32_t st, uint32_t kt, uint32
     }
 }
 
-template <bool B_KMAJOR>
+template <class C, bool B_KMAJOR>
 __device__ __forceinline__ void
 v2_frags(uint32_t st, const v2_plan &q, int kk, frags &f)
 {
     frags_a(st, q.a_frag, kk, f);
     if (B_KMAJOR)
-        frags_bk(st + A_BYTES, q.b_frag[0], kk, f);
+        frags_bk(st + C::A_BYTES, q.b_frag[0], kk, f);
     else
-        frags_bn(st + A_BYTES, q.b_frag, kk, BN_ROW, f);
+        frags_bn(st + C::A_BYTES, q.b_frag, kk, C::BN_ROW, f);
 }
 
-static_assert(STAGE_BYTES == SMMA_GPU_V2_STAGE, "the stage size of gemm_internal.h");
+/* The default tile, whose stage size the host checks (gemm_internal.h). */
+using v2_default = v2_cfg<2, 4, 4, 1>;
+static_assert(v2_default::STAGE_BYTES == SMMA_GPU_V2_STAGE, "the stage size of gemm_internal.h");
 
-template <bool FP16, bool B_KMAJOR, int STAGES>
-__global__ void __launch_bounds__(THREADS, 1)
+template <class C, bool FP16, bool B_KMAJOR>
+__global__ void __launch_bounds__(C::THREADS, C::MINB)
 sm80_v2_kernel(sm80_params p)
 {
+    constexpr int BM = C::BM, BN = C::BN, STAGES = C::STAGES, STAGE_BYTES = C::STAGE_BYTES;
     extern __shared__ __align__(128) uint8_t smem[];
     const uint32_t base = smem_u32(smem);
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const uint32_t wm = (warp / 4) * 64, wn = (warp % 4) * 64;
+    const uint32_t wm = (warp / C::WN) * 64, wn = (warp % C::WN) * 64;
     const uint32_t ktiles = (p.k + BK - 1) / BK;
     uint32_t tm, tn;
     float acc[4][8][4];
@@ -185,19 +210,19 @@ sm80_v2_kernel(sm80_params p)
     v2_plan q;
 
     smma_sm80_tile_of(blockIdx.x, p.tiles_m, p.tiles_n, p.group, &tm, &tn);
-    v2_plan_make<B_KMAJOR>(p, tm, tn, lane, wm, wn, q);
+    v2_plan_make<C, B_KMAJOR>(p, tm, tn, lane, wm, wn, q);
 
     acc_init(p, tm * BM + wm, tn * BN + wn, lane, acc);
 
     /* Prologue: the first STAGES - 1 tiles, and the fragments of k16 step 0. */
 #pragma unroll
     for (int s = 0; s < STAGES - 1; s++) {
-        v2_load<B_KMAJOR>(p, q, base + s * STAGE_BYTES, s, ktiles, -1);
+        v2_load<C, B_KMAJOR>(p, q, base + s * STAGE_BYTES, s, ktiles, -1);
         cp_async_commit();
     }
     cp_async_wait<STAGES - 2>();
     __syncthreads();
-    v2_frags<B_KMAJOR>(base, q, 0, f[0]);
+    v2_frags<C, B_KMAJOR>(base, q, 0, f[0]);
 
     /* Each k tile but the last: four k16 steps.  Step kk loads the fragments
      * of step kk + 1 (for the last step: step 0 of the next tile), issues a
@@ -215,11 +240,11 @@ sm80_v2_kernel(sm80_params p)
 #pragma unroll
         for (int kk = 0; kk < BK / 16; kk++) {
             if (kk + 1 < BK / 16)
-                v2_frags<B_KMAJOR>(st, q, kk + 1, f[(kk + 1) % 2]);
+                v2_frags<C, B_KMAJOR>(st, q, kk + 1, f[(kk + 1) % 2]);
             else
-                v2_frags<B_KMAJOR>(next, q, 0, f[(kk + 1) % 2]);
-            if (kk < LOAD_PARTS)
-                v2_load<B_KMAJOR>(p, q, lst, lt, ktiles, kk);
+                v2_frags<C, B_KMAJOR>(next, q, 0, f[(kk + 1) % 2]);
+            if (kk < C::LOAD_PARTS)
+                v2_load<C, B_KMAJOR>(p, q, lst, lt, ktiles, kk);
             mma_step<FP16>(acc, f[kk % 2]);
             if (kk == BK / 16 - 2) {
                 cp_async_commit();
@@ -237,7 +262,7 @@ sm80_v2_kernel(sm80_params p)
 #pragma unroll
         for (int kk = 0; kk < BK / 16; kk++) {
             if (kk + 1 < BK / 16)
-                v2_frags<B_KMAJOR>(st, q, kk + 1, f[(kk + 1) % 2]);
+                v2_frags<C, B_KMAJOR>(st, q, kk + 1, f[(kk + 1) % 2]);
             mask_tail(f[kk % 2], kt * BK + 16 * kk, p.k, lane);
             mma_step<FP16>(acc, f[kk % 2]);
         }
@@ -246,25 +271,38 @@ sm80_v2_kernel(sm80_params p)
     store_d(p, tm * BM + wm, tn * BN + wn, lane, acc);
 }
 
-template <bool FP16, bool B_KMAJOR, int STAGES>
+template <class C, bool FP16, bool B_KMAJOR>
 int
 v2_run(sm80_params p, cudaStream_t st, char *msg, size_t msg_len)
 {
-    const int smem = STAGES * STAGE_BYTES;
-    int rc = raise_smem<sm80_v2_kernel<FP16, B_KMAJOR, STAGES>>(smem, "sm80-v2", msg, msg_len);
+    const int smem = C::STAGES * C::STAGE_BYTES;
+    int rc = raise_smem<sm80_v2_kernel<C, FP16, B_KMAJOR>>(smem, "sm80-v2", msg, msg_len);
 
     if (rc != SMMA_GPU_STATUS_OK)
         return rc;
-    sm80_v2_kernel<FP16, B_KMAJOR, STAGES><<<p.tiles_m * p.tiles_n, THREADS, smem, st>>>(p);
+    p.tiles_m = (p.m + C::BM - 1) / C::BM;
+    p.tiles_n = (p.n + C::BN - 1) / C::BN;
+    if ((uint64_t) p.tiles_m * p.tiles_n > 0x7fffffffu)
+        return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-v2: too many CTA tiles");
+    sm80_v2_kernel<C, FP16, B_KMAJOR><<<p.tiles_m * p.tiles_n, C::THREADS, smem, st>>>(p);
     return sm80_launched("sm80-v2", msg, msg_len);
 }
 
+/* The tile and the stages: 128 x 256 with 4 stages (3 where the device has
+ * less than 192 KB of shared memory per block); SMMA_SM80_V2_TILE=128x128
+ * (3 stages, two CTAs per SM) or 256x128, and SMMA_SM80_V2_STAGES=3, are
+ * tuning knobs for bench/gemm-bench (tests/gpu/gemm-t runs them too). */
 template <bool FP16, bool B_KMAJOR>
 int
-v2_stages(sm80_params p, size_t stages, cudaStream_t st, char *msg, size_t msg_len)
+v2_pick(sm80_params p, size_t stages, const char *tile, cudaStream_t st, char *msg,
+        size_t msg_len)
 {
-    return stages >= 4 ? v2_run<FP16, B_KMAJOR, 4>(p, st, msg, msg_len)
-                       : v2_run<FP16, B_KMAJOR, 3>(p, st, msg, msg_len);
+    if (tile != NULL && strcmp(tile, "128x128") == 0)
+        return v2_run<v2_cfg<2, 2, 3, 2>, FP16, B_KMAJOR>(p, st, msg, msg_len);
+    if (tile != NULL && strcmp(tile, "256x128") == 0 && stages >= 4)
+        return v2_run<v2_cfg<4, 2, 4, 1>, FP16, B_KMAJOR>(p, st, msg, msg_len);
+    return stages >= 4 ? v2_run<v2_default, FP16, B_KMAJOR>(p, st, msg, msg_len)
+                       : v2_run<v2_cfg<2, 4, 3, 1>, FP16, B_KMAJOR>(p, st, msg, msg_len);
 }
 
 } /* namespace */
@@ -275,14 +313,11 @@ smma_sm80_v2_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len)
     sm80_params p = sm80_params_of(x);
     cudaStream_t st = (cudaStream_t) x->stream;
     bool fp16 = x->shape.a_fmt == SMMA_FP16;
+    const char *tile = getenv("SMMA_SM80_V2_TILE");
     int dev = 0, smem = 0;
     size_t stages;
 
-    p.tiles_m = (p.m + BM - 1) / BM;
-    p.tiles_n = (p.n + BN - 1) / BN;
     p.group = GROUP;
-    if ((uint64_t) p.tiles_m * p.tiles_n > 0x7fffffffu)
-        return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-v2: too many CTA tiles");
     if (cudaGetDevice(&dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) !=
             cudaSuccess)
@@ -295,8 +330,8 @@ smma_sm80_v2_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len)
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EARCH, "sm80-v2: the device has %d "
                             "bytes of shared memory per block", smem);
     if (fp16)
-        return x->b_kmajor ? v2_stages<true, true>(p, stages, st, msg, msg_len)
-                           : v2_stages<true, false>(p, stages, st, msg, msg_len);
-    return x->b_kmajor ? v2_stages<false, true>(p, stages, st, msg, msg_len)
-                       : v2_stages<false, false>(p, stages, st, msg, msg_len);
+        return x->b_kmajor ? v2_pick<true, true>(p, stages, tile, st, msg, msg_len)
+                           : v2_pick<true, false>(p, stages, tile, st, msg, msg_len);
+    return x->b_kmajor ? v2_pick<false, true>(p, stages, tile, st, msg, msg_len)
+                       : v2_pick<false, false>(p, stages, tile, st, msg, msg_len);
 }

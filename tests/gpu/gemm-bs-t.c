@@ -16,6 +16,9 @@
  *    kernels.  Outputs are poisoned first; inputs from the seed printed
  *    (SMMA_SEED replays it).  Level 0: the suites and the ragged problems.
  *
+ * SMMA_GEMM_KERNEL=NAME runs only the checks of that kernel (a device run
+ * that has changed one kernel).
+ *
  * Skips without CUDA or a device, and on a device softmma has no model of.
  */
 #include <config.h>
@@ -122,6 +125,15 @@ make_special(kt_problem *p, uint64_t seed)
         }
 }
 
+/* Whether the checks of kernel k run (SMMA_GEMM_KERNEL). */
+static bool
+wanted(smma_gpu_kernel k)
+{
+    const char *only = getenv("SMMA_GEMM_KERNEL");
+
+    return only == NULL || *only == '\0' || strcmp(only, smma_gpu_kernel_name(k)) == 0;
+}
+
 static void
 check_problem(const kt_device *dev, smma_gpu_kernel kernel, const kt_geometry *g,
               const struct pair *pr, const smma_gemm_shape *s, bool with_c,
@@ -135,6 +147,8 @@ check_problem(const kt_device *dev, smma_gpu_kernel kernel, const kt_geometry *g
     uint64_t checked = 0, bad;
     double t0 = tap_seconds();
 
+    if (!wanted(kernel))
+        return;
     memset(&h, 0, sizeof(h));
     h.kernel = kernel;
     h.b_kmajor = true;
@@ -193,6 +207,8 @@ main(void)
             for (li = 0; li < 2; li++) {
                 kt_how h;
 
+                if (!wanted(kernels[ki]))
+                    continue;
                 memset(&h, 0, sizeof(h));
                 h.kernel = kernels[ki];
                 h.b_kmajor = true;

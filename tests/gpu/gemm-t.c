@@ -12,6 +12,9 @@
  *    {(4096, 4096), (14336, 4096), (4096, 14336)}; C present and absent, D in
  *    fp32, bf16 and fp16; fp16 operands once; a ragged problem with an
  *    M-major A and K not a multiple of 16 for sm80-v1.
+ * 3. sm80-v2's other CTA tiles (SMMA_SM80_V2_TILE=128x128 and 256x128, the
+ *    tuning variants bench/gemm-bench compares): the kernel-scale suites
+ *    with both majornesses of B, a ragged problem, and at level 1 4096^3.
  * Outputs are poisoned before every run and every element must be written.
  * Inputs are drawn from a seed printed at the start: SMMA_SEED=S replays a
  * run.  Level 0 runs the suites and one small problem; level 2 takes
@@ -32,6 +35,15 @@
 
 static const kt_geometry v2_geometry = { 128, 256, 2, 4 };
 static const kt_geometry v1_geometry = { 16, 8, 1, 1 };
+
+/* sm80-v2's tuning variants, SMMA_SM80_V2_TILE. */
+static const struct variant {
+    const char *tile;
+    kt_geometry g;
+} variants[] = {
+    { "128x128", { 128, 128, 2, 2 } },
+    { "256x128", { 256, 128, 4, 2 } },
+};
 
 struct large {
     unsigned m, n, k;
@@ -180,5 +192,31 @@ main(void)
         for (i = 0; i < sizeof(large) / sizeof(large[0]); i++)
             check_large(&dev, SMMA_GPU_SM80_V2, &v2_geometry, &large[i], false, seed + 3 + i,
                         samples);
+
+    /* 3. sm80-v2's other tiles. */
+    for (i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
+        const struct variant *v = &variants[i];
+        struct large ragged = { 333, 517, 1032, true, SMMA_BF16, false, SMMA_BF16 };
+        const struct large cube = { 4096, 4096, 4096, false, SMMA_BF16, true, SMMA_BF16 };
+
+        if (setenv("SMMA_SM80_V2_TILE", v->tile, 1) != 0)
+            bail("setenv SMMA_SM80_V2_TILE");
+        diag("sm80-v2 with SMMA_SM80_V2_TILE=%s", v->tile);
+        for (mj = 0; mj < 2; mj++) {
+            kt_how h;
+
+            memset(&h, 0, sizeof(h));
+            h.kernel = SMMA_GPU_SM80_V2;
+            h.b_kmajor = mj == 0;
+            h.layout = SMMA_SL_LINEAR;
+            kt_check_suite("gemm.bf16.kernel.exact", &h);
+            snprintf(name, sizeof(name), "gemm.bf16.kernel.model.%s", model->name);
+            kt_check_suite(name, &h);
+        }
+        check_large(&dev, SMMA_GPU_SM80_V2, &v->g, &ragged, false, seed + 20 + i, samples);
+        if (test_level() >= 1)
+            check_large(&dev, SMMA_GPU_SM80_V2, &v->g, &cube, false, seed + 30 + i, samples);
+    }
+    unsetenv("SMMA_SM80_V2_TILE");
     return exit_status();
 }
