@@ -24,9 +24,13 @@
  *     their order inside it does not matter, only which 16 k form a block).
  *     Four lanes exchange their words with two rounds of shuffles (a 4 x 4
  *     transpose), in registers.
- *   - Chunks are loaded two ahead (a ring of three in registers), so that a
- *     warp keeps 4 to 8 KB in flight and an SM, with two CTAs of 4 warps,
- *     32 to 64 KB: what the memory system needs to run at full bandwidth.
+ *   - Chunks are loaded ahead in a ring in registers: one chunk ahead for
+ *     the 8-bit formats (4 KB a warp in flight), two for e2m1 (2 KB each).
+ *     A 16-byte load is unpacked just before its blocks, so that the chunk
+ *     being multiplied holds few registers: 160 a thread, which lets three
+ *     CTAs of 4 warps share an SM (__launch_bounds__(128, 3)), 24 to 48 KB
+ *     in flight per SM; with more warps the conversions of one hide the
+ *     latencies of another.
  *   - The scales of a chunk are loaded with its codes, one byte per 16-k
  *     block (a scale of 32 k twice), two words a lane, and shared among the
  *     four lanes of a column by shuffles.
@@ -35,10 +39,11 @@
  *     after the chunk's mma into shared memory in fragment order (the same
  *     k permutation); every warp reads its A registers with one 16-byte
  *     load per block.  One barrier per chunk.
- *   - The code of a chunk is a few hundred instructions, with no division
- *     (the first version of this kernel, which loaded four bytes per lane
- *     and block, compiled to 22,000 instructions per format pair with 319
- *     integer divisions, and moved 3 to 8% of the copy bandwidth).
+ *   - The code of a chunk is straight-line, with no division and no branch
+ *     per block (cv_scale_sel); the first version of this kernel, which
+ *     loaded four bytes per lane and block, compiled to 22,000 instructions
+ *     per format pair with 319 integer divisions and branches around every
+ *     scale, and moved 3 to 8% of the copy bandwidth.
  * A CTA has 4 warps, 32 columns.
  *
  * Tails: any N; M <= 16 (rows past M are zeros and not written); K a
@@ -59,14 +64,13 @@ constexpr int KC = 512;     /* k per chunk */
 constexpr int BLOCKS = KC / 16;
 
 /* The bytes of a column per chunk, the 16-byte loads of a lane (16 bytes
- * per lane, 64 per column), the words they make, and the chunks in the ring
+ * per lane, 64 per column) and the chunks in the ring
  * (loaded ahead), for B's format. */
 template <int BF>
 struct geom {
     static constexpr int CB = BF == CV_E2M1 ? KC / 2 : KC;
     static constexpr int LOADS = CB / 64;
-    static constexpr int WORDS = LOADS * 4;
-    static constexpr int DEPTH = 3;
+    static constexpr int DEPTH = BF == CV_E2M1 ? 3 : 2;
 };
 
 struct small_params {
@@ -209,64 +213,70 @@ transpose4(const uint32_t x[4], unsigned tig, uint32_t y[4])
     y[3] = hi ? c1 : g1;
 }
 
-/* The lane's words of a chunk: w[j] holds its four codes of block j (8-bit
- * formats), or of blocks 2 j (low half) and 2 j + 1 (e2m1). */
+/* The lane's words of load i of a chunk: w[b] holds its four codes of
+ * block 4 i + b (8-bit formats), or of blocks 8 i + 2 b (low half) and
+ * 8 i + 2 b + 1 (e2m1). */
 template <int BF>
 __device__ __forceinline__ void
-unpack_b(const bchunk<BF> &ch, unsigned tig, uint32_t w[geom<BF>::WORDS])
+unpack_b(const uint4 &raw, unsigned tig, uint32_t w[4])
 {
-#pragma unroll
-    for (int i = 0; i < geom<BF>::LOADS; i++) {
-        uint32_t x[4] = { ch.raw[i].x, ch.raw[i].y, ch.raw[i].z, ch.raw[i].w };
+    uint32_t x[4] = { raw.x, raw.y, raw.z, raw.w };
 
-        if (BF == CV_E2M1) {
-            /* x[0..1]: block 8 i + 2 tig, x[2..3]: block 8 i + 2 tig + 1;
-             * word u pairs halfword u of the two */
-            uint32_t v[4] = { __byte_perm(x[0], x[2], 0x5410), __byte_perm(x[0], x[2], 0x7632),
-                              __byte_perm(x[1], x[3], 0x5410), __byte_perm(x[1], x[3], 0x7632) };
+    if (BF == CV_E2M1) {
+        /* x[0..1]: block 8 i + 2 tig, x[2..3]: block 8 i + 2 tig + 1; word
+         * u pairs halfword u of the two */
+        uint32_t v[4] = { __byte_perm(x[0], x[2], 0x5410), __byte_perm(x[0], x[2], 0x7632),
+                          __byte_perm(x[1], x[3], 0x5410), __byte_perm(x[1], x[3], 0x7632) };
 
-            transpose4(v, tig, &w[4 * i]);
-        } else {
-            transpose4(x, tig, &w[4 * i]); /* x: block 4 i + tig */
-        }
+        transpose4(v, tig, w);
+    } else {
+        transpose4(x, tig, w); /* x: block 4 i + tig */
     }
 }
 
 /* The mma of one chunk with the A fragments at afrag (uint4 per block and
- * lane). */
+ * lane); each 16-byte load is unpacked just before its blocks, so that few
+ * registers hold the chunk's words at a time. */
 template <int BF>
 __device__ __forceinline__ void
 chunk_mma(float (&acc)[4], const bchunk<BF> &ch, const uint4 *afrag, unsigned lane, int sfmt)
 {
-    uint32_t w[geom<BF>::WORDS], sc[BLOCKS / 4];
+    constexpr int PER_LOAD = BLOCKS / geom<BF>::LOADS; /* blocks of one load: 4 or 8 */
+    uint32_t sc[BLOCKS / 4];
     const unsigned tig = lane % 4;
 
-    unpack_b<BF>(ch, tig, w);
 #pragma unroll
     for (int q = 0; q < BLOCKS / 4; q++) /* block word q is word q % 2 of lane q / 2 */
         sc[q] = __shfl_sync(0xffffffffu, ch.sw[q % 2], (lane & ~3u) | (q / 2));
 #pragma unroll
-    for (int j = 0; j < BLOCKS; j++) {
-        uint4 a = afrag[j * 32 + lane];
-        uint32_t av[4] = { a.x, a.y, a.z, a.w }, bv[2];
-        float s = cv_scale(sfmt, (sc[j / 4] >> (8 * (j % 4))) & 0xffu), f[4];
+    for (int i = 0; i < geom<BF>::LOADS; i++) {
+        uint32_t w[4];
 
-        if (BF == CV_E2M1) {
-            cv_e2m1x4(w[j / 2] >> (16 * (j % 2)), f);
-        } else if (BF == CV_E4M3) {
-            cv_e4m3x2(w[j], f[0], f[1]);
-            cv_e4m3x2(w[j] >> 16, f[2], f[3]);
-        } else if (BF == CV_E5M2) {
-            cv_e5m2x2(w[j], f[0], f[1]);
-            cv_e5m2x2(w[j] >> 16, f[2], f[3]);
-        } else {
+        unpack_b<BF>(ch.raw[i], tig, w);
 #pragma unroll
-            for (int e = 0; e < 4; e++)
-                f[e] = cv_fp6<BF == CV_E2M3 ? 2 : 3>((w[j] >> (8 * e)) & 0x3fu);
+        for (int jj = 0; jj < PER_LOAD; jj++) {
+            const int j = PER_LOAD * i + jj;
+            uint4 a = afrag[j * 32 + lane];
+            uint32_t av[4] = { a.x, a.y, a.z, a.w }, bv[2];
+            float s = cv_scale_sel(sfmt, (sc[j / 4] >> (8 * (j % 4))) & 0xffu), f[4];
+
+            if (BF == CV_E2M1) {
+                cv_e2m1x4(w[jj / 2] >> (16 * (jj % 2)), f);
+            } else if (BF == CV_E4M3) {
+                cv_e4m3x2(w[jj], f[0], f[1]);
+                cv_e4m3x2(w[jj] >> 16, f[2], f[3]);
+            } else if (BF == CV_E5M2) {
+                cv_e5m2x2(w[jj], f[0], f[1]);
+                cv_e5m2x2(w[jj] >> 16, f[2], f[3]);
+            } else {
+#pragma unroll
+                for (int e = 0; e < 4; e++)
+                    f[e] = cv_fp6<BF == CV_E2M3 ? 2 : 3>((w[jj] >> (8 * e)) & 0x3fu);
+            }
+            bv[0] = cv_pack(f[0], f[1], s);
+            bv[1] = cv_pack(f[2], f[3], s);
+            mma16816<false>(acc, av, bv);
         }
-        bv[0] = cv_pack(f[0], f[1], s);
-        bv[1] = cv_pack(f[2], f[3], s);
-        mma16816<false>(acc, av, bv);
     }
 }
 
@@ -353,7 +363,7 @@ store_a(const sm80_params &p, const small_params &s, uint32_t c, const araw &ar,
                 f0 = cv_fp6<AF == CV_E2M3 ? 2 : 3>(x & 0x3fu);
                 f1 = cv_fp6<AF == CV_E2M3 ? 2 : 3>((x >> 8) & 0x3fu);
             }
-            v = cv_pack(f0, f1, cv_scale(s.sfmt, (ar.scale[q / 4] >> (8 * (q % 4))) & 0xffu));
+            v = cv_pack(f0, f1, cv_scale_sel(s.sfmt, (ar.scale[q / 4] >> (8 * (q % 4))) & 0xffu));
         }
         {
             uint32_t j = kl / 16, kk = kl % 16, tig = kk / 4, half = (kk / 2) % 2;
@@ -365,7 +375,7 @@ store_a(const sm80_params &p, const small_params &s, uint32_t c, const araw &ar,
 }
 
 template <int AF, int BF>
-__global__ void __launch_bounds__(THREADS)
+__global__ void __launch_bounds__(THREADS, 3)
 bs_small_kernel(sm80_params p, small_params s)
 {
     constexpr int DEPTH = geom<BF>::DEPTH, AWORDS = BLOCKS * 32 * 4;

@@ -16,8 +16,9 @@
  *    kernels.  Outputs are poisoned first; inputs from the seed printed
  *    (SMMA_SEED replays it).  Level 0: the suites and the ragged problems.
  *
- * SMMA_GEMM_KERNEL=NAME runs only the checks of that kernel (a device run
- * that has changed one kernel).
+ * SMMA_GEMM_KERNEL=NAME runs only the checks of that kernel, and
+ * SMMA_GEMM_PAIRS=COMBO,... only those of the pairs named (as the suites
+ * name them): for a device run that has changed one kernel or one path.
  *
  * Skips without CUDA or a device, and on a device softmma has no model of.
  */
@@ -134,6 +135,21 @@ wanted(smma_gpu_kernel k)
     return only == NULL || *only == '\0' || strcmp(only, smma_gpu_kernel_name(k)) == 0;
 }
 
+/* Whether the checks of pair pr run (SMMA_GEMM_PAIRS). */
+static bool
+pair_wanted(const struct pair *pr)
+{
+    const char *list = getenv("SMMA_GEMM_PAIRS"), *at;
+    size_t len = strlen(pr->combo);
+
+    if (list == NULL || *list == '\0')
+        return true;
+    for (at = list; (at = strstr(at, pr->combo)) != NULL; at += len)
+        if ((at == list || at[-1] == ',') && (at[len] == '\0' || at[len] == ','))
+            return true;
+    return false;
+}
+
 static void
 check_problem(const kt_device *dev, smma_gpu_kernel kernel, const kt_geometry *g,
               const struct pair *pr, const smma_gemm_shape *s, bool with_c,
@@ -147,7 +163,7 @@ check_problem(const kt_device *dev, smma_gpu_kernel kernel, const kt_geometry *g
     uint64_t checked = 0, bad;
     double t0 = tap_seconds();
 
-    if (!wanted(kernel))
+    if (!wanted(kernel) || !pair_wanted(pr))
         return;
     memset(&h, 0, sizeof(h));
     h.kernel = kernel;
@@ -207,7 +223,7 @@ main(void)
             for (li = 0; li < 2; li++) {
                 kt_how h;
 
-                if (!wanted(kernels[ki]))
+                if (!wanted(kernels[ki]) || !pair_wanted(&pairs[pi]))
                     continue;
                 memset(&h, 0, sizeof(h));
                 h.kernel = kernels[ki];
