@@ -6,6 +6,7 @@ the same process.
 
   python3 bench/triton-dot-scaled.py [--softmma tools/softmma] [--out DIR]
                                      [--formats mxfp8,mxfp4,bf16-mxfp4,...]
+                                     [--check-shapes 256x256x512,128x128x512]
 
 Formats (A x B, e8m0 scales per 32): mxfp8 (e4m3 x e4m3), mxfp8e5m2-e4m3
 (e5m2 x e4m3), mxfp4 (e2m1 x e2m1), mxfp8-mxfp4 (e4m3 x e2m1), bf16-mxfp4
@@ -141,8 +142,8 @@ def check(name, fmts, softmma, outdir, model, m=256, n=256, k=512, cfg=(128, 128
     d = run(torch_view(a.cuda(), fmts[0]), sa.cuda() if fmts[0] != "bf16" else None,
             torch_view(b.cuda(), fmts[1]), sb.cuda(), fmts, m, n, k, cfg)
     torch.cuda.synchronize()
-    inputs = os.path.join(outdir, "triton-%s-inputs.txt" % name)
-    dfile = os.path.join(outdir, "triton-%s-d.txt" % name)
+    inputs = os.path.join(outdir, "triton-%s-%dx%dx%d-inputs.txt" % (name, m, n, k))
+    dfile = os.path.join(outdir, "triton-%s-%dx%dx%d-d.txt" % (name, m, n, k))
     with open(inputs, "w") as f:
         f.write("softmma-gemm-inputs 1\na %s\nb %s\nscale e8m0\nvec 32\nc none\n"
                 % (SOFTMMA_FMT[fmts[0]], SOFTMMA_FMT[fmts[1]]))
@@ -229,12 +230,16 @@ def main():
     ap.add_argument("--time", default="mxfp8,mxfp4,bf16-mxfp4")
     ap.add_argument("--reps", type=int, default=100, help="do_bench rep, ms")
     ap.add_argument("--model", default="bf16-upcast-h100")
+    ap.add_argument("--check-shapes", default="256x256x512",
+                    help="m x n x k of the checks, comma-separated")
     opt = ap.parse_args()
     print("device: %s; torch %s; triton %s" % (torch.cuda.get_device_name(), torch.__version__,
                                               triton.__version__))
     failures = 0
     for name in opt.formats.split(","):
-        failures += check(name, FORMATS[name], opt.softmma, opt.out, opt.model) != 0
+        for shape in opt.check_shapes.split(","):
+            m, n, k = (int(v) for v in shape.split("x"))
+            failures += check(name, FORMATS[name], opt.softmma, opt.out, opt.model, m, n, k) != 0
     # cuBLAS bf16 at 8192^3, the baseline.
     x = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
     y = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
