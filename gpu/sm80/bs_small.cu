@@ -63,9 +63,9 @@ constexpr int WARPS = 4, THREADS = 32 * WARPS, BN = 8 * WARPS;
 constexpr int KC = 512;     /* k per chunk */
 constexpr int BLOCKS = KC / 16;
 
-/* The bytes of a column per chunk, the 16-byte loads of a lane (16 bytes
- * per lane, 64 per column) and the chunks in the ring
- * (loaded ahead), for B's format. */
+/* For B's format: the bytes of a column per chunk, a lane's 16-byte loads
+ * per chunk (64 bytes per column each), and the chunks of the ring in
+ * registers (DEPTH - 1 loaded ahead). */
 template <int BF>
 struct geom {
     static constexpr int CB = BF == CV_E2M1 ? KC / 2 : KC;
@@ -323,10 +323,12 @@ load_a(const sm80_params &p, const small_params &s, uint32_t c, araw &ar)
                 ar.code[q] = __ldg((const uint8_t *) p.a + at / 2);
             else
                 ar.code[q] = __ldg((const uint16_t *) ((const uint8_t *) p.a + at));
-            if (AF != CV_BF16)
-                ar.scale[q / 4] |= (uint32_t) s.sa[s.layout ? smma_sm80_scale_128x4(i, kbi, s.kb_pad)
-                                                            : (size_t) i * s.kb + kbi]
-                                   << (8 * (q % 4));
+            if (AF != CV_BF16) {
+                size_t sat = s.layout ? smma_sm80_scale_128x4(i, kbi, s.kb_pad)
+                                      : (size_t) i * s.kb + kbi;
+
+                ar.scale[q / 4] |= (uint32_t) s.sa[sat] << (8 * (q % 4));
+            }
         }
     }
 }
@@ -413,8 +415,7 @@ bs_small_kernel(sm80_params p, small_params s)
 
             if (c >= chunks)
                 break;
-            load_b<BF>(p, s, n, tig, c + DEPTH - 1, chunks,
-                               ring[(d + DEPTH - 1) % DEPTH]);
+            load_b<BF>(p, s, n, tig, c + DEPTH - 1, chunks, ring[(d + DEPTH - 1) % DEPTH]);
             if (c + 1 < chunks)
                 load_a<AF>(p, s, c + 1, ar);
             chunk_mma<BF>(acc, ring[d], (const uint4 *) (afrag + (c % 2) * AWORDS),
