@@ -209,6 +209,24 @@ main(void)
     char why[256], name[160];
     size_t pi, ki, li, i, j;
 
+    /* A filter that names nothing would leave a run that checks nothing. */
+    {
+        const char *only = getenv("SMMA_GEMM_KERNEL"), *list = getenv("SMMA_GEMM_PAIRS");
+        size_t hits = 0, items = 1;
+
+        for (ki = 0; ki < 3; ki++)
+            hits += only != NULL && *only != '\0' && wanted(kernels[ki]);
+        if (only != NULL && *only != '\0' && hits == 0)
+            bail("SMMA_GEMM_KERNEL=%s: not sm80-bs-v1, sm80-bs-large or sm80-bs-small", only);
+        if (list != NULL && *list != '\0') {
+            for (i = 0; list[i] != '\0'; i++)
+                items += list[i] == ',';
+            for (hits = 0, pi = 0; pi < NPAIRS; pi++)
+                hits += pair_wanted(&pairs[pi]);
+            if (hits != items)
+                bail("SMMA_GEMM_PAIRS=%s: a name that is not a pair of this test", list);
+        }
+    }
     kt_device_or_skip(&dev);
     if (smma_gpu_gemm_model(SMMA_GPU_SM80_BS_LARGE, &s, dev.major, dev.minor, &mname, why,
                             sizeof(why)) != SMMA_GPU_STATUS_OK)
