@@ -5,13 +5,116 @@
 #include <cublasLt.h>
 #include <cuda_runtime.h>
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
 #include <vector>
 
 #include "bench_cuda.h"
+
+/* The clock sampler: NVML, opened at run time (dlopen), so that the
+ * benchmark builds and runs where the driver's libnvidia-ml is missing; a
+ * thread reads the SM clock and the board power about every millisecond
+ * while bench_time runs its timed reps.  Only the few NVML entry points it
+ * needs are declared here. */
+namespace {
+
+typedef struct nvml_dev *nvml_device;
+enum { NVML_CLOCK_SM_ = 1 };
+
+struct nvml_api {
+    bool ok;
+    nvml_device dev;
+    int (*clock)(nvml_device, int, unsigned *);
+    int (*power)(nvml_device, unsigned *);
+};
+
+nvml_api &
+nvml(void)
+{
+    static nvml_api api;
+    static bool tried;
+
+    if (tried)
+        return api;
+    tried = true;
+    void *h = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (h == NULL)
+        return api;
+    int (*init)(void) = (int (*)(void)) dlsym(h, "nvmlInit_v2");
+    int (*by_bus)(const char *, nvml_device *) =
+        (int (*)(const char *, nvml_device *)) dlsym(h, "nvmlDeviceGetHandleByPciBusId_v2");
+    api.clock = (int (*)(nvml_device, int, unsigned *)) dlsym(h, "nvmlDeviceGetClockInfo");
+    api.power = (int (*)(nvml_device, unsigned *)) dlsym(h, "nvmlDeviceGetPowerUsage");
+    char bus[32];
+    int dev = 0;
+
+    if (init == NULL || by_bus == NULL || api.clock == NULL || api.power == NULL ||
+        init() != 0 || cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetPCIBusId(bus, sizeof(bus), dev) != cudaSuccess ||
+        by_bus(bus, &api.dev) != 0)
+        return api;
+    api.ok = true;
+    return api;
+}
+
+bench_clocks last_clocks;
+
+struct sampler {
+    std::atomic<bool> stop{ false };
+    std::thread th;
+    double mhz_sum = 0, w_sum = 0;
+    unsigned mhz_min = ~0u, mhz_max = 0;
+    int n = 0;
+
+    void start(void)
+    {
+        if (!nvml().ok)
+            return;
+        th = std::thread([this] {
+            nvml_api &a = nvml();
+
+            while (!stop.load()) {
+                unsigned mhz = 0, mw = 0;
+
+                if (a.clock(a.dev, NVML_CLOCK_SM_, &mhz) == 0 && a.power(a.dev, &mw) == 0) {
+                    mhz_sum += mhz;
+                    w_sum += mw / 1000.0;
+                    mhz_min = std::min(mhz_min, mhz);
+                    mhz_max = std::max(mhz_max, mhz);
+                    n++;
+                }
+                std::this_thread::sleep_for(std::chrono::microseconds(1000));
+            }
+        });
+    }
+
+    void finish(bench_clocks *out)
+    {
+        if (th.joinable()) {
+            stop.store(true);
+            th.join();
+        }
+        out->samples = n;
+        out->mhz_mean = n ? mhz_sum / n : 0;
+        out->mhz_min = n ? (int) mhz_min : 0;
+        out->mhz_max = n ? (int) mhz_max : 0;
+        out->watts_mean = n ? w_sum / n : 0;
+    }
+};
+
+} /* namespace */
+
+void
+bench_last_clocks(bench_clocks *out)
+{
+    *out = last_clocks;
+}
 
 int
 bench_time(bench_fn fn, void *ctx, int warmup, int reps, double *median_ms, double *min_ms,
@@ -22,22 +125,28 @@ bench_time(bench_fn fn, void *ctx, int warmup, int reps, double *median_ms, doub
     cudaError_t e;
     int i;
 
+    sampler smp;
+
     cudaEventCreate(&e0);
     cudaEventCreate(&e1);
     for (i = 0; i < warmup; i++)
         if (fn(ctx, i) != 0)
             return snprintf(msg, len, "a warm-up run failed"), -1;
+    smp.start();
     for (i = 0; i < reps; i++) {
         float ms = 0;
 
         cudaEventRecord(e0);
-        if (fn(ctx, warmup + i) != 0)
+        if (fn(ctx, warmup + i) != 0) {
+            smp.finish(&last_clocks);
             return snprintf(msg, len, "a timed run failed"), -1;
+        }
         cudaEventRecord(e1);
         cudaEventSynchronize(e1);
         cudaEventElapsedTime(&ms, e0, e1);
         t.push_back(ms);
     }
+    smp.finish(&last_clocks);
     if ((e = cudaDeviceSynchronize()) != cudaSuccess || (e = cudaGetLastError()) != cudaSuccess)
         return snprintf(msg, len, "%s", cudaGetErrorString(e)), -1;
     cudaEventDestroy(e0);

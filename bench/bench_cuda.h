@@ -24,6 +24,16 @@ typedef int (*bench_fn)(void *ctx, int iter);
 int bench_time(bench_fn fn, void *ctx, int warmup, int reps, double *median_ms,
                double *min_ms, char *msg, size_t len);
 
+/* The SM clock and board power the driver (NVML) reported while the last
+ * bench_time ran its timed reps, sampled about every millisecond; samples
+ * is 0 where NVML could not be opened (then the other fields are 0). */
+typedef struct bench_clocks {
+    double mhz_mean, watts_mean;
+    int mhz_min, mhz_max, samples;
+} bench_clocks;
+
+void bench_last_clocks(bench_clocks *out);
+
 /* A cuBLASLt bf16 (or fp16) GEMM with fp32 accumulation, in softmma's
  * orientation: A m x k row-major (lda), B K-major (element (kk, j) at
  * b[j * ldb + kk]) or N-major (b[kk * ldb + j]), D m x n row-major with

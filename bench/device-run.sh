@@ -16,7 +16,11 @@
 #             tests/gpu/gemm-t at level 0 (sanitize.log)
 #   sass      cuobjdump -sass of the kernels' sm_90a code: instruction counts
 #             per kernel (sass.txt)
-#   ncu       Nsight Compute on one launch of sm80-v2 at 4096^3 (ncu.txt)
+#   ncu       Nsight Compute on one launch of sm80-v2 at 4096^3 (ncu.txt,
+#             ncu-v2-sass.csv.gz: stall samples per SASS instruction)
+#   clocks    sm80-v2 and cuBLAS, 100 runs each, with the SM clock and power
+#             seen meanwhile (clocks.log); V2_TILES="mbar ..." adds those
+#             SMMA_SM80_V2_TILE variants
 #   gemm-bs   tests/gpu/gemm-bs-t at TEST_LEVEL (gemm-bs-t.log)
 #   bench-bs  bench/gemm-bench --formats all (bench-bs.log)
 #   bench-small  bench/gemm-bench --formats all --shapes small (bench-small.log)
@@ -78,6 +82,17 @@ for step in "$@"; do
         PYTHONUNBUFFERED=1 python3 bench/triton-dot-scaled.py --softmma tools/softmma \
             --out "$OUT" >"$OUT/triton.log" 2>&1
         echo "triton: exit $?"; grep -v '^  \(mxfp\|bf16\)' "$OUT/triton.log" | head -60 ;;
+    clocks)
+        # sm80-v2 beside cuBLAS with the clocks and power seen during the
+        # timed runs, 100 runs each (the median of 100).
+        {
+            ./bench/gemm-bench --kernels sm80-v2 --shapes square --reps 100
+            for tile in ${V2_TILES:-}; do
+                echo "SMMA_SM80_V2_TILE=$tile:"
+                SMMA_SM80_V2_TILE=$tile ./bench/gemm-bench --kernels sm80-v2 --shapes square --reps 100
+            done
+        } >"$OUT/clocks.log" 2>&1
+        cat "$OUT/clocks.log" ;;
     bench)
         {
             nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu --format=csv
@@ -147,17 +162,26 @@ for step in "$@"; do
         done
         grep -E 'HMMA|LDSM|LDGSTS|BAR|UTC|LDG' "$OUT/sass.txt" | head -60 ;;
     ncu)
-        # One launch of each 16-bit kernel at 4096^3, the sections that say
-        # where the time goes.
+        # One launch of sm80-v2 at 4096^3 (Nsight Compute locks the clock to
+        # the base clock, so the figures are per clock): the sections that say
+        # where the time goes, the tensor pipe's and shared memory's busy
+        # fractions, and the stall samples of every SASS instruction
+        # (ncu-v2-sass.csv.gz).
         ncu -k regex:sm80_v2 -s 2 -c 1 --section SpeedOfLight \
             --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
             --section MemoryWorkloadAnalysis_Tables --section SchedulerStats \
             --section WarpStateStats --section InstructionStats --section Occupancy \
-            --section LaunchStats --section SourceCounters ./bench/gemm-bench --kernels sm80-v2 --shapes square \
-            --reps 10 >"$OUT/ncu.txt" 2>&1
+            --section LaunchStats --section SourceCounters \
+            --metrics sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_tensor_op_hmma.avg.pct_of_peak_sustained_active,l1tex__data_pipe_lsu_wavefronts_mem_shared.avg.pct_of_peak_sustained_elapsed,sm__cycles_elapsed.avg.per_second \
+            -o "$OUT/ncu-v2" ./bench/gemm-bench --kernels sm80-v2 --shapes square \
+            --reps 10 >"$OUT/ncu.out" 2>&1
         echo "ncu: exit $?"
-        grep -E 'Throughput|Pipe|Stall|Bank|Issue|Warp Cycles|Eligible|Registers|Duration' \
-            "$OUT/ncu.txt" | head -60 ;;
+        ncu -i "$OUT/ncu-v2.ncu-rep" --print-details all >"$OUT/ncu.txt" 2>&1
+        ncu -i "$OUT/ncu-v2.ncu-rep" --page source --csv --print-source sass 2>&1 |
+            gzip >"$OUT/ncu-v2-sass.csv.gz"
+        rm -f "$OUT/ncu-v2.ncu-rep"
+        grep -E 'Throughput|Pipe|pipe|Stall|Bank|Issue|Warp Cycles|Eligible|Registers|Duration|per_second|wavefronts' \
+            "$OUT/ncu.txt" | head -80 ;;
     cli)
         {
             SMMA_SRCDIR=$PWD SMMA_BUILDDIR=$PWD sh tests/tools/gpu-cli-t.sh

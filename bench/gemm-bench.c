@@ -198,15 +198,20 @@ bench_bs_one(const struct bs_pair *pr, size_t m, size_t n, size_t k, smma_gpu_ke
     r.x.kernel = kernel;
     r.a_scaled = pr->a != SMMA_BF16;
     moved = abytes + bbytes + (pr->a == SMMA_BF16 ? 0 : m * kb) + n * kb + m * n * 2;
-    if (bench_time(run_bs, &r, warmup, reps, &med, &mn, msg, sizeof(msg)) != 0)
+    if (bench_time(run_bs, &r, warmup, reps, &med, &mn, msg, sizeof(msg)) != 0) {
         printf("%-16s %6zux%6zux%6zu %-14s failed: %s\n", pr->name, m, n, k,
                smma_gpu_kernel_name(kernel), msg);
-    else
-        printf("%-16s %6zux%6zux%6zu %-14s %9.4f %8.1f %8.1f %7.3f %6.1f%% %8.0f %6.1f%%\n",
-               pr->name, m, n, k, smma_gpu_kernel_name(kernel), med, flops / med / 1e9,
-               cb_ms > 0 ? flops / cb_ms / 1e9 : 0.0, cb_ms > 0 ? cb_ms / med : 0.0,
-               100.0 * flops / med / 1e9 / ceiling, moved / med / 1e6,
-               100.0 * moved / med / 1e6 / copy_gbs);
+    } else {
+        bench_clocks clk;
+
+        bench_last_clocks(&clk);
+        printf("%-16s %6zux%6zux%6zu %-14s %9.4f %8.1f %8.1f %7.3f %6.1f%% %8.0f %6.1f%% "
+               "%6.0f %5.0f\n", pr->name, m, n, k, smma_gpu_kernel_name(kernel), med,
+               flops / med / 1e9, cb_ms > 0 ? flops / cb_ms / 1e9 : 0.0,
+               cb_ms > 0 ? cb_ms / med : 0.0, 100.0 * flops / med / 1e9 / ceiling,
+               moved / med / 1e6, 100.0 * moved / med / 1e6 / copy_gbs, clk.mhz_mean,
+               clk.watts_mean);
+    }
     fflush(stdout);
     for (c = 0; c < r.copies; c++) {
         smma_gpu_free(r.a[c]);
@@ -238,8 +243,8 @@ bench_formats(const char *formats, const char *sets, int warmup, int reps, doubl
 
     printf("device-to-device copy: %.0f GB/s (read + write), median of %d copies of 1 GiB\n",
            copy, reps);
-    printf("%-16s %20s %-14s %9s %8s %8s %7s %7s %8s %7s\n", "format", "m x n x k", "kernel",
-           "ms", "TFLOP/s", "cuBLAS", "ratio", "ceil", "GB/s", "copy");
+    printf("%-16s %20s %-14s %9s %8s %8s %7s %7s %8s %7s %6s %5s\n", "format", "m x n x k",
+           "kernel", "ms", "TFLOP/s", "cuBLAS", "ratio", "ceil", "GB/s", "copy", "MHz", "W");
     if (listed(sets, "large"))
         cb_large = cublas_ms(8192, 8192, 8192, warmup, reps);
     for (pi = 0; pi < sizeof(bs_pairs) / sizeof(bs_pairs[0]); pi++) {
@@ -329,7 +334,8 @@ main(int argc, char **argv)
     bool d_fp32 = false, b_kmajor = true;
     smma_gpu_device dev;
     char msg[256];
-    double ceiling;
+    double ceiling, ceiling8;
+    bench_clocks ceil_clk, ceil8_clk;
     size_t si;
 
     if (argc > 1 && strcmp(argv[1], "--ceilings") == 0) {
@@ -380,24 +386,32 @@ main(int argc, char **argv)
         return 1;
     }
     ceiling = bench_mma_ceiling(reps, 8);
+    bench_last_clocks(&ceil_clk);
     printf("device: %s, compute capability %d.%d, %d SMs, clock %d MHz (driver's maximum), "
            "memory clock %d MHz\n", dev.name, dev.sm_major, dev.sm_minor, dev.multiprocessors,
            bench_clock_khz() / 1000, dev.mem_clock_khz / 1000);
     printf("timing: %d warm-up runs, median of %d runs between CUDA events; bf16 in, D %s, B "
            "%s\n", warmup, reps, d_fp32 ? "fp32" : "bf16", b_kmajor ? "K-major" : "N-major");
-    printf("mma.sync ceiling (register-only m16n8k16 loop, 64 warps per SM): %.1f TFLOP/s; "
-           "with 8 warps per SM: %.1f\n\n", ceiling, bench_mma_ceiling(reps, 1));
+    ceiling8 = bench_mma_ceiling(reps, 1);
+    bench_last_clocks(&ceil8_clk);
+    printf("mma.sync ceiling (register-only m16n8k16 loop, 64 warps per SM): %.1f TFLOP/s "
+           "(%.0f MHz, %.0f W); with 8 warps per SM: %.1f (%.0f MHz, %.0f W)\n\n", ceiling,
+           ceil_clk.mhz_mean, ceil_clk.watts_mean, ceiling8, ceil8_clk.mhz_mean,
+           ceil8_clk.watts_mean);
     if (formats != NULL) {
         bench_formats(formats, strcmp(sets, "square,llm") == 0 ? "large,small" : sets, warmup,
                       reps, ceiling);
         return 0;
     }
-    printf("%-20s %-14s %10s %9s %10s %9s %7s %9s\n", "m x n x k", "kernel", "ms", "TFLOP/s",
-           "cuBLAS ms", "TFLOP/s", "ratio", "ceiling");
+    printf("clocks: the SM clock (MHz, mean of NVML samples about every ms) and board power "
+           "(W) while the timed runs ran, for the kernel and for cuBLAS\n");
+    printf("%-20s %-14s %10s %9s %10s %9s %7s %9s %6s %5s %6s %5s\n", "m x n x k", "kernel", "ms",
+           "TFLOP/s", "cuBLAS ms", "TFLOP/s", "ratio", "ceiling", "MHz", "W", "cbMHz", "cbW");
     for (si = 0; si < sizeof(shapes) / sizeof(shapes[0]); si++) {
         const struct shape *sh = &shapes[si];
         size_t abytes = sh->m * sh->k * 2, bbytes = sh->n * sh->k * 2, ki;
         double flops = 2.0 * sh->m * sh->n * sh->k, cb_med = 0, cb_min = 0;
+        bench_clocks cb_clk, k_clk;
         struct run r;
         int c;
 
@@ -433,6 +447,7 @@ main(int argc, char **argv)
             fprintf(stderr, "gemm-bench: cuBLAS: %s\n", msg);
             return 1;
         }
+        bench_last_clocks(&cb_clk);
         memset(&r.x, 0, sizeof(r.x));
         r.x.shape.a_fmt = r.x.shape.b_fmt = SMMA_BF16;
         r.x.shape.scale_fmt = SMMA_NONE;
@@ -459,10 +474,12 @@ main(int argc, char **argv)
                        smma_gpu_kernel_name(r.x.kernel), msg);
                 continue;
             }
-            printf("%6zux%6zux%6zu %-14s %10.4f %9.1f %10.4f %9.1f %7.3f %8.1f%%\n", sh->m,
-                   sh->n, sh->k, smma_gpu_kernel_name(r.x.kernel), med, flops / med / 1e9,
-                   cb_med, flops / cb_med / 1e9, cb_med / med,
-                   100.0 * flops / med / 1e9 / ceiling);
+            bench_last_clocks(&k_clk);
+            printf("%6zux%6zux%6zu %-14s %10.4f %9.1f %10.4f %9.1f %7.3f %8.1f%% %6.0f %5.0f "
+                   "%6.0f %5.0f\n", sh->m, sh->n, sh->k, smma_gpu_kernel_name(r.x.kernel), med,
+                   flops / med / 1e9, cb_med, flops / cb_med / 1e9, cb_med / med,
+                   100.0 * flops / med / 1e9 / ceiling, k_clk.mhz_mean, k_clk.watts_mean,
+                   cb_clk.mhz_mean, cb_clk.watts_mean);
             fflush(stdout);
         }
         bench_cublas_free(r.cb);

@@ -66,6 +66,56 @@ cp_async_wait(void)
     asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 }
 
+/* ---- mbarriers (sm_80: test_wait in a loop; sm_90: try_wait, which lets
+ * the hardware suspend the warp for a while) ---------------------------- */
+
+__device__ __forceinline__ void
+mbar_init(uint32_t bar, uint32_t count)
+{
+    asm volatile("mbarrier.init.shared.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
+}
+
+/* Waits until the phase of parity `parity` of the mbarrier has completed. */
+__device__ __forceinline__ void
+mbar_wait(uint32_t bar, uint32_t parity)
+{
+    uint32_t done;
+
+    do {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared.b64 p, [%1], %2;\n"
+                     " selp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+#else
+        asm volatile("{\n .reg .pred p;\n mbarrier.test_wait.parity.shared.b64 p, [%1], %2;\n"
+                     " selp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+#endif
+    } while (!done);
+}
+
+__device__ __forceinline__ void
+mbar_arrive(uint32_t bar)
+{
+    asm volatile("{\n .reg .b64 st;\n mbarrier.arrive.shared.b64 st, [%0];\n}\n" ::"r"(bar)
+                 : "memory");
+}
+
+/* The mbarrier's arrival (counted in its expected count: .noinc) happens
+ * once every cp.async this thread issued before has landed. */
+__device__ __forceinline__ void
+cp_async_mbar_arrive(uint32_t bar)
+{
+    asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];\n" ::"r"(bar) : "memory");
+}
+
+/* Waits for every cp.async of this thread, committed to a group or not. */
+__device__ __forceinline__ void
+cp_async_wait_all(void)
+{
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
+}
+
 __device__ __forceinline__ void
 st_shared_v4(uint32_t dst, uint32_t x)
 {

@@ -27,8 +27,10 @@
  *     the CTAs running together read the same panels of A and B from L2.
  *   - The same code is built for two other CTA tiles, 128 x 128 (4 warps,
  *     3 stages, two CTAs per SM, so that one CTA's barrier and epilogue
- *     overlap the other's mma) and 256 x 128; SMMA_SM80_V2_TILE picks one,
- *     for bench/gemm-bench to compare them (bench/sm80-kernels.md).
+ *     overlap the other's mma) and 256 x 128, and the default tile is also
+ *     built with mbarriers in place of the tile's barrier (sm80_v2mb_kernel
+ *     below); SMMA_SM80_V2_TILE picks one, for bench/gemm-bench to compare
+ *     them (bench/sm80-kernels.md: none is faster on the H100).
  *
  * Tails: any M and N (rows past M and columns past N are read as zeros and
  * not written); K a multiple of 8.  A chunk of 8 k past K is stored as -0 in
@@ -190,6 +192,24 @@ v2_frags(uint32_t st, const v2_plan &q, int kk, frags &f)
         frags_bn(st + C::A_BYTES, q.b_frag, kk, C::BN_ROW, f);
 }
 
+/* The last k tile, kt, whose step-0 fragments are in f[0]: the k past K
+ * (stored as +0) become -0 in the A fragments before their mma. */
+template <class C, bool FP16, bool B_KMAJOR>
+__device__ __forceinline__ void
+v2_last_tile(const sm80_params &p, const v2_plan &q, uint32_t base, uint32_t kt,
+             unsigned lane, frags (&f)[2], float (&acc)[4][8][4])
+{
+    const uint32_t st = base + (kt % C::STAGES) * C::STAGE_BYTES;
+
+#pragma unroll
+    for (int kk = 0; kk < BK / 16; kk++) {
+        if (kk + 1 < BK / 16)
+            v2_frags<C, B_KMAJOR>(st, q, kk + 1, f[(kk + 1) % 2]);
+        mask_tail(f[kk % 2], kt * BK + 16 * kk, p.k, lane);
+        mma_step<FP16>(acc, f[kk % 2]);
+    }
+}
+
 /* The default tile, whose stage size the host checks (gemm_internal.h). */
 using v2_default = v2_cfg<2, 4, 4, 1>;
 static_assert(v2_default::STAGE_BYTES == SMMA_GPU_V2_STAGE, "the stage size of gemm_internal.h");
@@ -254,29 +274,18 @@ sm80_v2_kernel(sm80_params p)
         }
     }
 
-    /* The last k tile: the k past K (stored as +0) become -0 in the A
-     * fragments before their mma. */
-    {
-        const uint32_t kt = ktiles - 1, st = base + (kt % STAGES) * STAGE_BYTES;
-
-#pragma unroll
-        for (int kk = 0; kk < BK / 16; kk++) {
-            if (kk + 1 < BK / 16)
-                v2_frags<C, B_KMAJOR>(st, q, kk + 1, f[(kk + 1) % 2]);
-            mask_tail(f[kk % 2], kt * BK + 16 * kk, p.k, lane);
-            mma_step<FP16>(acc, f[kk % 2]);
-        }
-    }
+    v2_last_tile<C, FP16, B_KMAJOR>(p, q, base, ktiles - 1, lane, f, acc);
     cp_async_wait<0>();
     store_d(p, tm * BM + wm, tn * BN + wn, lane, acc);
 }
 
-template <class C, bool FP16, bool B_KMAJOR>
+/* Launches KERNEL (a kernel of configuration C) with smem bytes of shared
+ * memory, one CTA per tile. */
+template <auto KERNEL, class C>
 int
-v2_run(sm80_params p, cudaStream_t st, char *msg, size_t msg_len)
+v2_launch(sm80_params p, int smem, cudaStream_t st, char *msg, size_t msg_len)
 {
-    const int smem = C::STAGES * C::STAGE_BYTES;
-    int rc = raise_smem<sm80_v2_kernel<C, FP16, B_KMAJOR>>(smem, "sm80-v2", msg, msg_len);
+    int rc = raise_smem<KERNEL>(smem, "sm80-v2", msg, msg_len);
 
     if (rc != SMMA_GPU_STATUS_OK)
         return rc;
@@ -284,19 +293,128 @@ v2_run(sm80_params p, cudaStream_t st, char *msg, size_t msg_len)
     p.tiles_n = (p.n + C::BN - 1) / C::BN;
     if ((uint64_t) p.tiles_m * p.tiles_n > 0x7fffffffu)
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-v2: too many CTA tiles");
-    sm80_v2_kernel<C, FP16, B_KMAJOR><<<p.tiles_m * p.tiles_n, C::THREADS, smem, st>>>(p);
+    KERNEL<<<p.tiles_m * p.tiles_n, C::THREADS, smem, st>>>(p);
     return sm80_launched("sm80-v2", msg, msg_len);
+}
+
+template <class C, bool FP16, bool B_KMAJOR>
+int
+v2_run(sm80_params p, cudaStream_t st, char *msg, size_t msg_len)
+{
+    return v2_launch<sm80_v2_kernel<C, FP16, B_KMAJOR>, C>(p, C::STAGES * C::STAGE_BYTES, st,
+                                                         msg, msg_len);
+}
+
+/* ---- The mbarrier variant (SMMA_SM80_V2_TILE=mbar) -----------------------
+ *
+ * The same warps, tile, stages, loads and fragment pipeline, with the
+ * tile's __syncthreads replaced by two mbarriers per stage: full[s]
+ * completes when every thread's copies into stage s have landed
+ * (cp.async.mbarrier.arrive), empty[s] when the 8 warps have read stage s
+ * for the last time.  With AHEAD = 2 (SMMA_SM80_V2_TILE=mbar) the loads of
+ * a tile go two tiles ahead (into the stage of tile kt - 2, not kt - 1), so
+ * that a warp waits for the slowest warp only if that one is a whole tile
+ * behind: the warps of an SM drift apart instead of meeting at every k
+ * tile.  (AHEAD = 3 would keep the loads as far ahead as the barrier
+ * version does and wait, at the start of each tile, for every warp to have
+ * finished the previous one; on the H100 it was slower still, see
+ * bench/sm80-kernels.md.)  The numerics are those of the
+ * other variants: the mma of each element run in the same k order. */
+template <class C, int AHEAD_>
+struct v2mb_cfg : C {
+    static constexpr int BAR_BYTES = 16 * C::STAGES; /* full[s], empty[s] */
+    static constexpr int AHEAD = AHEAD_;             /* tiles loaded ahead of the one computed */
+    static_assert(AHEAD >= 1 && AHEAD < C::STAGES, "a stage to compute from");
+};
+
+template <class C, bool FP16, bool B_KMAJOR>
+__global__ void __launch_bounds__(C::THREADS, C::MINB)
+sm80_v2mb_kernel(sm80_params p)
+{
+    constexpr int BM = C::BM, BN = C::BN, STAGES = C::STAGES, STAGE_BYTES = C::STAGE_BYTES;
+    constexpr int AHEAD = C::AHEAD;
+    extern __shared__ __align__(128) uint8_t smem[];
+    const uint32_t base = smem_u32(smem), bars = base + STAGES * STAGE_BYTES;
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const uint32_t wm = (warp / C::WN) * 64, wn = (warp % C::WN) * 64;
+    const uint32_t ktiles = (p.k + BK - 1) / BK;
+    uint32_t tm, tn;
+    float acc[4][8][4];
+    frags f[2];
+    v2_plan q;
+
+    smma_sm80_tile_of(blockIdx.x, p.tiles_m, p.tiles_n, p.group, &tm, &tn);
+    if (threadIdx.x < STAGES) {
+        mbar_init(bars + 8 * threadIdx.x, C::THREADS);               /* full: every thread */
+        mbar_init(bars + 8 * (STAGES + threadIdx.x), C::THREADS / 32); /* empty: every warp */
+    }
+    __syncthreads();
+    v2_plan_make<C, B_KMAJOR>(p, tm, tn, lane, wm, wn, q);
+    acc_init(p, tm * BM + wm, tn * BN + wn, lane, acc);
+
+    for (int s = 0; s < AHEAD; s++) {
+        v2_load<C, B_KMAJOR>(p, q, base + s * STAGE_BYTES, s, ktiles, -1);
+        cp_async_mbar_arrive(bars + 8 * s);
+    }
+    mbar_wait(bars, 0);
+    v2_frags<C, B_KMAJOR>(base, q, 0, f[0]);
+
+    /* Tile kt: its steps load the fragments of the next step (the last
+     * step: step 0 of tile kt + 1, once it has landed) and issue a third
+     * each of the loads of tile kt + AHEAD, into the stage that tile
+     * kt + AHEAD - STAGES held, once every warp has released it. */
+    for (uint32_t kt = 0; kt + 1 < ktiles; kt++) {
+        const uint32_t s = kt % STAGES, st = base + s * STAGE_BYTES;
+        const uint32_t ns = (kt + 1) % STAGES, next = base + ns * STAGE_BYTES;
+        const uint32_t lt = kt + AHEAD, ls = lt % STAGES, lst = base + ls * STAGE_BYTES;
+
+        if (lt >= STAGES)
+            mbar_wait(bars + 8 * (STAGES + ls), (lt / STAGES - 1) & 1);
+#pragma unroll
+        for (int kk = 0; kk < BK / 16; kk++) {
+            if (kk + 1 < BK / 16) {
+                v2_frags<C, B_KMAJOR>(st, q, kk + 1, f[(kk + 1) % 2]);
+            } else {
+                mbar_wait(bars + 8 * ns, ((kt + 1) / STAGES) & 1);
+                v2_frags<C, B_KMAJOR>(next, q, 0, f[(kk + 1) % 2]);
+            }
+            if (kk < C::LOAD_PARTS)
+                v2_load<C, B_KMAJOR>(p, q, lst, lt, ktiles, kk);
+            if (kk == C::LOAD_PARTS - 1)
+                cp_async_mbar_arrive(bars + 8 * ls);
+            mma_step<FP16>(acc, f[kk % 2]);
+        }
+        /* The step-3 fragments, the last read of stage s, are consumed by
+         * the mma just issued: the warp releases the stage. */
+        __syncwarp();
+        if (lane == 0)
+            mbar_arrive(bars + 8 * (STAGES + s));
+    }
+    v2_last_tile<C, FP16, B_KMAJOR>(p, q, base, ktiles - 1, lane, f, acc);
+    cp_async_wait_all(); /* the zero-filled tiles past the last, never waited for */
+    store_d(p, tm * BM + wm, tn * BN + wn, lane, acc);
+}
+
+template <class C, bool FP16, bool B_KMAJOR>
+int
+v2mb_run(sm80_params p, cudaStream_t st, char *msg, size_t msg_len)
+{
+    return v2_launch<sm80_v2mb_kernel<C, FP16, B_KMAJOR>, C>(
+        p, C::STAGES * C::STAGE_BYTES + C::BAR_BYTES, st, msg, msg_len);
 }
 
 /* The tile and the stages: 128 x 256 with 4 stages (3 where the device has
  * less than 192 KB of shared memory per block); SMMA_SM80_V2_TILE=128x128
- * (3 stages, two CTAs per SM) or 256x128, and SMMA_SM80_V2_STAGES=3, are
+ * (3 stages, two CTAs per SM), 256x128 or mbar (the default tile with
+ * mbarriers; 4 stages only), and SMMA_SM80_V2_STAGES=3, are
  * tuning knobs for bench/gemm-bench (tests/gpu/gemm-t runs them too). */
 template <bool FP16, bool B_KMAJOR>
 int
 v2_pick(sm80_params p, size_t stages, const char *tile, cudaStream_t st, char *msg,
         size_t msg_len)
 {
+    if (tile != NULL && strcmp(tile, "mbar") == 0 && stages >= 4)
+        return v2mb_run<v2mb_cfg<v2_default, 2>, FP16, B_KMAJOR>(p, st, msg, msg_len);
     if (tile != NULL && strcmp(tile, "128x128") == 0)
         return v2_run<v2_cfg<2, 2, 3, 2>, FP16, B_KMAJOR>(p, st, msg, msg_len);
     if (tile != NULL && strcmp(tile, "256x128") == 0 && stages >= 4)

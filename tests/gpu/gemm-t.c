@@ -12,8 +12,8 @@
  *    {(4096, 4096), (14336, 4096), (4096, 14336)}; C present and absent, D in
  *    fp32, bf16 and fp16; fp16 operands once; a ragged problem with an
  *    M-major A and K not a multiple of 16 for sm80-v1.
- * 3. sm80-v2's other CTA tiles (SMMA_SM80_V2_TILE=128x128 and 256x128, the
- *    tuning variants bench/gemm-bench compares): the kernel-scale suites
+ * 3. sm80-v2's other variants (SMMA_SM80_V2_TILE=128x128, 256x128 and mbar,
+ *    the tuning variants bench/gemm-bench compares): the kernel-scale suites
  *    with both majornesses of B, a ragged problem, and at level 1 4096^3.
  * Outputs are poisoned before every run and every element must be written.
  * Inputs are drawn from a seed printed at the start: SMMA_SEED=S replays a
@@ -43,6 +43,7 @@ static const struct variant {
 } variants[] = {
     { "128x128", { 128, 128, 2, 2 } },
     { "256x128", { 256, 128, 4, 2 } },
+    { "mbar", { 128, 256, 2, 4 } },
 };
 
 struct large {
