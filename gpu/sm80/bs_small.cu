@@ -53,9 +53,6 @@
  * Run: `softmma gemm --on gpu --kernel sm80-bs-small ...`, tests/gpu/gemm-bs-t,
  * bench/gemm-bench.
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "convert.cuh"
 #include "common.cuh"
 #include "sm80.h"
@@ -66,22 +63,14 @@ constexpr int WARPS = 4, THREADS = 32 * WARPS, BN = 8 * WARPS;
 constexpr int KC = 512;     /* k per chunk */
 constexpr int BLOCKS = KC / 16;
 
-/* For B's format: the bytes of a column per chunk and a lane's 16-byte
- * loads per chunk (64 bytes per column each). */
+/* For B's format: the bytes of a column per chunk, a lane's 16-byte loads
+ * per chunk (64 bytes per column each), and the chunks of the ring in
+ * registers (DEPTH - 1 loaded ahead). */
 template <int BF>
 struct geom {
     static constexpr int CB = BF == CV_E2M1 ? KC / 2 : KC;
     static constexpr int LOADS = CB / 64;
-};
-
-/* The chunks of the ring in registers (DEPTH - 1 loaded ahead) and the CTAs
- * per SM the registers allow: the default, and the deeper ring of
- * SMMA_SM80_BS_SMALL=deep (more bytes in flight per warp, fewer warps per
- * SM). */
-template <int BF, bool DEEP>
-struct ring_of {
-    static constexpr int DEPTH = DEEP ? 4 : BF == CV_E2M1 ? 3 : 2;
-    static constexpr int MINB = DEEP ? 2 : 3;
+    static constexpr int DEPTH = BF == CV_E2M1 ? 3 : 2;
 };
 
 struct small_params {
@@ -387,11 +376,11 @@ store_a(const sm80_params &p, const small_params &s, uint32_t c, const araw &ar,
     }
 }
 
-template <int AF, int BF, bool DEEP>
-__global__ void __launch_bounds__(THREADS, ring_of<BF, DEEP>::MINB)
+template <int AF, int BF>
+__global__ void __launch_bounds__(THREADS, 3)
 bs_small_kernel(sm80_params p, small_params s)
 {
-    constexpr int DEPTH = ring_of<BF, DEEP>::DEPTH, AWORDS = BLOCKS * 32 * 4;
+    constexpr int DEPTH = geom<BF>::DEPTH, AWORDS = BLOCKS * 32 * 4;
     __shared__ __align__(16) uint32_t afrag[2 * AWORDS]; /* 32 KB */
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32, tig = lane % 4;
     const uint32_t j0 = blockIdx.x * BN + warp * 8, n = j0 + lane / 4;
@@ -449,12 +438,7 @@ int
 small_run(const sm80_params &p, const small_params &s, cudaStream_t st, char *msg,
           size_t msg_len)
 {
-    const char *v = getenv("SMMA_SM80_BS_SMALL");
-
-    if (v != NULL && strcmp(v, "deep") == 0)
-        bs_small_kernel<AF, BF, true><<<(p.n + BN - 1) / BN, THREADS, 0, st>>>(p, s);
-    else
-        bs_small_kernel<AF, BF, false><<<(p.n + BN - 1) / BN, THREADS, 0, st>>>(p, s);
+    bs_small_kernel<AF, BF><<<(p.n + BN - 1) / BN, THREADS, 0, st>>>(p, s);
     return sm80_launched("sm80-bs-small", msg, msg_len);
 }
 
