@@ -84,7 +84,7 @@ __device__ __forceinline__ uint32_t
 scale_byte(const bs_params &b, const uint8_t *s, uint32_t rows, uint32_t row, uint32_t kbi)
 {
     if (row >= rows || kbi >= b.kb)
-        return b.sfmt == CV_E8M0 ? 0x7fu : 0x38u;
+        return cv_scale_one(b.sfmt);
     return s[b.layout ? smma_sm80_scale_128x4(row, kbi, b.kb_pad) : (size_t) row * b.kb + kbi];
 }
 

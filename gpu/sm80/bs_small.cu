@@ -40,7 +40,7 @@
  *     k permutation); every warp reads its A registers with one 16-byte
  *     load per block.  One barrier per chunk.
  *   - The code of a chunk is straight-line, with no division and no branch
- *     per block (cv_scale_sel); the first version of this kernel, which
+ *     per block (cv_scale); the first version of this kernel, which
  *     loaded four bytes per lane and block, compiled to 22,000 instructions
  *     per format pair with 319 integer divisions and branches around every
  *     scale, and moved 3 to 8% of the copy bandwidth.
@@ -84,12 +84,6 @@ struct small_params {
     uint32_t b_kbytes;     /* bytes of a row of B inside K */
 };
 
-__device__ __forceinline__ uint32_t
-neutral(int sfmt)
-{
-    return sfmt == CV_E8M0 ? 0x7fu : 0x38u; /* 1.0 */
-}
-
 /* 16 bytes at p (16-byte aligned), through L2 with a 256-byte prefetch,
  * not kept in L1: the weights are read once. */
 __device__ __forceinline__ uint4
@@ -131,7 +125,7 @@ struct bchunk {
 };
 
 /* Scale blocks kb0 .. kb0 + 3 of row n as a word (kb0 a multiple of 4): a
- * neutral byte past the last block. */
+ * byte of 1.0 past the last block. */
 __device__ __forceinline__ uint32_t
 scale_word(const small_params &s, const uint8_t *sc, uint32_t n, uint32_t kb0)
 {
@@ -144,7 +138,7 @@ scale_word(const small_params &s, const uint8_t *sc, uint32_t n, uint32_t kb0)
     }
 #pragma unroll
     for (int e = 0; e < 4; e++) {
-        uint32_t kbi = kb0 + e, b = neutral(s.sfmt);
+        uint32_t kbi = kb0 + e, b = cv_scale_one(s.sfmt);
 
         if (kbi < s.kb)
             b = sc[s.layout ? smma_sm80_scale_128x4(n, kbi, s.kb_pad) : (size_t) n * s.kb + kbi];
@@ -161,7 +155,7 @@ block_scales(const small_params &s, const uint8_t *sc, uint32_t n, uint32_t c, u
     if (s.vec16)
         return scale_word(s, sc, n, c * (KC / 16) + 4 * w);
     {
-        uint32_t kb0 = c * (KC / 32) + 2 * w, b0 = neutral(s.sfmt), b1 = b0;
+        uint32_t kb0 = c * (KC / 32) + 2 * w, b0 = cv_scale_one(s.sfmt), b1 = b0;
 
         if (kb0 < s.kb)
             b0 = sc[s.layout ? smma_sm80_scale_128x4(n, kb0, s.kb_pad) : (size_t) n * s.kb + kb0];
@@ -258,7 +252,7 @@ chunk_mma(float (&acc)[4], const bchunk<BF> &ch, const uint4 *afrag, unsigned la
             const int j = PER_LOAD * i + jj;
             uint4 a = afrag[j * 32 + lane];
             uint32_t av[4] = { a.x, a.y, a.z, a.w }, bv[2];
-            float s = cv_scale_sel(sfmt, (sc[j / 4] >> (8 * (j % 4))) & 0xffu), f[4];
+            float s = cv_scale(sfmt, (sc[j / 4] >> (8 * (j % 4))) & 0xffu), f[4];
 
             if (BF == CV_E2M1) {
                 cv_e2m1x4(w[jj / 2] >> (16 * (jj % 2)), f);
@@ -365,7 +359,7 @@ store_a(const sm80_params &p, const small_params &s, uint32_t c, const araw &ar,
                 f0 = cv_fp6<AF == CV_E2M3 ? 2 : 3>(x & 0x3fu);
                 f1 = cv_fp6<AF == CV_E2M3 ? 2 : 3>((x >> 8) & 0x3fu);
             }
-            v = cv_pack(f0, f1, cv_scale_sel(s.sfmt, (ar.scale[q / 4] >> (8 * (q % 4))) & 0xffu));
+            v = cv_pack(f0, f1, cv_scale(s.sfmt, (ar.scale[q / 4] >> (8 * (q % 4))) & 0xffu));
         }
         {
             uint32_t j = kl / 16, kk = kl % 16, tig = kk / 4, half = (kk / 2) % 2;

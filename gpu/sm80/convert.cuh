@@ -35,30 +35,23 @@ enum { CV_E2M1 = 0, CV_E2M3 = 1, CV_E3M2 = 2, CV_E4M3 = 3, CV_E5M2 = 4, CV_BF16 
 /* Scale formats. */
 enum { CV_E8M0 = 5, CV_UE4M3 = 6 };
 
-/* The value of scale byte b as an fp32: e8m0 2^(b - 127), 0x00 is 2^-127
- * (subnormal), 0xff NaN; ue4m3 the unsigned e4m3 value, 0x7f NaN (bit 7 is
- * not part of the code and is ignored). */
-__device__ __forceinline__ float
-cv_scale(int sfmt, uint32_t b)
+/* The scale byte of 1.0 (e8m0 0x7f, ue4m3 0x38): the scale of blocks past
+ * the matrix. */
+__device__ __forceinline__ uint32_t
+cv_scale_one(int sfmt)
 {
-    if (sfmt == CV_E8M0) {
-        if (b == 0xffu)
-            return __uint_as_float(0x7fc00000u);
-        return b == 0 ? __uint_as_float(0x00400000u) : __uint_as_float(b << 23);
-    }
-    b &= 0x7fu;
-    if (b == 0x7fu)
-        return __uint_as_float(0x7fc00000u);
-    /* Exponent field 0..15 into fp32's (bias 127 for 7): a subnormal e4m3
-     * becomes an fp32 subnormal of the same digits, and 2^120 fixes the
-     * bias, exactly. */
-    return __uint_as_float(b << 20) * 0x1p120f;
+    return sfmt == CV_E8M0 ? 0x7fu : 0x38u;
 }
 
-/* cv_scale without a branch: both readings computed and selected, so that
- * a loop over blocks stays one straight line (sm80-bs-small). */
+/* The value of scale byte b as an fp32: e8m0 2^(b - 127), 0x00 is 2^-127
+ * (subnormal), 0xff NaN; ue4m3 the unsigned e4m3 value, 0x7f NaN (bit 7 is
+ * not part of the code and is ignored): the e4m3 exponent field 0..15 goes
+ * into fp32's (bias 127 for 7), so that a subnormal e4m3 becomes an fp32
+ * subnormal of the same digits, and 2^120 fixes the bias, exactly.  Both
+ * readings are computed and one selected, without a branch, so that a loop
+ * over blocks stays one straight line. */
 __device__ __forceinline__ float
-cv_scale_sel(int sfmt, uint32_t b)
+cv_scale(int sfmt, uint32_t b)
 {
     uint32_t e8 = b << 23, u = b & 0x7fu, ue;
 
