@@ -102,7 +102,7 @@ for step in "$@"; do
             ./bench/gemm-bench --kernels sm80-v2 --b nmajor --shapes square
             echo "SMMA_SM80_V2_STAGES=3:"
             SMMA_SM80_V2_STAGES=3 ./bench/gemm-bench --kernels sm80-v2 --shapes square
-            for tile in 128x128 256x128; do
+            for tile in 128x128 256x128 mbar; do
                 echo "SMMA_SM80_V2_TILE=$tile:"
                 SMMA_SM80_V2_TILE=$tile ./bench/gemm-bench --kernels sm80-v2 --shapes square
             done
