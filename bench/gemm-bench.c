@@ -16,9 +16,12 @@
  * Build: `make bench` (needs CUDA and cuBLASLt).  Run:
  *     bench/gemm-bench [--reps N] [--warmup N] [--kernels sm80-v2,sm80-v1]
  *                      [--shapes square,llm] [--d bf16|fp32] [--b kmajor|nmajor]
+ *                      [--passes N]
  *     bench/gemm-bench --formats mxfp8,nvfp4,...|all [--shapes large,small]
  *     bench/gemm-bench --ceilings
- * --formats times the block-scaled kernels: sm80-bs-large at 8192^3 beside
+ * --passes N goes over the 16-bit shapes N times in one process, each time
+ * with operands allocated anew (whether a figure follows the process or
+ * the allocation).  --formats times the block-scaled kernels: sm80-bs-large at 8192^3 beside
  * cuBLAS bf16 at 8192^3, and sm80-bs-small at M in {1, 4, 16} x (N, K) in
  * {(8192, 8192), (28672, 8192), (8192, 28672)} with the bytes moved per
  * second (A, B, their scales, D) beside the device-to-device copy bandwidth
@@ -329,7 +332,7 @@ cublas_ms(size_t m, size_t n, size_t k, int warmup, int reps)
 int
 main(int argc, char **argv)
 {
-    int reps = 20, warmup = 5, i;
+    int reps = 20, warmup = 5, passes = 1, i;
     const char *kernels = "sm80-v2", *sets = "square,llm", *formats = NULL;
     bool d_fp32 = false, b_kmajor = true;
     smma_gpu_device dev;
@@ -358,7 +361,9 @@ main(int argc, char **argv)
         return 0;
     }
     for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+        if (strcmp(argv[i], "--passes") == 0 && i + 1 < argc)
+            passes = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
             reps = atoi(argv[++i]);
         else if (strcmp(argv[i], "--warmup") == 0 && i + 1 < argc)
             warmup = atoi(argv[++i]);
@@ -376,6 +381,10 @@ main(int argc, char **argv)
             fprintf(stderr, "gemm-bench: unknown argument '%s'\n", argv[i]);
             return 2;
         }
+    }
+    if (passes < 1) {
+        fprintf(stderr, "gemm-bench: --passes must be at least 1\n");
+        return 2;
     }
     if (reps < 10) {
         fprintf(stderr, "gemm-bench: --reps must be at least 10\n");
@@ -407,8 +416,8 @@ main(int argc, char **argv)
            "(W) while the timed runs ran, for the kernel and for cuBLAS\n");
     printf("%-20s %-14s %10s %9s %10s %9s %7s %9s %6s %5s %6s %5s\n", "m x n x k", "kernel", "ms",
            "TFLOP/s", "cuBLAS ms", "TFLOP/s", "ratio", "ceiling", "MHz", "W", "cbMHz", "cbW");
-    for (si = 0; si < sizeof(shapes) / sizeof(shapes[0]); si++) {
-        const struct shape *sh = &shapes[si];
+    for (si = 0; si < passes * (sizeof(shapes) / sizeof(shapes[0])); si++) {
+        const struct shape *sh = &shapes[si % (sizeof(shapes) / sizeof(shapes[0]))];
         size_t abytes = sh->m * sh->k * 2, bbytes = sh->n * sh->k * 2, ki;
         double flops = 2.0 * sh->m * sh->n * sh->k, cb_med = 0, cb_min = 0;
         bench_clocks cb_clk, k_clk;
