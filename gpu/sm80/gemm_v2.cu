@@ -44,7 +44,6 @@
  * bench/gemm-bench (beside cuBLAS).
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "sm80.h"
 #include "tile.cuh"
@@ -403,24 +402,26 @@ v2mb_run(sm80_params p, cudaStream_t st, char *msg, size_t msg_len)
         p, C::STAGES * C::STAGE_BYTES + C::BAR_BYTES, st, msg, msg_len);
 }
 
-/* The tile and the stages: 128 x 256 with 4 stages (3 where the device has
- * less than 192 KB of shared memory per block); SMMA_SM80_V2_TILE=128x128
- * (3 stages, two CTAs per SM), 256x128 or mbar (the default tile with
- * mbarriers; 4 stages only), and SMMA_SM80_V2_STAGES=3, are
- * tuning knobs for bench/gemm-bench (tests/gpu/gemm-t runs them too). */
+/* The variant and the stages smma_gpu_v2_choose picked: 128 x 256 with 4
+ * stages (3 where the device has less than 192 KB of shared memory per
+ * block), or a tuning variant of SMMA_SM80_V2_TILE / SMMA_SM80_V2_STAGES for
+ * bench/gemm-bench (tests/gpu/gemm-t runs them too). */
 template <bool FP16, bool B_KMAJOR>
 int
-v2_pick(sm80_params p, size_t stages, const char *tile, cudaStream_t st, char *msg,
+v2_pick(sm80_params p, size_t stages, smma_gpu_v2_tile tile, cudaStream_t st, char *msg,
         size_t msg_len)
 {
-    if (tile != NULL && strcmp(tile, "mbar") == 0 && stages >= 4)
+    switch (tile) {
+    case SMMA_GPU_V2_MBAR:
         return v2mb_run<v2mb_cfg<v2_default, 2>, FP16, B_KMAJOR>(p, st, msg, msg_len);
-    if (tile != NULL && strcmp(tile, "128x128") == 0)
+    case SMMA_GPU_V2_128X128:
         return v2_run<v2_cfg<2, 2, 3, 2>, FP16, B_KMAJOR>(p, st, msg, msg_len);
-    if (tile != NULL && strcmp(tile, "256x128") == 0 && stages >= 4)
+    case SMMA_GPU_V2_256X128:
         return v2_run<v2_cfg<4, 2, 4, 1>, FP16, B_KMAJOR>(p, st, msg, msg_len);
-    return stages >= 4 ? v2_run<v2_default, FP16, B_KMAJOR>(p, st, msg, msg_len)
-                       : v2_run<v2_cfg<2, 4, 3, 1>, FP16, B_KMAJOR>(p, st, msg, msg_len);
+    default:
+        return stages >= 4 ? v2_run<v2_default, FP16, B_KMAJOR>(p, st, msg, msg_len)
+                           : v2_run<v2_cfg<2, 4, 3, 1>, FP16, B_KMAJOR>(p, st, msg, msg_len);
+    }
 }
 
 } /* namespace */
@@ -431,8 +432,8 @@ smma_sm80_v2_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len)
     sm80_params p = sm80_params_of(x);
     cudaStream_t st = (cudaStream_t) x->stream;
     bool fp16 = x->shape.a_fmt == SMMA_FP16;
-    const char *tile = getenv("SMMA_SM80_V2_TILE");
-    int dev = 0, smem = 0;
+    smma_gpu_v2_tile tile;
+    int dev = 0, smem = 0, rc;
     size_t stages;
 
     p.group = GROUP;
@@ -440,13 +441,10 @@ smma_sm80_v2_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len)
         cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) !=
             cudaSuccess)
         return sm80_launched("sm80-v2", msg, msg_len);
-    stages = smma_gpu_v2_stages((size_t) smem);
-    if (stages == 4 && getenv("SMMA_SM80_V2_STAGES") != NULL &&
-        strcmp(getenv("SMMA_SM80_V2_STAGES"), "3") == 0)
-        stages = 3; /* a tuning knob: compare 3 stages with 4 where both fit */
-    if (stages == 0)
-        return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EARCH, "sm80-v2: the device has %d "
-                            "bytes of shared memory per block", smem);
+    rc = smma_gpu_v2_choose(getenv("SMMA_SM80_V2_TILE"), getenv("SMMA_SM80_V2_STAGES"),
+                            (size_t) smem, &tile, &stages, msg, msg_len);
+    if (rc != SMMA_GPU_STATUS_OK)
+        return rc;
     if (fp16)
         return x->b_kmajor ? v2_pick<true, true>(p, stages, tile, st, msg, msg_len)
                            : v2_pick<true, false>(p, stages, tile, st, msg, msg_len);

@@ -214,7 +214,7 @@ main(void)
         const char *only = getenv("SMMA_GEMM_KERNEL"), *list = getenv("SMMA_GEMM_PAIRS");
         size_t hits = 0, items = 1;
 
-        for (ki = 0; ki < 3; ki++)
+        for (ki = 0; ki < sizeof(kernels) / sizeof(kernels[0]); ki++)
             hits += only != NULL && *only != '\0' && wanted(kernels[ki]);
         if (only != NULL && *only != '\0' && hits == 0)
             bail("SMMA_GEMM_KERNEL=%s: not sm80-bs-v1, sm80-bs-large or sm80-bs-small", only);

@@ -30,6 +30,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../../gpu/gemm_internal.h"
 #include "kernel.h"
 #include "tap/basic.h"
 
@@ -200,6 +201,16 @@ main(void)
         struct large ragged = { 333, 517, 1032, true, SMMA_BF16, false, SMMA_BF16 };
         const struct large cube = { 4096, 4096, 4096, false, SMMA_BF16, true, SMMA_BF16 };
 
+        smma_gpu_v2_tile vt;
+        size_t vstages;
+
+        /* A variant the device's shared memory cannot hold (256x128 and
+         * mbar on an A100) is refused by the kernel; its points skip. */
+        if (smma_gpu_v2_choose(v->tile, NULL, dev.dev.smem_optin_bytes, &vt, &vstages, why,
+                               sizeof(why)) != SMMA_GPU_STATUS_OK) {
+            skip_block(test_level() >= 1 ? 6 : 5, "%s", why);
+            continue;
+        }
         if (setenv("SMMA_SM80_V2_TILE", v->tile, 1) != 0)
             bail("setenv SMMA_SM80_V2_TILE");
         diag("sm80-v2 with SMMA_SM80_V2_TILE=%s", v->tile);
@@ -219,5 +230,32 @@ main(void)
             check_large(&dev, SMMA_GPU_SM80_V2, &v->g, &cube, false, seed + 30 + i, samples);
     }
     unsetenv("SMMA_SM80_V2_TILE");
+
+    /* 4. A knob value sm80-v2 does not know is refused on the device, with
+     * the value in the message (smma_gpu_v2_choose; tests/gpu/gemm-check-t
+     * tests every rule of it without a GPU). */
+    {
+        kt_problem p;
+        kt_how h;
+        uint32_t d[16 * 16];
+        char msg[512] = "";
+        bool ran;
+
+        memset(&h, 0, sizeof(h));
+        h.kernel = SMMA_GPU_SM80_V2;
+        h.b_kmajor = true;
+        h.layout = SMMA_SL_LINEAR;
+        s.d_fmt = SMMA_FP32;
+        s.vec = 32;
+        if (!kt_generate(&p, &s, false, seed, msg, sizeof(msg)))
+            bail("%s", msg);
+        if (setenv("SMMA_SM80_V2_TILE", "128X256", 1) != 0)
+            bail("setenv SMMA_SM80_V2_TILE");
+        ran = kt_run(&p, &h, d, msg, sizeof(msg));
+        unsetenv("SMMA_SM80_V2_TILE");
+        ok(!ran && strstr(msg, "SMMA_SM80_V2_TILE=128X256") != NULL,
+           "sm80-v2 refuses SMMA_SM80_V2_TILE=128X256: %s", msg);
+        kt_free(&p);
+    }
     return exit_status();
 }
