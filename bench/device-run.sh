@@ -38,7 +38,8 @@
 #   cli       tests/tools/gpu-cli-t.sh and examples of softmma gpu and
 #             softmma gemm --on gpu --check/--bench (cli.log)
 #   ncu-small Nsight Compute on one launch of sm80-bs-small (mxfp8,
-#             1 x 8192 x 8192) and the SASS of gpu/sm80/bs_small.o and
+#             1 x 8192 x 8192; version 2, or version 1 with
+#             SMMA_SM80_BS_SMALL=regs) and the SASS of gpu/sm80/bs_small.o and
 #             gemm_v2.o (ncu-small.txt, sass-sm80.tgz)
 set -u
 tarball=$1
@@ -205,7 +206,7 @@ for step in "$@"; do
         cat "$OUT/cli.log" | grep -v '^ok' | head -60
         grep -c '^ok' "$OUT/cli.log" ;;
     ncu-small)
-        ncu -k regex:bs_small -s 1 -c 1 --section SpeedOfLight \
+        ncu -k regex:"bs_small|bs_split" -s 1 -c 1 --section SpeedOfLight \
             --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables \
             --section SchedulerStats --section WarpStateStats --section InstructionStats \
             --section Occupancy --section LaunchStats --section SourceCounters \

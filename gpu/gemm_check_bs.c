@@ -5,6 +5,7 @@
  */
 #include <config.h>
 
+#include <stdint.h>
 #include <string.h>
 
 #include "gemm_internal.h"
@@ -119,6 +120,27 @@ check_bs_large(const smma_gpu_gemm_args *x, size_t smem, char *msg, size_t len)
                             "bytes of shared memory per block, the device has %zu",
                             smma_format_name(x->shape.a_fmt), smma_format_name(x->shape.b_fmt),
                             need, smem);
+    return SMMA_GPU_STATUS_OK;
+}
+
+int
+smma_gpu_bs_small_choose(const char *knob, const smma_gpu_gemm_args *x, int *version, char *msg,
+                         size_t msg_len)
+{
+    const smma_gemm_shape *s = &x->shape;
+    size_t kb = s->vec != 0 ? (s->k + s->vec - 1) / s->vec : 0;
+    bool words = (x->scale_layout == SMMA_SL_128X4 || kb % 4 == 0) &&
+                 (uintptr_t) x->sb % 4 == 0 &&
+                 (s->a_fmt == SMMA_BF16 || (uintptr_t) x->sa % 4 == 0);
+
+    *version = 2;
+    if (knob != NULL && knob[0] != '\0' && strcmp(knob, "regs") != 0 &&
+        strcmp(knob, "split") != 0)
+        return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-small: "
+                            "SMMA_SM80_BS_SMALL=%s: not regs or split", knob);
+    if ((knob != NULL && strcmp(knob, "regs") == 0) || !words ||
+        (s->a_fmt == SMMA_BF16 && s->b_fmt != SMMA_E2M1 && s->m > 4))
+        *version = 1;
     return SMMA_GPU_STATUS_OK;
 }
 

@@ -50,6 +50,19 @@ typedef enum smma_gpu_v2_tile {
 int smma_gpu_v2_choose(const char *tile, const char *stages, size_t smem, smma_gpu_v2_tile *t,
                        size_t *nstages, char *msg, size_t msg_len);
 
+/* Which version of sm80-bs-small runs the problem x (gpu/sm80/bs_small.cu):
+ * 2 (converter warps and mma warps) where it can, 1 (a warp's own chain)
+ * when knob, the value of SMMA_SM80_BS_SMALL, is "regs", when the scales
+ * cannot be read a word at a time (the linear layout with a number of
+ * blocks a row not a multiple of 4, or a pointer not 4-byte aligned), and
+ * for bf16 A times 8-bit B with m > 4, where version 1 measured faster
+ * (bench/sm80-kernels.md).  A knob NULL, empty or "split" asks for nothing;
+ * another value is refused (EINVAL) with a message that names it.  (The
+ * launcher also runs version 1 on a device without the shared memory of
+ * version 2.) */
+int smma_gpu_bs_small_choose(const char *knob, const smma_gpu_gemm_args *x, int *version,
+                             char *msg, size_t msg_len);
+
 /* smma_gpu_gemm_check with the device's real shared-memory limit. */
 int smma_gpu_gemm_check_smem(const smma_gpu_gemm_args *x, int major, int minor, size_t smem,
                              smma_gpu_kernel *chosen, char *msg, size_t msg_len);

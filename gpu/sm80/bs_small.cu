@@ -6,10 +6,17 @@
  * Computes the same D = alpha * (C + sum_k (A SA)(B SB)) as bs_large.cu,
  * bit for bit, with the model bf16-upcast-<gpu>: each element times its
  * scale rounded once to bf16, one fp32 accumulator chain per element of D
- * through mma.sync.m16n8k16 in k order.  No split-K: each warp owns eight
+ * through mma.sync.m16n8k16 in k order.  No split-K: one warp owns eight
  * columns of D and walks all of K for them.
  *
- * How it streams B, and why:
+ * The file holds two versions.  Version 1 (below) gives each warp its
+ * columns' whole chain: load, shuffle, convert, mma.  Version 2 (further
+ * down, the one that runs unless smma_gpu_bs_small_choose says otherwise)
+ * lets separate warps convert and keeps the mma warps on their chains; on
+ * the H100 it is faster in 86 of the 90 benchmark cases
+ * (bench/sm80-kernels.md).
+ *
+ * Version 1: how it streams B, and why:
  *   - B never touches shared memory.  A warp reads its eight columns in
  *     chunks of 512 k (512 bytes a column, 256 for e2m1): every lane loads
  *     16 contiguous bytes per instruction, the four lanes of a column 64
@@ -53,9 +60,13 @@
  * Run: `softmma gemm --on gpu --kernel sm80-bs-small ...`, tests/gpu/gemm-bs-t,
  * bench/gemm-bench.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "convert.cuh"
 #include "common.cuh"
 #include "sm80.h"
+#include "tile.cuh"
 
 namespace {
 
@@ -82,6 +93,8 @@ struct small_params {
     uint32_t vshift;       /* log2 of the k per scale */
     uint32_t b_row;        /* bytes of a row (column n) of B */
     uint32_t b_kbytes;     /* bytes of a row of B inside K */
+    uint32_t a_row, a_kbytes; /* the same of A */
+    int split;             /* version 2 takes the problem (small_run) */
 };
 
 /* 16 bytes at p (16-byte aligned), through L2 with a 256-byte prefetch,
@@ -254,19 +267,7 @@ chunk_mma(float (&acc)[4], const bchunk<BF> &ch, const uint4 *afrag, unsigned la
             uint32_t av[4] = { a.x, a.y, a.z, a.w }, bv[2];
             float s = cv_scale(sfmt, (sc[j / 4] >> (8 * (j % 4))) & 0xffu), f[4];
 
-            if (BF == CV_E2M1) {
-                cv_e2m1x4(w[jj / 2] >> (16 * (jj % 2)), f);
-            } else if (BF == CV_E4M3) {
-                cv_e4m3x2(w[jj], f[0], f[1]);
-                cv_e4m3x2(w[jj] >> 16, f[2], f[3]);
-            } else if (BF == CV_E5M2) {
-                cv_e5m2x2(w[jj], f[0], f[1]);
-                cv_e5m2x2(w[jj] >> 16, f[2], f[3]);
-            } else {
-#pragma unroll
-                for (int e = 0; e < 4; e++)
-                    f[e] = cv_fp6<BF == CV_E2M3 ? 2 : 3>((w[jj] >> (8 * e)) & 0x3fu);
-            }
+            cv_codes4<BF>(BF == CV_E2M1 ? w[jj / 2] >> (16 * (jj % 2)) : w[jj], f);
             bv[0] = cv_pack(f[0], f[1], s);
             bv[1] = cv_pack(f[2], f[3], s);
             mma16816<false>(acc, av, bv);
@@ -427,11 +428,437 @@ bs_small_kernel(sm80_params p, small_params s)
     }
 }
 
+/* ---- version 2: converter threads and mma warps ---------------------------
+ *
+ * The kernel above gives each warp its eight columns' whole chain: load,
+ * shuffle, convert, mma.  Without split-K a column group is one warp's, so
+ * N = 8192 gives under 8 warps per SM, and each warp's chain of dependent
+ * instructions, not the memory, sets the speed (bench/sm80-kernels.md).
+ * Here a CTA of 12 warps owns 32 columns: 4 mma warps run the chains of 8
+ * columns each and do nothing else, and 8 converter warps load and convert
+ * A and B for them, so the conversion of a column group is spread over two
+ * warps and no conversion sits on an mma warp's chain:
+ *   - A and B stream into a ring of STAGES (4; 3 for bf16 A, whose rows are
+ *     twice as long) raw chunks of 256 k in shared memory by cp.async:
+ *     16-byte pieces, four consecutive pieces of B 64 consecutive bytes of
+ *     one column (smma_sm80_small_piece), those of A a row after the other
+ *     (smma_sm80_small_apiece), each with the 4-byte word of scales it
+ *     needs; STAGES - 2 chunks ahead, so that the bytes in flight cost no
+ *     registers.  Each thread converts exactly the pieces it copied, so a
+ *     raw chunk needs no barrier, only cp.async.wait_group; every address
+ *     is computed once, before the loop.  About 108 KB of shared memory,
+ *     two CTAs an SM; a device with less per block (sm_86, sm_89: 99 KB)
+ *     runs version 1.
+ *   - A thread converts a piece of B (one 16-k block of a column, two for
+ *     e2m1) into the B registers of the column's four lanes for that block
+ *     (the k order of version 1 inside a block: lane (g, t) holds k 4 t ..
+ *     4 t + 3), stored in fragment order at smma_sm80_small_frag_off, a
+ *     swizzle that keeps the converters' 16-byte stores and the mma lanes'
+ *     8-byte loads free of bank conflicts.  A piece of A (8, 16 or 32 k of
+ *     one row) becomes the A registers of the row's lanes the same way.
+ *   - Chunk c: the mma warps multiply chunk c from converted buffer c % 2
+ *     (fragments loaded four blocks ahead of their mma), while the
+ *     converter warps issue the copies of chunk c + STAGES - 1 and convert
+ *     their pieces of chunk c + 1 into the other buffer; one barrier.
+ *   - Measured on the H100 (bench/sm80-kernels.md): with the conversion on
+ *     the mma warps too (8 warps, all converting) the kernel waited at the
+ *     barrier for the mma warps a third of the time; moving it off them and
+ *     adding converter warps took mxfp8 at M = 1 from 45-50% to 52-60% of
+ *     the copy bandwidth.
+ * The arithmetic is the same as version 1's: each element rounded to bf16
+ * with its scale, one mma per 16 k in k order into one accumulator; A is
+ * -0 past K and B +0.  Needs the scales readable a word at a time (the
+ * 128x4 layout, or linear with a multiple of 4 blocks a row and 4-byte
+ * aligned pointers); otherwise the launcher runs version 1, and for bf16 A
+ * times 8-bit B with m > 4, where version 1 measured faster
+ * (smma_gpu_bs_small_choose). */
+
+constexpr int KC2 = 256; /* k per chunk of version 2 */
+
+template <int F>
+struct fbytes { /* bytes of a row of a chunk of KC k in format F */
+    static constexpr int V = (F == CV_BF16 ? 2 * KC2 : F == CV_E2M1 ? KC2 / 2 : KC2);
+};
+
+template <int AF, int BF>
+struct sgeom {
+    static constexpr int WARPS = 12, THREADS = 32 * WARPS, BN = 32, MMA_WARPS = BN / 8;
+    static constexpr int CONV = THREADS - 32 * MMA_WARPS;     /* the converter threads */
+    static constexpr int KC = KC2, BLOCKS = KC / 16;
+    static constexpr int CB = fbytes<BF>::V, CA = fbytes<AF>::V; /* bytes of a row a chunk */
+    static constexpr int BP = BN * CB / 16 / CONV;              /* B pieces a thread: 2 or 1 */
+    static constexpr int AP_ALL = 16 * CA / 16;                 /* A pieces of 16 rows */
+    static constexpr int AP = (AP_ALL + CONV - 1) / CONV;       /* A pieces a thread */
+    static constexpr int PIECES = BP + AP;
+    static constexpr int STAGES = AF == CV_BF16 ? 3 : 4;        /* two CTAs an SM */
+    static constexpr int RAW = CONV * PIECES * 16;              /* a raw chunk */
+    static constexpr int SCL = CONV * PIECES * 4;               /* its scale words */
+    static constexpr int CVT = BN * KC * 2;                     /* B of a chunk converted */
+    static constexpr int AFR = BLOCKS * 32 * 16;                /* A's fragments of a chunk */
+    static constexpr int OFF_SCL = STAGES * RAW, OFF_CVT = OFF_SCL + STAGES * SCL;
+    static constexpr int OFF_AFR = OFF_CVT + 2 * CVT;
+    static constexpr int SMEM = OFF_AFR + 2 * AFR;
+};
+
+/* Where one piece of a thread comes from, computed once: its bytes at
+ * chunk c are src + c * cb (valid below lim - c * cb), its scale word
+ * scl + c * sstep (valid below kb - c * kstep blocks). */
+struct spiece {
+    const uint8_t *src, *scl;
+    uint32_t lim, slim;  /* bytes of the row from the piece on; scale blocks from its word on */
+    uint32_t row;        /* column of B (in the CTA) or row of A */
+    uint32_t k0;         /* its first k inside a chunk */
+    bool live;           /* inside N (B) or M (A): copied and converted */
+};
+
+/* The pieces of this thread: B's (it < BP) and A's. */
+template <int AF, int BF>
+__device__ __forceinline__ void
+split_plan(const sm80_params &p, const small_params &s, spiece (&pc)[sgeom<AF, BF>::PIECES],
+           uint32_t &sstep)
+{
+    using G = sgeom<AF, BF>;
+    const uint32_t kstep = G::KC >> s.vshift;
+
+    sstep = s.layout ? kstep / 4 * 512 : kstep;
+#pragma unroll
+    for (int it = 0; it < G::PIECES; it++) {
+        const bool isb = it < G::BP;
+        const int f = isb ? BF : AF, rb = isb ? G::CB : G::CA;
+        const uint32_t ct = threadIdx.x - 32 * G::MMA_WARPS; /* converter thread */
+        const uint32_t idx = (isb ? it : it - G::BP) * G::CONV + ct;
+        unsigned row, byte;
+        uint32_t gr, kb0, live;
+
+        if (isb)
+            smma_sm80_small_piece(idx, G::BN, &row, &byte);
+        else
+            smma_sm80_small_apiece(idx, G::CA / 16, &row, &byte);
+        gr = isb ? blockIdx.x * G::BN + row : row;
+        live = isb ? gr < p.n : idx < G::AP_ALL && gr < p.m;
+        pc[it].row = row;
+        pc[it].live = live;
+        pc[it].k0 = byte * G::KC / rb;
+        kb0 = (pc[it].k0 >> s.vshift) & ~3u;
+        {
+            const uint8_t *base = isb ? (const uint8_t *) p.b : (const uint8_t *) p.a;
+            const uint32_t ld = isb ? s.b_row : s.a_row, kbytes = isb ? s.b_kbytes : s.a_kbytes;
+            const uint8_t *sc = isb ? s.sb : s.sa;
+
+            /* A piece outside the matrix is never copied; bf16 A has no
+             * scales. */
+            pc[it].src = live ? base + (size_t) gr * ld + byte : base;
+            pc[it].lim = live && kbytes > byte ? kbytes - byte : 0;
+            pc[it].scl = f == CV_BF16 ? s.sb
+                         : !live ? sc
+                         : sc + (s.layout ? smma_sm80_scale_128x4(gr, kb0, s.kb_pad)
+                                          : (size_t) gr * s.kb + kb0);
+            pc[it].slim = f != CV_BF16 && live && s.kb > kb0 ? s.kb - kb0 : 0;
+        }
+    }
+}
+
+/* Issues this thread's copies of chunk c into stage st; `inside`: the
+ * chunk lies inside K (every piece whole, every scale word too), the
+ * common case, with nothing to compute but the addresses. */
+template <int AF, int BF>
+__device__ __forceinline__ void
+split_issue(const spiece (&pc)[sgeom<AF, BF>::PIECES], uint32_t sstep, uint32_t kstep,
+            uint32_t smem, uint32_t st, uint32_t c, bool inside)
+{
+    using G = sgeom<AF, BF>;
+
+    if (inside) {
+#pragma unroll
+        for (int it = 0; it < G::PIECES; it++) {
+            const int rb = it < G::BP ? G::CB : G::CA;
+            const uint32_t slot = it * G::CONV + threadIdx.x - 32 * G::MMA_WARPS;
+
+            if (!pc[it].live)
+                continue;
+            cp_async16_stream_all(smem + st * G::RAW + slot * 16, pc[it].src + c * rb);
+            if ((it < G::BP ? BF : AF) != CV_BF16)
+                cp_async4_all(smem + G::OFF_SCL + st * G::SCL + slot * 4,
+                              pc[it].scl + (size_t) c * sstep);
+        }
+        return;
+    }
+#pragma unroll
+    for (int it = 0; it < G::PIECES; it++) {
+        const int rb = it < G::BP ? G::CB : G::CA;
+        const uint32_t off = c * rb, koff = c * kstep;
+        const uint32_t slot = it * G::CONV + threadIdx.x - 32 * G::MMA_WARPS;
+        uint32_t bytes, sbytes;
+
+        if (!pc[it].live)
+            continue;
+        bytes = pc[it].lim > off ? min(16u, pc[it].lim - off) : 0;
+        sbytes = pc[it].slim > koff ? min(4u, pc[it].slim - koff) : 0;
+        cp_async16_stream(smem + st * G::RAW + slot * 16, pc[it].src + (bytes ? off : 0), bytes);
+        if ((it < G::BP ? BF : AF) != CV_BF16)
+            cp_async4(smem + G::OFF_SCL + st * G::SCL + slot * 4,
+                      pc[it].scl + (sbytes ? (size_t) c * sstep : 0), sbytes);
+    }
+}
+
+/* The bf16 pairs of a piece of format F (k order), with the scale word sw
+ * (byte (k0 + 16 b) >> vshift & 3 for block b of the piece). */
+template <int F, int SF>
+__device__ __forceinline__ void
+piece_pairs(const uint32_t (&x)[4], uint32_t sw, uint32_t k0, uint32_t vshift,
+            uint32_t (&out)[F == CV_E2M1 ? 16 : F == CV_BF16 ? 4 : 8])
+{
+    constexpr int PB = F == CV_E2M1 ? 2 : F == CV_BF16 ? 0 : 1; /* blocks to convert */
+
+    if (F == CV_BF16)
+#pragma unroll
+        for (int q = 0; q < 4; q++)
+            out[q] = x[q];
+#pragma unroll
+    for (int b = 0; b < PB; b++) {
+        const float sc = cv_scale(SF, (sw >> (8 * (((k0 + 16 * b) >> vshift) & 3u))) & 0xffu);
+
+#pragma unroll
+        for (int t = 0; t < 4; t++) {
+            float f[4];
+
+            cv_codes4<F>(F == CV_E2M1 ? x[2 * b + t / 2] >> (16 * (t % 2)) : x[t], f);
+            out[8 * b + 2 * t] = cv_pack(f[0], f[1], sc);
+            out[8 * b + 2 * t + 1] = cv_pack(f[2], f[3], sc);
+        }
+    }
+}
+
+/* Converts this thread's pieces of chunk c (landed in stage st) into the
+ * converted B buffer cvt and the A fragments afr (shared addresses: word
+ * (j * 32 + lane) * 4 + r is A register r of lane `lane` for block j). */
+template <int AF, int BF, int SF>
+__device__ __forceinline__ void
+split_convert(const sm80_params &p, const small_params &s,
+              const spiece (&pc)[sgeom<AF, BF>::PIECES], uint32_t smem, uint32_t st, uint32_t c,
+              uint32_t cvt, uint32_t afr)
+{
+    using G = sgeom<AF, BF>;
+
+    uint32_t raw[G::PIECES][4], sws[G::PIECES];
+
+    /* Every piece's bytes first, so that their latencies overlap. */
+#pragma unroll
+    for (int it = 0; it < G::PIECES; it++) {
+        const uint32_t slot = it * G::CONV + threadIdx.x - 32 * G::MMA_WARPS;
+
+        if (it >= G::BP && !pc[it].live)
+            continue;
+        asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(raw[it][0]), "=r"(raw[it][1]), "=r"(raw[it][2]), "=r"(raw[it][3])
+                     : "r"(smem + st * G::RAW + slot * 16));
+        asm volatile("ld.shared.u32 %0, [%1];\n"
+                     : "=r"(sws[it]) : "r"(smem + G::OFF_SCL + st * G::SCL + slot * 4));
+    }
+#pragma unroll
+    for (int it = 0; it < G::PIECES; it++) {
+        const bool isb = it < G::BP;
+        const uint32_t(&x)[4] = raw[it], sw = sws[it];
+
+        if (!isb && !pc[it].live)
+            continue; /* no such piece of A, or a row past M: zeros */
+        if (isb) {
+            constexpr int PB = BF == CV_E2M1 ? 2 : 1;
+            uint32_t e[8 * PB];
+            const uint32_t col = pc[it].row;
+
+            piece_pairs<BF, SF>(x, sw, pc[it].k0, s.vshift, e);
+#pragma unroll
+            for (int b = 0; b < PB; b++) {
+                const uint32_t j = pc[it].k0 / 16 + b;
+
+                /* The column's four lanes: 32 bytes, lanes 0-1 and 2-3
+                 * (smma_sm80_small_frag_off keeps them free of bank
+                 * conflicts: tests/sim/sm80-plan-t.c). */
+#pragma unroll
+                for (int h = 0; h < 2; h++) {
+                    const uint32_t at = cvt + smma_sm80_small_frag_off(col / 8, j, G::BLOCKS,
+                                                                       (col % 8) * 4 + 2 * h);
+
+                    asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"r"(at),
+                                 "r"(e[8 * b + 4 * h]), "r"(e[8 * b + 4 * h + 1]),
+                                 "r"(e[8 * b + 4 * h + 2]), "r"(e[8 * b + 4 * h + 3]));
+                }
+            }
+        } else {
+            constexpr int NP = AF == CV_E2M1 ? 16 : AF == CV_BF16 ? 4 : 8; /* pairs */
+            uint32_t e[NP];
+            const uint32_t i = pc[it].row, kc = c * G::KC + pc[it].k0;
+
+            piece_pairs<AF, SF>(x, sw, pc[it].k0, s.vshift, e);
+            if (kc + 2 * NP > p.k) /* past K: -0 */
+#pragma unroll
+                for (int q = 0; q < NP; q++)
+                    e[q] = kc + 2 * q < p.k ? e[q] : 0x80008000u;
+            /* pairs 2 u and 2 u + 1 are k 4 t .. 4 t + 3 of block j:
+             * registers i / 8 and i / 8 + 2 of lane (i % 8) * 4 + t */
+#pragma unroll
+            for (int u = 0; u < NP / 2; u++) {
+                const uint32_t k = pc[it].k0 + 4 * u, j = k / 16, t = (k % 16) / 4;
+                const uint32_t at = afr + (j * 32 + (i % 8) * 4 + t) * 16 + (i / 8) * 4;
+
+                asm volatile("st.shared.u32 [%0], %1;\n" ::"r"(at), "r"(e[2 * u]));
+                asm volatile("st.shared.u32 [%0], %1;\n" ::"r"(at + 8), "r"(e[2 * u + 1]));
+            }
+        }
+    }
+}
+
+/* The mma chain of one chunk for warp g's eight columns. */
+template <int AF, int BF>
+__device__ __forceinline__ void
+split_mma(float (&acc)[4], uint32_t cvt, uint32_t afr, unsigned g, unsigned lane)
+{
+    using G = sgeom<AF, BF>;
+
+    constexpr int AHEAD = 4; /* blocks whose fragments are loaded ahead */
+    uint32_t av[AHEAD][4], bv[AHEAD][2];
+
+#pragma unroll
+    for (int j = 0; j < G::BLOCKS + AHEAD; j++) {
+        if (j >= AHEAD)
+            mma16816<false>(acc, av[(j - AHEAD) % AHEAD], bv[(j - AHEAD) % AHEAD]);
+        if (j < G::BLOCKS) {
+            asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];\n"
+                         : "=r"(av[j % AHEAD][0]), "=r"(av[j % AHEAD][1]),
+                           "=r"(av[j % AHEAD][2]), "=r"(av[j % AHEAD][3])
+                         : "r"(afr + (j * 32 + lane) * 16));
+            asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];\n"
+                         : "=r"(bv[j % AHEAD][0]), "=r"(bv[j % AHEAD][1])
+                         : "r"(cvt + smma_sm80_small_frag_off(g, j, G::BLOCKS, lane)));
+        }
+    }
+}
+
+template <int AF, int BF, int SF>
+__global__ void __launch_bounds__(sgeom<AF, BF>::THREADS, 2)
+bs_split_kernel(sm80_params p, small_params s)
+{
+    using G = sgeom<AF, BF>;
+    extern __shared__ __align__(128) uint8_t smem_raw[];
+    const uint32_t smem = smem_u32(smem_raw);
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const bool mma_warp = warp < G::MMA_WARPS;
+    const uint32_t j0 = blockIdx.x * G::BN + warp * 8;
+    const uint32_t chunks = (p.k + G::KC - 1) / G::KC, kstep = G::KC >> s.vshift;
+    float acc[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+    spiece pc[G::PIECES];
+    uint32_t sstep, ist = 0, cst = 0; /* the stages issued into and converted from next */
+
+    if (!mma_warp) {
+        split_plan<AF, BF>(p, s, pc, sstep);
+#pragma unroll
+        for (int d = 0; d < G::STAGES - 1; d++) {
+            if (d < chunks)
+                split_issue<AF, BF>(pc, sstep, kstep, smem, d, d, (d + 1) * G::KC <= p.k);
+            cp_async_commit();
+        }
+    }
+    ist = G::STAGES - 1;
+    if (mma_warp)
+        for (unsigned r = 0; r < 4; r++) {
+            uint32_t i = smma_frag_cd_row(lane, r), j = j0 + smma_frag_cd_col(lane, r);
+
+            acc[r] = i < p.m && j < p.n ? epi_c(p, i, j) : 0.0f;
+        }
+    for (unsigned w = threadIdx.x; w < 2 * G::AFR / 4; w += G::THREADS)
+        ((uint32_t *) (smem_raw + G::OFF_AFR))[w] = 0;
+    __syncthreads();
+    if (!mma_warp) {
+        cp_async_wait<G::STAGES - 2>();
+        split_convert<AF, BF, SF>(p, s, pc, smem, cst, 0, smem + G::OFF_CVT, smem + G::OFF_AFR);
+    }
+    cst = 1;
+    __syncthreads();
+
+    /* Chunk c: the mma warps multiply it while the others issue the copies
+     * of chunk c + STAGES - 1 and convert chunk c + 1; one barrier. */
+    for (uint32_t c = 0; c < chunks; c++) {
+        const uint32_t buf = c % 2, nbuf = buf ^ 1u;
+
+        if (mma_warp) {
+            split_mma<AF, BF>(acc, smem + G::OFF_CVT + buf * G::CVT,
+                              smem + G::OFF_AFR + buf * G::AFR, warp, lane);
+        } else {
+            if (c + G::STAGES - 1 < chunks)
+                split_issue<AF, BF>(pc, sstep, kstep, smem, ist, c + G::STAGES - 1,
+                                    (c + G::STAGES) * G::KC <= p.k);
+            cp_async_commit();
+            cp_async_wait<G::STAGES - 2>();
+            if (c + 1 < chunks)
+                split_convert<AF, BF, SF>(p, s, pc, smem, cst, c + 1,
+                                          smem + G::OFF_CVT + nbuf * G::CVT,
+                                          smem + G::OFF_AFR + nbuf * G::AFR);
+        }
+        ist = ist + 1 == G::STAGES ? 0 : ist + 1;
+        cst = cst + 1 == G::STAGES ? 0 : cst + 1;
+        __syncthreads();
+    }
+    cp_async_wait<0>();
+    if (mma_warp)
+        for (unsigned r = 0; r < 4; r += 2) {
+            uint32_t i = smma_frag_cd_row(lane, r), j = j0 + smma_frag_cd_col(lane, r);
+
+            if (i < p.m && j < p.n)
+                epi_store(p, i, j, acc[r], acc[r + 1], j + 1 < p.n);
+        }
+}
+
+template <int AF, int BF, int SF>
+int
+split_run(const sm80_params &p, const small_params &s, cudaStream_t st, char *msg,
+          size_t msg_len)
+{
+    using G = sgeom<AF, BF>;
+    int rc = sm80tile::raise_smem<bs_split_kernel<AF, BF, SF>>(G::SMEM, "sm80-bs-small", msg,
+                                                                msg_len);
+
+    if (rc != SMMA_GPU_STATUS_OK)
+        return rc;
+    bs_split_kernel<AF, BF, SF><<<(p.n + G::BN - 1) / G::BN, G::THREADS, G::SMEM, st>>>(p, s);
+    return sm80_launched("sm80-bs-small", msg, msg_len);
+}
+
+/* Version 2 where it takes the problem (s.split), else version 1.  Version
+ * 2 is built with e8m0 scales for every pair and with ue4m3 scales for the
+ * pairs with e2m1 B (NVFP4); other pairs with ue4m3 scales run version 1. */
+/* The same parameters, asking for version 1. */
+small_params
+small_params_v1(small_params s)
+{
+    s.split = 0;
+    return s;
+}
+
+/* Whether the device holds version 2's shared memory for A x B. */
+template <int AF, int BF>
+bool
+split_fits(void)
+{
+    int dev = 0, optin = 0;
+
+    return cudaGetDevice(&dev) == cudaSuccess &&
+           cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) ==
+               cudaSuccess &&
+           optin >= sgeom<AF, BF>::SMEM;
+}
+
 template <int AF, int BF>
 int
 small_run(const sm80_params &p, const small_params &s, cudaStream_t st, char *msg,
           size_t msg_len)
 {
+    if (s.split && !split_fits<AF, BF>())
+        return small_run<AF, BF>(p, small_params_v1(s), st, msg, msg_len);
+    if (s.split && s.sfmt == CV_E8M0)
+        return split_run<AF, BF, CV_E8M0>(p, s, st, msg, msg_len);
+    if (s.split && BF == CV_E2M1)
+        return split_run<AF, BF, BF == CV_E2M1 ? CV_UE4M3 : CV_E8M0>(p, s, st, msg, msg_len);
     bs_small_kernel<AF, BF><<<(p.n + BN - 1) / BN, THREADS, 0, st>>>(p, s);
     return sm80_launched("sm80-bs-small", msg, msg_len);
 }
@@ -458,6 +885,18 @@ smma_sm80_bs_small_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len
     s.vshift = vec == 16 ? 4 : 5;
     s.b_row = sh->b_fmt == SMMA_E2M1 ? p.ldb / 2 : p.ldb;
     s.b_kbytes = sh->b_fmt == SMMA_E2M1 ? p.k / 2 : p.k;
+    s.a_row = sh->a_fmt == SMMA_E2M1 ? p.lda / 2 : sh->a_fmt == SMMA_BF16 ? 2 * p.lda : p.lda;
+    s.a_kbytes = sh->a_fmt == SMMA_E2M1 ? p.k / 2 : sh->a_fmt == SMMA_BF16 ? 2 * p.k : p.k;
+    {
+        /* Version 2 or 1 (gpu/gemm_check_bs.c; SMMA_SM80_BS_SMALL=regs asks
+         * for version 1, for bench/gemm-bench to compare the two). */
+        int version, rc = smma_gpu_bs_small_choose(getenv("SMMA_SM80_BS_SMALL"), x, &version,
+                                                   msg, msg_len);
+
+        if (rc != SMMA_GPU_STATUS_OK)
+            return rc;
+        s.split = version == 2;
+    }
     if (vec != 16 && vec != 32)
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-small: vec = %u must "
                             "be 16 or 32", vec);

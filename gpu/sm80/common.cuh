@@ -53,6 +53,36 @@ cp_async16(uint32_t dst, const void *src, uint32_t src_bytes)
                  "r"(src_bytes));
 }
 
+/* The same for data read once, streamed: with a hint to fetch 256 bytes
+ * into L2, so that a run of one row reaches DRAM as long requests. */
+__device__ __forceinline__ void
+cp_async16_stream(uint32_t dst, const void *src, uint32_t src_bytes)
+{
+    asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
+                 "r"(src_bytes));
+}
+
+/* The same, all 16 bytes. */
+__device__ __forceinline__ void
+cp_async16_stream_all(uint32_t dst, const void *src)
+{
+    asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
+}
+
+/* cp.async of 4 bytes (src_bytes < 4: that many, the rest zeros). */
+__device__ __forceinline__ void
+cp_async4(uint32_t dst, const void *src, uint32_t src_bytes)
+{
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src),
+                 "r"(src_bytes));
+}
+
+__device__ __forceinline__ void
+cp_async4_all(uint32_t dst, const void *src)
+{
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(src));
+}
+
 __device__ __forceinline__ void
 cp_async_commit(void)
 {

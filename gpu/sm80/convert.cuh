@@ -190,6 +190,28 @@ cv_hmul2(uint32_t x, uint32_t s)
     return r;
 }
 
+/* The fp32 values of four codes of format F (not bf16) in w: its four
+ * bytes, element 0 lowest (the 8-bit formats; e2m3 and e3m2 one code a
+ * byte), or the four nibbles of its low 16 bits (e2m1). */
+template <int F>
+__device__ __forceinline__ void
+cv_codes4(uint32_t w, float f[4])
+{
+    if (F == CV_E2M1) {
+        cv_e2m1x4(w, f);
+    } else if (F == CV_E4M3) {
+        cv_e4m3x2(w, f[0], f[1]);
+        cv_e4m3x2(w >> 16, f[2], f[3]);
+    } else if (F == CV_E5M2) {
+        cv_e5m2x2(w, f[0], f[1]);
+        cv_e5m2x2(w >> 16, f[2], f[3]);
+    } else {
+#pragma unroll
+        for (int e = 0; e < 4; e++)
+            f[e] = cv_fp6<F == CV_E2M3 ? 2 : 3>((w >> (8 * e)) & 0x3fu);
+    }
+}
+
 /* Two products code x scale rounded to bf16, packed (element 0 low). */
 __device__ __forceinline__ uint32_t
 cv_pack(float f0, float f1, float s)

@@ -249,4 +249,47 @@ smma_sm80_tile_of(uint32_t pid, uint32_t tiles_m, uint32_t tiles_n, uint32_t gro
     *tn = in / rows;
 }
 
+/* ---- 5. the converted B chunk of sm80-bs-small ---------------------------- */
+
+/* sm80-bs-small's converter threads load B a 16-byte piece at a time:
+ * piece p (= it * threads + thread) of a chunk is bytes `byte` .. + 15 of
+ * column `col` of the CTA's bn columns, four consecutive pieces making 64
+ * consecutive bytes of one column, so that a warp reads 8 columns x 64
+ * bytes per instruction. */
+SMMA_HD void
+smma_sm80_small_piece(unsigned p, unsigned bn, unsigned *col, unsigned *byte)
+{
+    *col = (p / 4) % bn;
+    *byte = (p / (4 * bn)) * 64 + (p % 4) * 16;
+}
+
+/* The same for A (at most 16 rows): piece p is bytes `byte` .. + 15 of row
+ * `row`, rows one after the other (row_pieces pieces a row), so that the
+ * few rows of a small M are a few warps' work. */
+SMMA_HD void
+smma_sm80_small_apiece(unsigned p, unsigned row_pieces, unsigned *row, unsigned *byte)
+{
+    *row = p / row_pieces;
+    *byte = (p % row_pieces) * 16;
+}
+
+/* The byte offset, in the chunk converted to bf16, of the two B registers of
+ * lane `lane` for column group g (8 columns) and 16-k block j of a chunk of
+ * `blocks` blocks: 8 bytes holding k 16 j + 4 (lane % 4) .. + 3 of column
+ * 8 g + lane / 4 (the k order inside a block that the kernel uses for A and
+ * B alike).  The mma warp's 32 lanes read 256 consecutive bytes.  A
+ * converter thread writes one column's 32 bytes of one block as two 16-byte
+ * stores, lanes 0-1 then lanes 2-3; a quarter-warp's eight threads cover
+ * two columns and four blocks.  So that those eight stores hit eight
+ * different bank groups, the columns' 32-byte slots are permuted by an XOR
+ * with a function of j, and an odd column keeps its two halves swapped
+ * (tests/sim/sm80-plan-t.c). */
+SMMA_HD uint32_t
+smma_sm80_small_frag_off(unsigned g, unsigned j, unsigned blocks, unsigned lane)
+{
+    unsigned col = lane / 4, slot = col ^ ((j ^ (j >> 2)) & 3u);
+
+    return ((g * blocks + j) * 32 + slot * 4 + ((lane % 4) ^ ((col & 1u) << 1))) * 8;
+}
+
 #endif /* SOFTMMA_SM80_H */

@@ -372,6 +372,55 @@ test_v2_knobs(void)
     v2_knob(NULL, NULL, tiny, SMMA_GPU_STATUS_EARCH, SMMA_GPU_V2_DEFAULT, 0, "100000 bytes");
 }
 
+/* sm80-bs-small's version: 2 where it can, 1 where asked, where the scales
+ * cannot be read a word at a time, and for bf16 A times 8-bit B above m =
+ * 4; an unknown knob is refused with its value named. */
+static void
+small_version(const smma_gpu_gemm_args *x, const char *knob, int want, int want_v,
+              const char *what)
+{
+    int v = 0;
+    char msg[256] = "";
+    int rc = smma_gpu_bs_small_choose(knob, x, &v, msg, sizeof(msg));
+
+    if (want == SMMA_GPU_STATUS_OK)
+        ok(rc == want && v == want_v, "sm80-bs-small %s: version %d", what, v);
+    else
+        ok(rc == want && knob != NULL && strstr(msg, knob) != NULL,
+           "sm80-bs-small %s refused: %s", what, msg);
+}
+
+static void
+test_bs_small_version(void)
+{
+    smma_gpu_gemm_args x = bs_args(SMMA_E4M3, SMMA_E4M3, 1, 8192, 8192);
+
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "mxfp8 m 1, 128x4");
+    small_version(&x, "", SMMA_GPU_STATUS_OK, 2, "knob empty");
+    small_version(&x, "split", SMMA_GPU_STATUS_OK, 2, "SMMA_SM80_BS_SMALL=split");
+    small_version(&x, "regs", SMMA_GPU_STATUS_OK, 1, "SMMA_SM80_BS_SMALL=regs");
+    small_version(&x, "Regs", SMMA_GPU_STATUS_EINVAL, 0, "SMMA_SM80_BS_SMALL=Regs");
+    x.scale_layout = SMMA_SL_LINEAR;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "linear scales, 256 blocks a row");
+    x.shape.k = x.lda = x.ldb = 8256; /* 258 blocks a row */
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 1, "linear scales, 258 blocks a row");
+    x.scale_layout = SMMA_SL_128X4;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "128x4 scales, 258 blocks a row");
+    x.sb = (const void *) 0x5001;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 1, "B's scales not 4-byte aligned");
+    x.sb = (const void *) 0x5000;
+    x.sa = (const void *) 0x4002;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 1, "A's scales not 4-byte aligned");
+    x = bs_args(SMMA_BF16, SMMA_E4M3, 4, 8192, 8192);
+    x.sa = NULL;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "bf16 x mxfp8 m 4");
+    x.shape.m = 5;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 1, "bf16 x mxfp8 m 5");
+    x.shape.b_fmt = SMMA_E2M1;
+    x.shape.m = 16;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "bf16 x mxfp4 m 16");
+}
+
 static void
 test_no_device(void)
 {
@@ -400,6 +449,7 @@ main(void)
     test_scaled_models();
     test_sm100();
     test_v2_knobs();
+    test_bs_small_version();
     test_no_device();
     return exit_status();
 }

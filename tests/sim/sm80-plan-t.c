@@ -13,6 +13,13 @@
  *    every register must hold the element that the mma.sync fragment layout
  *    (softmma/fragment.h) puts there.
  * 3. The order of CTA tiles is a bijection for every grid shape tried.
+ * 4. sm80-bs-small's converted B chunk: the converter threads' pieces cover
+ *    the chunk once, a warp's copies read 64 consecutive bytes of 8
+ *    columns; the fragment-order offsets are a bijection, each converter's
+ *    32 bytes of a block are the four lanes of its column in order, a
+ *    quarter-warp's 16-byte stores and a warp's 8-byte loads meet no bank
+ *    conflict, and every mma lane reads the k of its column that the
+ *    fragment layout (with the kernel's k order inside a block) names.
  */
 #include <config.h>
 
@@ -288,6 +295,121 @@ test_tile_order(void)
     }
 }
 
+
+/* sm80-bs-small's converted chunk (softmma/sm80.h section 5), for the
+ * kernel's 32 columns and 256 threads, 8-bit codes (a piece is one 16-k
+ * block) and e2m1 (two blocks). */
+static void
+test_small(void)
+{
+    enum { S_BN = 32, S_BLOCKS = 16 };
+    int e2m1;
+
+    for (e2m1 = 0; e2m1 < 2; e2m1++) {
+        const unsigned cb = e2m1 ? 128 : 256, pieces = S_BN * cb / 16, pb = e2m1 ? 2 : 1;
+        const size_t cvt = (size_t) S_BN * S_BLOCKS * 16 * 2;
+        uint8_t *seen = calloc(S_BN * cb, 1), *fseen = calloc(cvt / 8, 1);
+        uint32_t *who = calloc(cvt / 8, sizeof(uint32_t));
+        unsigned p, col, byte, bad_cover = 0, bad_warp = 0, bad_frag = 0, bad_w = 0, bad_r = 0;
+        unsigned bad_k = 0;
+
+        if (seen == NULL || fseen == NULL || who == NULL)
+            bail("out of memory");
+        for (p = 0; p < pieces; p++) {
+            smma_sm80_small_piece(p, S_BN, &col, &byte);
+            if (col >= S_BN || byte + 16 > cb || seen[col * cb + byte]++)
+                bad_cover++;
+        }
+        for (p = 0; p < pieces; p += 32) { /* one warp's copy instruction */
+            unsigned lane, c0, b0;
+
+            smma_sm80_small_piece(p, S_BN, &c0, &b0);
+            for (lane = 0; lane < 32; lane++) {
+                smma_sm80_small_piece(p + lane, S_BN, &col, &byte);
+                if (col != c0 + lane / 4 || byte != b0 + 16 * (lane % 4) || b0 % 64 != 0)
+                    bad_warp++;
+            }
+        }
+        /* Offsets: a bijection of (g, j, lane) onto the 8-byte entries. */
+        for (p = 0; p < S_BN / 8 * S_BLOCKS * 32; p++) {
+            unsigned g = p / (S_BLOCKS * 32), j = p / 32 % S_BLOCKS, lane = p % 32;
+            uint32_t off = smma_sm80_small_frag_off(g, j, S_BLOCKS, lane);
+
+            if (off % 8 != 0 || off >= cvt || fseen[off / 8]++)
+                bad_frag++;
+            else
+                who[off / 8] = (8 * g + lane / 4) << 16 | (16 * j + 4 * (lane % 4));
+        }
+        /* The converters' stores: thread t's piece it, block b, store h
+         * writes lanes 2 h, 2 h + 1 of its column. */
+        for (p = 0; p < pieces; p += 8) {
+            unsigned b, h, q;
+
+            for (b = 0; b < pb; b++)
+                for (h = 0; h < 2; h++) {
+                    unsigned groups = 0;
+
+                    for (q = 0; q < 8; q++) {
+                        unsigned j, l0;
+                        uint32_t off;
+
+                        smma_sm80_small_piece(p + q, S_BN, &col, &byte);
+                        j = byte * 16 / cb + b;
+                        l0 = (col % 8) * 4 + 2 * h;
+                        off = smma_sm80_small_frag_off(col / 8, j, S_BLOCKS, l0);
+                        if (smma_sm80_small_frag_off(col / 8, j, S_BLOCKS, l0 + 1) != off + 8 ||
+                            off % 16 != 0 || who[off / 8] != ((col << 16) | (16 * j + 8 * h)))
+                            bad_k++;
+                        groups |= 1u << (off / 16 % 8);
+                    }
+                    if (groups != 0xffu)
+                        bad_w++;
+                }
+        }
+        /* The mma warp's loads of block j: 256 consecutive bytes. */
+        for (p = 0; p < S_BN / 8 * S_BLOCKS; p++) {
+            unsigned g = p / S_BLOCKS, j = p % S_BLOCKS, lane, lo = ~0u, hi = 0;
+
+            for (lane = 0; lane < 32; lane++) {
+                uint32_t off = smma_sm80_small_frag_off(g, j, S_BLOCKS, lane);
+
+                lo = off < lo ? off : lo;
+                hi = off > hi ? off : hi;
+            }
+            if (lo % 256 != 0 || hi != lo + 248)
+                bad_r++;
+        }
+        {
+            /* A: 16 rows of cb bytes, a row after the other */
+            unsigned bad_a = 0, rp = cb / 16;
+
+            memset(seen, 0, S_BN * cb);
+            for (p = 0; p < 16 * rp; p++) {
+                smma_sm80_small_apiece(p, rp, &col, &byte);
+                if (col >= 16 || byte + 16 > cb || seen[col * cb + byte]++ ||
+                    (p % rp != 0 && byte != 16 * (p % rp)))
+                    bad_a++;
+            }
+            ok(bad_a == 0, "bs-small %s: A's pieces cover its 16 rows once, a row after the "
+               "other (%u wrong)", e2m1 ? "e2m1" : "8-bit", bad_a);
+        }
+        ok(bad_cover == 0, "bs-small %s: pieces cover the chunk once (%u wrong)",
+           e2m1 ? "e2m1" : "8-bit", bad_cover);
+        ok(bad_warp == 0, "bs-small %s: a warp copies 64 consecutive bytes of 8 columns (%u wrong)",
+           e2m1 ? "e2m1" : "8-bit", bad_warp);
+        ok(bad_frag == 0, "bs-small: fragment offsets are a bijection (%u wrong)", bad_frag);
+        ok(bad_k == 0, "bs-small %s: each store writes two lanes' registers of its column and "
+           "block (%u wrong)", e2m1 ? "e2m1" : "8-bit", bad_k);
+        ok(bad_w == 0, "bs-small %s: a quarter-warp's stores hit 8 bank groups (%u conflicts)",
+           e2m1 ? "e2m1" : "8-bit", bad_w);
+        ok(bad_r == 0, "bs-small: an mma warp's loads of a block are 256 consecutive bytes "
+           "(%u wrong)", bad_r);
+        free(seen);
+        free(fseen);
+        free(who);
+    }
+}
+
 int
 main(void)
 {
@@ -299,5 +421,6 @@ main(void)
     test_steps();
     test_scales();
     test_tile_order();
+    test_small();
     return exit_status();
 }
