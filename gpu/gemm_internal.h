@@ -54,8 +54,10 @@ int smma_gpu_v2_choose(const char *tile, const char *stages, size_t smem, smma_g
  * 2 (converter warps and mma warps) where it can, 1 (a warp's own chain)
  * when knob, the value of SMMA_SM80_BS_SMALL, is "regs", when the scales
  * cannot be read a word at a time (the linear layout with a number of
- * blocks a row not a multiple of 4, or a pointer not 4-byte aligned), and
- * for bf16 A times 8-bit B with m > 4, where version 1 measured faster
+ * blocks a row not a multiple of 4, or a pointer not 4-byte aligned), for
+ * ue4m3 scales with B other than e2m1 (version 2 is built with ue4m3 for
+ * NVFP4 only), and for bf16 A times 8-bit B with m > 4, where version 1
+ * measured faster
  * (bench/sm80-kernels.md).  A knob NULL, empty or "split" asks for nothing;
  * another value is refused (EINVAL) with a message that names it.  (The
  * launcher also runs version 1 on a device without the shared memory of

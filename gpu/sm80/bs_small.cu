@@ -824,17 +824,6 @@ split_run(const sm80_params &p, const small_params &s, cudaStream_t st, char *ms
     return sm80_launched("sm80-bs-small", msg, msg_len);
 }
 
-/* Version 2 where it takes the problem (s.split), else version 1.  Version
- * 2 is built with e8m0 scales for every pair and with ue4m3 scales for the
- * pairs with e2m1 B (NVFP4); other pairs with ue4m3 scales run version 1. */
-/* The same parameters, asking for version 1. */
-small_params
-small_params_v1(small_params s)
-{
-    s.split = 0;
-    return s;
-}
-
 /* Whether the device holds version 2's shared memory for A x B. */
 template <int AF, int BF>
 bool
@@ -848,17 +837,22 @@ split_fits(void)
            optin >= sgeom<AF, BF>::SMEM;
 }
 
+/* Version 2 where smma_gpu_bs_small_choose chose it (s.split) and the
+ * device holds its shared memory, else version 1.  Version 2 is built with
+ * e8m0 scales, and with ue4m3 scales for e2m1 B (NVFP4), the only pairs the
+ * choice gives it. */
 template <int AF, int BF>
 int
 small_run(const sm80_params &p, const small_params &s, cudaStream_t st, char *msg,
           size_t msg_len)
 {
-    if (s.split && !split_fits<AF, BF>())
-        return small_run<AF, BF>(p, small_params_v1(s), st, msg, msg_len);
-    if (s.split && s.sfmt == CV_E8M0)
-        return split_run<AF, BF, CV_E8M0>(p, s, st, msg, msg_len);
-    if (s.split && BF == CV_E2M1)
-        return split_run<AF, BF, BF == CV_E2M1 ? CV_UE4M3 : CV_E8M0>(p, s, st, msg, msg_len);
+    if (s.split && split_fits<AF, BF>()) {
+        if (s.sfmt == CV_E8M0)
+            return split_run<AF, BF, CV_E8M0>(p, s, st, msg, msg_len);
+        if (BF == CV_E2M1)
+            return split_run<AF, BF, BF == CV_E2M1 ? CV_UE4M3 : CV_E8M0>(p, s, st, msg,
+                                                                         msg_len);
+    }
     bs_small_kernel<AF, BF><<<(p.n + BN - 1) / BN, THREADS, 0, st>>>(p, s);
     return sm80_launched("sm80-bs-small", msg, msg_len);
 }

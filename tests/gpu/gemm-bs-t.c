@@ -16,6 +16,12 @@
  *    kernels.  Outputs are poisoned first; inputs from the seed printed
  *    (SMMA_SEED replays it).  Level 0: the suites and the ragged problems.
  *
+ * 3. sm80-bs-small's knob SMMA_SM80_BS_SMALL: "regs" runs version 1 on a
+ *    problem version 2 would take, checked like the others; an unknown
+ *    value is refused on the device with the value named
+ *    (smma_gpu_bs_small_choose; tests/gpu/gemm-check-t tests its rules
+ *    without a GPU).
+ *
  * SMMA_GEMM_KERNEL=NAME runs only the checks of that kernel, and
  * SMMA_GEMM_PAIRS=COMBO,... only those of the pairs named (as the suites
  * name them): for a device run that has changed one kernel or one path.
@@ -288,6 +294,28 @@ main(void)
                       SMMA_SL_128X4, seed + q++, samples + 1);
         check_problem(&dev, SMMA_GPU_SM80_BS_SMALL, &small_geometry, &pairs[pi], &sm, false,
                       SMMA_SL_LINEAR, seed + q++, samples + 1);
+    }
+    /* sm80-bs-small's knob: version 1 forced on a problem version 2
+     * takes, and an unknown value refused. */
+    if (wanted(SMMA_GPU_SM80_BS_SMALL) && pair_wanted(&pairs[0])) {
+        smma_gemm_shape sm = pair_shape(&pairs[0], 3, 301, 1056, SMMA_BF16);
+        kt_problem p;
+        kt_how h;
+        char msg[512] = "";
+
+        if (setenv("SMMA_SM80_BS_SMALL", "regs", 1) != 0)
+            bail("setenv SMMA_SM80_BS_SMALL");
+        check_problem(&dev, SMMA_GPU_SM80_BS_SMALL, &small_geometry, &pairs[0], &sm, true,
+                      SMMA_SL_128X4, seed + q++, samples);
+        unsetenv("SMMA_SM80_BS_SMALL");
+        memset(&h, 0, sizeof(h));
+        h.kernel = SMMA_GPU_SM80_BS_SMALL;
+        h.b_kmajor = true;
+        h.layout = SMMA_SL_128X4;
+        if (!kt_generate(&p, &sm, false, seed, msg, sizeof(msg)))
+            bail("%s", msg);
+        kt_knob_refused(&p, &h, "SMMA_SM80_BS_SMALL", "Regs");
+        kt_free(&p);
     }
     if (test_level() < 1)
         return exit_status();

@@ -373,8 +373,9 @@ test_v2_knobs(void)
 }
 
 /* sm80-bs-small's version: 2 where it can, 1 where asked, where the scales
- * cannot be read a word at a time, and for bf16 A times 8-bit B above m =
- * 4; an unknown knob is refused with its value named. */
+ * cannot be read a word at a time, for ue4m3 scales with 8-bit B, and for
+ * bf16 A times 8-bit B above m = 4; an unknown knob is refused with its
+ * value named. */
 static void
 small_version(const smma_gpu_gemm_args *x, const char *knob, int want, int want_v,
               const char *what)
@@ -411,6 +412,13 @@ test_bs_small_version(void)
     x.sb = (const void *) 0x5000;
     x.sa = (const void *) 0x4002;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 1, "A's scales not 4-byte aligned");
+    x.sa = (const void *) 0x4000;
+    x.shape.scale_fmt = SMMA_UE4M3;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 1, "e4m3 x e4m3 with ue4m3 scales");
+    x = bs_args(SMMA_E2M1, SMMA_E2M1, 16, 8192, 8192);
+    x.shape.scale_fmt = SMMA_UE4M3;
+    x.shape.vec = 16;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "nvfp4 m 16");
     x = bs_args(SMMA_BF16, SMMA_E4M3, 4, 8192, 8192);
     x.sa = NULL;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "bf16 x mxfp8 m 4");

@@ -237,9 +237,7 @@ main(void)
     {
         kt_problem p;
         kt_how h;
-        uint32_t d[16 * 16];
         char msg[512] = "";
-        bool ran;
 
         memset(&h, 0, sizeof(h));
         h.kernel = SMMA_GPU_SM80_V2;
@@ -249,12 +247,7 @@ main(void)
         s.vec = 32;
         if (!kt_generate(&p, &s, false, seed, msg, sizeof(msg)))
             bail("%s", msg);
-        if (setenv("SMMA_SM80_V2_TILE", "128X256", 1) != 0)
-            bail("setenv SMMA_SM80_V2_TILE");
-        ran = kt_run(&p, &h, d, msg, sizeof(msg));
-        unsetenv("SMMA_SM80_V2_TILE");
-        ok(!ran && strstr(msg, "SMMA_SM80_V2_TILE=128X256") != NULL,
-           "sm80-v2 refuses SMMA_SM80_V2_TILE=128X256: %s", msg);
+        kt_knob_refused(&p, &h, "SMMA_SM80_V2_TILE", "128X256");
         kt_free(&p);
     }
     return exit_status();

@@ -185,6 +185,25 @@ out:
     return good;
 }
 
+void
+kt_knob_refused(const kt_problem *p, const kt_how *h, const char *var, const char *value)
+{
+    uint32_t *d = malloc((p->s.m * p->s.n > 0 ? p->s.m * p->s.n : 1) * sizeof(*d));
+    char msg[512] = "", named[128];
+    bool ran;
+
+    if (d == NULL)
+        bail("out of memory");
+    snprintf(named, sizeof(named), "%s=%s", var, value);
+    if (setenv(var, value, 1) != 0)
+        bail("setenv %s", var);
+    ran = kt_run(p, h, d, msg, sizeof(msg));
+    unsetenv(var);
+    ok(!ran && strstr(msg, named) != NULL, "%s refuses %s: %s",
+       smma_gpu_kernel_name(h->kernel), named, msg);
+    free(d);
+}
+
 const smma_model *
 kt_model(const kt_device *dev, smma_gpu_kernel kernel, const smma_gemm_shape *s)
 {
