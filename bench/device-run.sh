@@ -37,6 +37,8 @@
 #   sm100-sass   bench/sm100-sass.sh: the sm_100a SASS counts (sm100-sass.txt)
 #   cli       tests/tools/gpu-cli-t.sh and examples of softmma gpu and
 #             softmma gemm --on gpu --check/--bench (cli.log)
+#   ncu-large Nsight Compute on one launch of sm80-bs-large (mxfp8, mxfp4)
+#             at 8192^3 (ncu-large-*.txt, ncu-large-*-sass.csv.gz)
 #   ncu-small Nsight Compute on one launch of sm80-bs-small (mxfp8,
 #             1 x 8192 x 8192; version 2, or version 1 with
 #             SMMA_SM80_BS_SMALL=regs) and the SASS of gpu/sm80/bs_small.o and
@@ -205,6 +207,27 @@ for step in "$@"; do
         } >"$OUT/cli.log" 2>&1
         cat "$OUT/cli.log" | grep -v '^ok' | head -60
         grep -c '^ok' "$OUT/cli.log" ;;
+    ncu-large)
+        # One launch each of sm80-bs-large for mxfp8 and mxfp4 at 8192^3:
+        # the pipes' busy fractions, the stall reasons and the stall samples
+        # of every SASS instruction (ncu-large-<format>-sass.csv.gz).
+        for f in mxfp8 mxfp4; do
+            ncu -k regex:bs_large -s 1 -c 1 --section SpeedOfLight \
+                --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
+                --section SchedulerStats --section WarpStateStats \
+                --section InstructionStats --section Occupancy --section LaunchStats \
+                --section SourceCounters \
+                --metrics sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,l1tex__data_pipe_lsu_wavefronts_mem_shared.avg.pct_of_peak_sustained_elapsed \
+                -o "$OUT/ncu-large-$f" ./bench/gemm-bench \
+                --formats $f --shapes large --reps 10 >"$OUT/ncu-large-$f.out" 2>&1
+            echo "ncu-large $f: exit $?"
+            ncu -i "$OUT/ncu-large-$f.ncu-rep" --print-details all >"$OUT/ncu-large-$f.txt" 2>&1
+            ncu -i "$OUT/ncu-large-$f.ncu-rep" --page source --csv --print-source sass 2>&1 |
+                gzip >"$OUT/ncu-large-$f-sass.csv.gz"
+            rm -f "$OUT/ncu-large-$f.ncu-rep"
+            grep -E 'Throughput|Pipe|pipe|Stall|Issue|Warp Cycles|Eligible|Registers|Duration' \
+                "$OUT/ncu-large-$f.txt" | head -50
+        done ;;
     ncu-small)
         ncu -k regex:"bs_small|bs_split" -s 1 -c 1 --section SpeedOfLight \
             --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables \

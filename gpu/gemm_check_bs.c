@@ -52,6 +52,41 @@ smma_gpu_bs_large_smem(smma_format a, smma_format b)
     return 4 * (128 * ra + 256 * rb) + 2 * ((a == SMMA_BF16 ? 0 : 16384) + 32768);
 }
 
+size_t
+smma_gpu_bs_large_smem2(smma_format a, smma_format b)
+{
+    size_t ra = a == SMMA_BF16 ? 128 : a == SMMA_E2M1 ? 32 : 64;
+    size_t rb = b == SMMA_E2M1 ? 32 : 64;
+    size_t raw = 128 * ra + 256 * rb + 4 * (128 + 256), conv = 3 * (16384 + 32768);
+    size_t stages = (232448 - conv) / raw;
+
+    /* Three bf16 stages of 48 KB, and as many stages of the stored bytes
+     * and a scale word per tile row as fit beside them in 227 KB, at most
+     * 4. */
+    return (stages > 4 ? 4 : stages) * raw + conv;
+}
+
+int
+smma_gpu_bs_large_choose(const char *knob, const smma_gpu_gemm_args *x, int *version, char *msg,
+                         size_t msg_len)
+{
+    const smma_gemm_shape *s = &x->shape;
+    size_t kb = s->vec != 0 ? (s->k + s->vec - 1) / s->vec : 0;
+    bool words = x->scale_layout == SMMA_SL_128X4 ||
+                 (kb % 4 == 0 && (uintptr_t) x->sb % 4 == 0 &&
+                  (s->a_fmt == SMMA_BF16 || (uintptr_t) x->sa % 4 == 0));
+
+    *version = words ? 2 : 1;
+    if (knob == NULL || knob[0] == '\0' || strcmp(knob, "split") == 0)
+        return SMMA_GPU_STATUS_OK;
+    if (strcmp(knob, "inline") == 0) {
+        *version = 1;
+        return SMMA_GPU_STATUS_OK;
+    }
+    return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-large: "
+                        "SMMA_SM80_BS_LARGE=%s: not inline or split", knob);
+}
+
 /* Rules every block-scaled kernel shares. */
 static int
 check_bs_common(const smma_gpu_gemm_args *x, char *msg, size_t len)

@@ -75,6 +75,19 @@ int smma_gpu_gemm_check_smem(const smma_gpu_gemm_args *x, int major, int minor, 
 bool smma_gpu_bs_pair_fast(smma_format a, smma_format b);
 size_t smma_gpu_bs_large_smem(smma_format a, smma_format b);
 
+/* The shared memory of sm80-bs-large's version 2 (converter warps) for
+ * formats a and b, and which version runs the problem x: 2 where its
+ * scales can be read a word per row and k tile (the 128x4 layout; the
+ * linear one with a number of blocks a row that is a multiple of 4 and
+ * 4-byte aligned pointers), unless knob, the value of SMMA_SM80_BS_LARGE,
+ * is "inline" (version 1, every warp converts); NULL, empty or "split" ask
+ * for nothing, another value is refused (EINVAL) with the value in the
+ * message.  The launcher also runs version 1 where the device cannot give
+ * a block version 2's shared memory. */
+size_t smma_gpu_bs_large_smem2(smma_format a, smma_format b);
+int smma_gpu_bs_large_choose(const char *knob, const smma_gpu_gemm_args *x, int *version,
+                             char *msg, size_t msg_len);
+
 /* The rules and models of the block-scaled kernels (gpu/gemm_check_bs.c):
  * called for every problem that is not a 16-bit product without scales. */
 int smma_gpu_check_scaled(const smma_gpu_gemm_args *x, int major, int minor, size_t smem,

@@ -42,6 +42,8 @@
  * Run: `softmma gemm --on gpu --kernel sm80-bs-large ...`, tests/gpu/gemm-bs-t,
  * bench/gemm-bench --formats ...
  */
+#include <stdlib.h>
+
 #include "convert.cuh"
 #include "sm80.h"
 #include "tile.cuh"
@@ -74,6 +76,7 @@ struct bs_smem {
 struct bs_params {
     const uint8_t *sa, *sb;
     uint32_t vec, kb, kb_pad; /* elements per scale, scale columns, padded to 4 */
+    uint32_t vshift;          /* log2 vec (16 or 32) */
     int layout;               /* 0 linear, 1 128x4 */
     int sfmt;                 /* CV_E8M0 or CV_UE4M3 */
 };
@@ -88,11 +91,12 @@ scale_byte(const bs_params &b, const uint8_t *s, uint32_t rows, uint32_t row, ui
     return s[b.layout ? smma_sm80_scale_128x4(row, kbi, b.kb_pad) : (size_t) row * b.kb + kbi];
 }
 
-/* A thread's share of the ring loads and of the conversions. */
-template <int AF, int BF>
+/* A thread's share of the ring loads (NT threads load: all 256 in version
+ * 1, the 128 converter threads in version 2) and of the conversions. */
+template <int AF, int BF, int NT = THREADS>
 struct bs_plan {
     static constexpr int A_CPR = ring_row(AF) / 16, B_CPR = ring_row(BF) / 16;
-    static constexpr int A_LOADS = BM * A_CPR / THREADS, B_LOADS = BN * B_CPR / THREADS;
+    static constexpr int A_LOADS = BM * A_CPR / NT, B_LOADS = BN * B_CPR / NT;
     static constexpr int A_CONVS = bs_smem<AF, BF>::A_CONV ? BM * 4 / THREADS : 0;
     static constexpr int B_CONVS = BN * 4 / THREADS;
     const char *ga, *gb;      /* chunk 0 of this thread in k tile 0 */
@@ -110,41 +114,41 @@ elem_bytes(int f, size_t n)
     return f == CV_BF16 ? 2 * n : f == CV_E2M1 ? n / 2 : n;
 }
 
-template <int AF, int BF>
+template <int AF, int BF, int NT>
 __device__ __forceinline__ void
-bs_plan_make(const sm80_params &p, uint32_t tm, uint32_t tn, unsigned lane, uint32_t wm,
-             uint32_t wn, bs_plan<AF, BF> &q)
+bs_plan_make(const sm80_params &p, uint32_t tm, uint32_t tn, unsigned t, unsigned lane,
+             uint32_t wm, uint32_t wn, bs_plan<AF, BF, NT> &q)
 {
-    using P = bs_plan<AF, BF>;
-    const unsigned t = threadIdx.x;
+    using P = bs_plan<AF, BF, NT>;
     uint32_t am = tm * BM + t / P::A_CPR, bn = tn * BN + t / P::B_CPR;
 
     q.a_kc = (t % P::A_CPR) * (AF == CV_BF16 ? 8 : AF == CV_E2M1 ? 32 : 16);
     q.b_kc = (t % P::B_CPR) * (BF == CV_E2M1 ? 32 : 16);
     q.ga = (const char *) p.a + elem_bytes(AF, (size_t) am * p.lda + q.a_kc);
     q.gb = (const char *) p.b + elem_bytes(BF, (size_t) bn * p.ldb + q.b_kc);
-    q.ga_step = (uint32_t) elem_bytes(AF, (size_t) (THREADS / P::A_CPR) * p.lda);
-    q.gb_step = (uint32_t) elem_bytes(BF, (size_t) (THREADS / P::B_CPR) * p.ldb);
+    q.ga_step = (uint32_t) elem_bytes(AF, (size_t) (NT / P::A_CPR) * p.lda);
+    q.gb_step = (uint32_t) elem_bytes(BF, (size_t) (NT / P::B_CPR) * p.ldb);
     q.a_dst = smma_sm80_load_base(t, ring_row(AF));
     q.b_dst = smma_sm80_load_base(t, ring_row(BF));
     q.a_rows = q.b_rows = 0;
     for (int it = 0; it < P::A_LOADS; it++)
-        q.a_rows |= (am + it * (THREADS / P::A_CPR) < p.m ? 1u : 0u) << it;
+        q.a_rows |= (am + it * (NT / P::A_CPR) < p.m ? 1u : 0u) << it;
     for (int it = 0; it < P::B_LOADS; it++)
-        q.b_rows |= (bn + it * (THREADS / P::B_CPR) < p.n ? 1u : 0u) << it;
+        q.b_rows |= (bn + it * (NT / P::B_CPR) < p.n ? 1u : 0u) << it;
     q.a_frag = smma_sm80_ldsm_a_base(lane, wm, ROW);
     q.b_frag = smma_sm80_ldsm_bk_base(lane, wn, ROW);
 }
 
 /* Issues the ring loads of k tile kt (all of them when part < 0, else a
  * third) into stage st, branch-free: outside M, N, K or past the last tile
- * the rest of a chunk is zero-filled. */
-template <int AF, int BF>
+ * the rest of a chunk is zero-filled.  a_ring: the bytes of A's part of a
+ * stage. */
+template <int AF, int BF, int NT>
 __device__ __forceinline__ void
-bs_load(const sm80_params &p, const bs_plan<AF, BF> &q, uint32_t st, uint32_t kt,
-        uint32_t ktiles, int part)
+bs_load(const sm80_params &p, const bs_plan<AF, BF, NT> &q, uint32_t st, uint32_t kt,
+        uint32_t ktiles, int part, uint32_t a_ring)
 {
-    using P = bs_plan<AF, BF>;
+    using P = bs_plan<AF, BF, NT>;
     constexpr int N = P::A_LOADS + P::B_LOADS, PER = (N + 2) / 3;
     const uint32_t k0 = kt * BK;
     const bool live = kt < ktiles;
@@ -158,7 +162,7 @@ bs_load(const sm80_params &p, const bs_plan<AF, BF> &q, uint32_t st, uint32_t kt
             uint32_t n = live && ((q.a_rows >> it) & 1) && kc < p.k
                              ? (uint32_t) min((size_t) 16, elem_bytes(AF, p.k - kc)) : 0;
 
-            cp_async16(st + q.a_dst + it * smma_sm80_load_stride(THREADS, ring_row(AF)),
+            cp_async16(st + q.a_dst + it * smma_sm80_load_stride(NT, ring_row(AF)),
                        q.ga + elem_bytes(AF, k0) + (size_t) it * q.ga_step, n);
         } else {
             const int ib = it - P::A_LOADS;
@@ -166,8 +170,7 @@ bs_load(const sm80_params &p, const bs_plan<AF, BF> &q, uint32_t st, uint32_t kt
             uint32_t n = live && ((q.b_rows >> ib) & 1) && kc < p.k
                              ? (uint32_t) min((size_t) 16, elem_bytes(BF, p.k - kc)) : 0;
 
-            cp_async16(st + bs_smem<AF, BF>::A_RING + q.b_dst +
-                           ib * smma_sm80_load_stride(THREADS, ring_row(BF)),
+            cp_async16(st + a_ring + q.b_dst + ib * smma_sm80_load_stride(NT, ring_row(BF)),
                        q.gb + elem_bytes(BF, k0) + (size_t) ib * q.gb_step, n);
         }
     }
@@ -293,7 +296,7 @@ bs_f16_ok(const sm80_params &p, const bs_params &b, uint32_t tm, uint32_t tn)
                 start = (size_t) first * b.kb;
                 bytes = (size_t) (last - first) * b.kb;
             }
-            for (size_t at = threadIdx.x; at < bytes; at += THREADS)
+            for (size_t at = threadIdx.x; at < bytes; at += blockDim.x)
                 good = good && cv_f16_scale(f, sc[start + at]);
         }
     }
@@ -328,7 +331,7 @@ bs_mainloop(const sm80_params &p, const bs_params &b, uint32_t tm, uint32_t tn,
      * tile 1 in registers; the fragments of tile 0's first k16 step. */
 #pragma unroll
     for (int s = 0; s < RS - 1; s++) {
-        bs_load<AF, BF>(p, q, base + s * S::STAGE, s, ktiles, -1);
+        bs_load<AF, BF, THREADS>(p, q, base + s * S::STAGE, s, ktiles, -1, S::A_RING);
         cp_async_commit();
     }
     bs_scales<AF, BF>(p, b, tm, tn, 0, sc);
@@ -357,7 +360,7 @@ bs_mainloop(const sm80_params &p, const bs_params &b, uint32_t tm, uint32_t tn,
             else
                 bs_frags<AF, BF>(nring, nconv, q, 0, f[(kk + 1) % 2]);
             if (kk < 3) {
-                bs_load<AF, BF>(p, q, lring, lt, ktiles, kk);
+                bs_load<AF, BF, THREADS>(p, q, lring, lt, ktiles, kk, S::A_RING);
                 bs_convert<AF, BF, F16>(nring, nconv, sc, b.sfmt, kk);
             }
             mma_step<F16>(acc, f[kk % 2]);
@@ -397,7 +400,7 @@ bs_large_kernel(sm80_params p, bs_params b)
     bs_plan<AF, BF> q;
 
     smma_sm80_tile_of(blockIdx.x, p.tiles_m, p.tiles_n, p.group, &tm, &tn);
-    bs_plan_make<AF, BF>(p, tm, tn, lane, wm, wn, q);
+    bs_plan_make<AF, BF, THREADS>(p, tm, tn, threadIdx.x, lane, wm, wn, q);
     acc_init(p, tm * BM + wm, tn * BN + wn, lane, acc);
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
     /* Where every product of the CTA's operands is an f16 normal number,
@@ -430,6 +433,361 @@ bs_run(const sm80_params &p, const bs_params &b, cudaStream_t st, char *msg, siz
     return sm80_launched("sm80-bs-large", msg, msg_len);
 }
 
+/* ---- Version 2: converter warps feeding mma warps ------------------------
+ *
+ * What it adds over version 1, and why: Nsight Compute on version 1
+ * (mxfp8, 8192^3; bench/sm80-kernels.md) finds every warp issuing an
+ * instruction only every 5.7 cycles, with the tensor pipe 29% busy and no
+ * pipe saturated: each warp runs 859 instructions a k tile, 128 of them
+ * mma, and with 255 registers a thread (the accumulators, two sets of
+ * fragments and the conversion's values; it spills) only 8 warps share an
+ * SM.  Version 2 gives the two jobs to different warps, as sm80-bs-small's
+ * version 2 does: 8 mma warps run the k loop of sm80-v2 over bf16 tiles,
+ * and 8 converter warps copy the stored bytes and a word of scales per
+ * tile row into a ring (cp.async), convert them into a ring of WS_CS bf16
+ * tiles, and hand each tile over through named barriers (full: converted;
+ * empty: read by every mma warp).  On sm_90a and sm_100a, setmaxnreg moves
+ * registers from the converter warpgroups (40 a thread) to the mma
+ * warpgroups (216), so that 16 warps fit where 8 did.  The mma warps' sums
+ * are those of version 1 (the same fragments in the same k order), and the
+ * conversion is the same function.  bf16 A is copied through unchanged.
+ * Scales are read a 4-byte word per row and k tile, so version 2 takes the
+ * 128x4 layout, and the linear one where rows of scales are whole words
+ * (smma_gpu_bs_large_choose). */
+
+constexpr int WS_THREADS = 512; /* 8 mma warps, then 8 converter warps */
+constexpr int WS_CT = 256;      /* converter threads */
+constexpr int WS_CS = 3;        /* stages of the bf16 ring */
+constexpr int WS_CONV = A_BYTES + B_BYTES;
+constexpr int WS_SCALES = 4 * (BM + BN); /* a word of scales per tile row and k tile */
+constexpr int WS_SMEM_MAX = 232448;      /* 227 KB: the most a block may opt in to (sm_90) */
+/* named barriers: one "full" and one "empty" per bf16 stage, one among the
+ * converter warps */
+enum { WS_FULL = 1, WS_EMPTY = 1 + WS_CS, WS_CONV_BAR = 1 + 2 * WS_CS };
+constexpr int WS_MMA_REGS = 216, WS_CONV_REGS = 40; /* setmaxnreg, below */
+static_assert(8 * 32 * WS_MMA_REGS + 8 * 32 * WS_CONV_REGS == WS_THREADS * 128,
+              "the registers of a block at launch (128 a thread), shared out");
+
+template <int AF, int BF>
+struct ws_geom {
+    static constexpr int A_RING = BM * ring_row(AF);
+    static constexpr int B_RING = BN * ring_row(BF);
+    static constexpr int RAW = A_RING + B_RING + WS_SCALES; /* a stage: A, B, scale words */
+    static constexpr int RS_FIT = (WS_SMEM_MAX - WS_CS * WS_CONV) / RAW;
+    static constexpr int RS = RS_FIT > 4 ? 4 : RS_FIT; /* stages of the stored ring */
+    static constexpr int SMEM = RS * RAW + WS_CS * WS_CONV;
+    static_assert(RS >= 2, "the stored ring needs two stages");
+};
+
+__device__ __forceinline__ void
+named_sync(uint32_t id, uint32_t n)
+{
+    asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(n) : "memory");
+}
+
+__device__ __forceinline__ void
+named_arrive(uint32_t id, uint32_t n)
+{
+    asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(n) : "memory");
+}
+
+/* Register counts after setmaxnreg: 256 x 216 + 256 x 40 = 512 x 128, the
+ * block's allocation at launch.  Elsewhere (sm_80 code) the kernel is the
+ * same and ptxas fits it into 128 registers. */
+__device__ __forceinline__ void
+ws_regs_mma(void)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL) || defined(__CUDA_ARCH_FEAT_SM100_ALL)
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(WS_MMA_REGS) : "memory");
+#endif
+}
+
+__device__ __forceinline__ void
+ws_regs_conv(void)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL) || defined(__CUDA_ARCH_FEAT_SM100_ALL)
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(WS_CONV_REGS) : "memory");
+#endif
+}
+
+/* Load it of format F by converter thread ct (bs_plan<.., WS_CT>): tile row
+ * ct / cpr + it * (WS_CT / cpr), 16-byte chunk ct % cpr of the row, which
+ * holds 64 / cpr k: one run of 16 codes for the 8-bit formats, two for
+ * e2m1, eight bf16 for bf16.  Run h of the load starts at k
+ * chunk * (64 / cpr) + 16 h of the k tile. */
+template <int F>
+__device__ __forceinline__ uint32_t
+ws_row(unsigned ct, int it)
+{
+    constexpr int CPR = ring_row(F) / 16;
+    return ct / CPR + it * (WS_CT / CPR);
+}
+
+template <int F>
+__device__ __forceinline__ uint32_t
+ws_k(unsigned ct, int h)
+{
+    constexpr int CPR = ring_row(F) / 16;
+    return (ct % CPR) * (64 / CPR) + 16 * h;
+}
+
+/* Where converter thread ct copies the scale words of k tile kt from: the
+ * word of scale blocks 4w .. 4w + 3 of a tile row holds every block of the
+ * tile (w = (64 kt / vec) / 4), at byte offset row part + w * step (the
+ * 128x4 layout: 512-byte blocks of 4 columns; linear: 4 bytes, rows of kb
+ * bytes, kb a multiple of 4).  Thread ct copies the words of tile rows ct
+ * and ct + 256 of the 384 (A's 128 rows, then B's 256). */
+struct ws_splan {
+    uint32_t off[2]; /* the row parts of the thread's two words */
+    uint32_t live;   /* bit i: word i is a row inside M or N (else zero-filled) */
+    uint32_t step;   /* bytes from word w to w + 1 */
+};
+
+__device__ __forceinline__ void
+ws_splan_make(const sm80_params &p, const bs_params &b, uint32_t tm, uint32_t tn, unsigned ct,
+              bool a_scaled, ws_splan &sp)
+{
+    sp.live = 0;
+    sp.step = b.layout ? 512u : 4u;
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+        const uint32_t w = ct + 256 * i;
+        const bool is_a = w < (uint32_t) BM;
+        const uint32_t row = is_a ? tm * BM + w : tn * BN + (w - BM);
+        const bool in = w < (uint32_t) (BM + BN) && (is_a ? a_scaled && row < p.m : row < p.n);
+
+        sp.off[i] = b.layout ? (row / 128) * (b.kb_pad / 4) * 512 + (row % 32) * 16 +
+                                   ((row / 32) % 4) * 4
+                             : row * b.kb;
+        sp.live |= (in ? 1u : 0u) << i;
+    }
+}
+
+/* cp.async of the scale words of k tile kt into the stage's word area. */
+__device__ __forceinline__ void
+ws_load_scales(const bs_params &b, const ws_splan &sp, uint32_t words, unsigned ct, uint32_t kt)
+{
+    const uint32_t w = ((kt * BK) >> b.vshift) / 4;
+
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+        const uint32_t idx = ct + 256 * i;
+
+        if (idx < (uint32_t) (BM + BN)) {
+            const uint8_t *base = idx < (uint32_t) BM ? b.sa : b.sb;
+            const bool in = (sp.live >> i) & 1u;
+
+            cp_async4(words + 4 * idx, base + (in ? sp.off[i] + w * sp.step : 0), in ? 4 : 0);
+        }
+    }
+}
+
+/* Converts (or copies, bf16) the loads of one operand of format F: from
+ * the stored stage at `ring` (the operand's part) into the bf16 tile at
+ * `conv`, each run with the byte of its block from the word of its row
+ * (words at `words`, the operand's first row); blocks at or past kb (past
+ * K) take scale 1. */
+template <int F, bool F16, int LOADS>
+__device__ __forceinline__ void
+ws_convert_op(const bs_params &b, uint32_t ring, uint32_t conv, uint32_t words, unsigned ct,
+              uint32_t kt)
+{
+    constexpr int RB = ring_row(F), RUNS = F == CV_E2M1 ? 2 : 1;
+    const uint32_t src0 = ring + smma_sm80_load_base(ct, RB);
+
+#pragma unroll
+    for (int it = 0; it < LOADS; it++) {
+        const uint32_t src = src0 + it * smma_sm80_load_stride(WS_CT, RB);
+        const uint32_t row = ws_row<F>(ct, it);
+        uint32_t w[4], sw = 0;
+
+        asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3])
+                     : "r"(src));
+        if (F == CV_BF16) {
+            /* the stored rows are bf16 tile rows already (128 bytes, the same swizzle) */
+            asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"r"(conv + src - ring),
+                         "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3]));
+            continue;
+        }
+        asm volatile("ld.shared.u32 %0, [%1];\n" : "=r"(sw) : "r"(words + 4 * row));
+#pragma unroll
+        for (int h = 0; h < RUNS; h++) {
+            const uint32_t kbi = (kt * BK + ws_k<F>(ct, h)) >> b.vshift;
+            const uint32_t sb = kbi < b.kb ? (sw >> (8 * (kbi % 4))) & 0xffu : cv_scale_one(b.sfmt);
+            const uint32_t chunk = ws_k<F>(ct, h) / 8; /* the run's first bf16 chunk */
+            uint32_t out[8];
+
+            cv_convert16<F, F16>(w + 2 * h, b.sfmt, sb, out);
+            asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"r"(
+                             conv + smma_sm80_smem_offset(row, chunk, 0, ROW)),
+                         "r"(out[0]), "r"(out[1]), "r"(out[2]), "r"(out[3]));
+            asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"r"(
+                             conv + smma_sm80_smem_offset(row, chunk + 1, 0, ROW)),
+                         "r"(out[4]), "r"(out[5]), "r"(out[6]), "r"(out[7]));
+        }
+    }
+}
+
+/* The converter warps: the stored ring RS - 1 tiles ahead of the tile they
+ * convert; each tile converted into bf16 stage kt % WS_CS once the mma
+ * warps have read what it held.  A barrier among the converter warps per
+ * tile publishes every thread's copies (a run's scale word was copied by
+ * another thread) and frees the stage converted before for the next
+ * copies. */
+template <int AF, int BF, bool F16>
+__device__ __forceinline__ void
+ws_converter(const sm80_params &p, const bs_params &b, uint32_t tm, uint32_t tn, unsigned ct)
+{
+    using G = ws_geom<AF, BF>;
+    using P = bs_plan<AF, BF, WS_CT>;
+    extern __shared__ __align__(128) uint8_t smem[];
+    const uint32_t ring0 = smem_u32(smem), conv0 = ring0 + G::RS * G::RAW;
+    const uint32_t ktiles = (p.k + BK - 1) / BK;
+    const uint32_t wofs = G::A_RING + G::B_RING; /* the scale words of a stage */
+    ws_splan sp;
+    P q;
+
+    bs_plan_make<AF, BF, WS_CT>(p, tm, tn, ct, 0, 0, 0, q);
+    ws_splan_make(p, b, tm, tn, ct, AF != CV_BF16, sp);
+#pragma unroll
+    for (int s = 0; s < G::RS - 1; s++) {
+        if ((uint32_t) s < ktiles) {
+            bs_load<AF, BF, WS_CT>(p, q, ring0 + s * G::RAW, s, ktiles, -1, G::A_RING);
+            ws_load_scales(b, sp, ring0 + s * G::RAW + wofs, ct, s);
+        }
+        cp_async_commit();
+    }
+    for (uint32_t kt = 0; kt < ktiles; kt++) {
+        const uint32_t slot = kt % WS_CS, ring = ring0 + (kt % G::RS) * G::RAW;
+        const uint32_t conv = conv0 + slot * WS_CONV, lt = kt + G::RS - 1;
+
+        cp_async_wait<G::RS - 2>(); /* this thread's copies of tile kt */
+        named_sync(WS_CONV_BAR, WS_CT);
+        if (lt < ktiles) {
+            const uint32_t lring = ring0 + (lt % G::RS) * G::RAW;
+
+            bs_load<AF, BF, WS_CT>(p, q, lring, lt, ktiles, -1, G::A_RING);
+            ws_load_scales(b, sp, lring + wofs, ct, lt);
+        }
+        cp_async_commit();
+        if (kt >= (uint32_t) WS_CS)
+            named_sync(WS_EMPTY + slot, WS_THREADS); /* tile kt - WS_CS read */
+        ws_convert_op<AF, F16, P::A_LOADS>(b, ring, conv, ring + wofs, ct, kt);
+        ws_convert_op<BF, F16, P::B_LOADS>(b, ring + G::A_RING, conv + A_BYTES,
+                                           ring + wofs + 4 * BM, ct, kt);
+        named_arrive(WS_FULL + slot, WS_THREADS);
+    }
+    cp_async_wait<0>();
+}
+
+/* The mma warps: sm80-v2's k loop over the bf16 stages, the fragments of
+ * the next k16 step loaded during the mma of this one; the last k16 step
+ * of a tile waits for the next tile and releases this one. */
+template <bool F16>
+__device__ __forceinline__ void
+ws_mma(const sm80_params &p, uint32_t conv0, unsigned warp, unsigned lane,
+       float (&acc)[4][8][4])
+{
+    const uint32_t wm = (warp / 4) * 64, wn = (warp % 4) * 64;
+    const uint32_t a_frag = smma_sm80_ldsm_a_base(lane, wm, ROW);
+    const uint32_t b_frag = smma_sm80_ldsm_bk_base(lane, wn, ROW);
+    const uint32_t ktiles = (p.k + BK - 1) / BK;
+    frags f[2];
+
+    named_sync(WS_FULL, WS_THREADS);
+    frags_a(conv0, a_frag, 0, f[0]);
+    frags_bk(conv0 + A_BYTES, b_frag, 0, f[0]);
+    for (uint32_t kt = 0; kt < ktiles; kt++) {
+        const uint32_t conv = conv0 + (kt % WS_CS) * WS_CONV;
+
+#pragma unroll
+        for (int kk = 0; kk < BK / 16; kk++) {
+            if (kk + 1 < BK / 16) {
+                frags_a(conv, a_frag, kk + 1, f[(kk + 1) % 2]);
+                frags_bk(conv + A_BYTES, b_frag, kk + 1, f[(kk + 1) % 2]);
+            } else {
+                if (kt + WS_CS < ktiles)
+                    named_arrive(WS_EMPTY + kt % WS_CS, WS_THREADS);
+                if (kt + 1 < ktiles) {
+                    const uint32_t next = conv0 + ((kt + 1) % WS_CS) * WS_CONV;
+
+                    named_sync(WS_FULL + (kt + 1) % WS_CS, WS_THREADS);
+                    frags_a(next, a_frag, 0, f[0]);
+                    frags_bk(next + A_BYTES, b_frag, 0, f[0]);
+                }
+            }
+            if (kt + 1 == ktiles)
+                mask_tail(f[kk % 2], kt * BK + 16 * kk, p.k, lane);
+            mma_step<F16>(acc, f[kk % 2]);
+        }
+    }
+}
+
+template <int AF, int BF, bool F16>
+__device__ __forceinline__ void
+ws_body(const sm80_params &p, const bs_params &b, uint32_t tm, uint32_t tn)
+{
+    using G = ws_geom<AF, BF>;
+    extern __shared__ __align__(128) uint8_t smem[];
+    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+
+    if (warp >= 8) {
+        ws_regs_conv();
+        ws_converter<AF, BF, F16>(p, b, tm, tn, threadIdx.x - 256);
+        return;
+    }
+    ws_regs_mma();
+    {
+        const uint32_t wm = (warp / 4) * 64, wn = (warp % 4) * 64;
+        float acc[4][8][4];
+
+        acc_init(p, tm * BM + wm, tn * BN + wn, lane, acc);
+        ws_mma<F16>(p, smem_u32(smem) + G::RS * G::RAW, warp, lane, acc);
+        store_d(p, tm * BM + wm, tn * BN + wn, lane, acc);
+    }
+}
+
+template <int AF, int BF>
+__global__ void __launch_bounds__(WS_THREADS, 1)
+bs_ws_kernel(sm80_params p, bs_params b)
+{
+    uint32_t tm, tn;
+
+    smma_sm80_tile_of(blockIdx.x, p.tiles_m, p.tiles_n, p.group, &tm, &tn);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+    if (cv_f16_format<AF>() && cv_f16_format<BF>() && bs_f16_ok<AF, BF>(p, b, tm, tn))
+        ws_body<AF, BF, cv_f16_format<AF>() && cv_f16_format<BF>()>(p, b, tm, tn);
+    else
+#endif
+        ws_body<AF, BF, false>(p, b, tm, tn);
+}
+
+/* Version 2 where the device holds its shared memory and the caller did not
+ * ask for version 1 (ws false), else version 1. */
+template <int AF, int BF>
+int
+ws_run(const sm80_params &p, const bs_params &b, bool ws, cudaStream_t st, char *msg,
+       size_t msg_len)
+{
+    const int smem = ws_geom<AF, BF>::SMEM;
+    int dev = 0, optin = 0, rc;
+
+    if (!ws || cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) !=
+            cudaSuccess || optin < smem)
+        return bs_run<AF, BF>(p, b, st, msg, msg_len);
+    if ((size_t) smem != smma_gpu_bs_large_smem2((smma_format) AF, (smma_format) BF))
+        return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_ECUDA, "sm80-bs-large: shared memory "
+                            "%d of version 2 differs from the rules' %zu", smem,
+                            smma_gpu_bs_large_smem2((smma_format) AF, (smma_format) BF));
+    rc = raise_smem<bs_ws_kernel<AF, BF>>(smem, "sm80-bs-large", msg, msg_len);
+    if (rc != SMMA_GPU_STATUS_OK)
+        return rc;
+    bs_ws_kernel<AF, BF><<<p.tiles_m * p.tiles_n, WS_THREADS, smem, st>>>(p, b);
+    return sm80_launched("sm80-bs-large", msg, msg_len);
+}
+
 } /* namespace */
 
 int
@@ -439,28 +797,34 @@ smma_sm80_bs_large_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len
     const smma_gemm_shape *s = &x->shape;
     cudaStream_t st = (cudaStream_t) x->stream;
     bs_params b;
+    int version, rc = smma_gpu_bs_large_choose(getenv("SMMA_SM80_BS_LARGE"), x, &version, msg,
+                                               msg_len);
+    bool ws = version == 2;
 
+    if (rc != SMMA_GPU_STATUS_OK)
+        return rc;
     p.tiles_m = (p.m + BM - 1) / BM;
     p.tiles_n = (p.n + BN - 1) / BN;
     p.group = GROUP;
     b.sa = (const uint8_t *) x->sa;
     b.sb = (const uint8_t *) x->sb;
     b.vec = s->vec;
+    b.vshift = s->vec == 16 ? 4 : 5;
     b.kb = (uint32_t) ((s->k + s->vec - 1) / s->vec);
     b.kb_pad = (b.kb + 3) / 4 * 4;
     b.layout = x->scale_layout == SMMA_SL_128X4;
     b.sfmt = s->scale_fmt == SMMA_UE4M3 ? CV_UE4M3 : CV_E8M0;
     switch (s->a_fmt * 16 + s->b_fmt) {
-    case SMMA_E4M3 * 16 + SMMA_E4M3: return bs_run<CV_E4M3, CV_E4M3>(p, b, st, msg, msg_len);
-    case SMMA_E4M3 * 16 + SMMA_E5M2: return bs_run<CV_E4M3, CV_E5M2>(p, b, st, msg, msg_len);
-    case SMMA_E5M2 * 16 + SMMA_E4M3: return bs_run<CV_E5M2, CV_E4M3>(p, b, st, msg, msg_len);
-    case SMMA_E5M2 * 16 + SMMA_E5M2: return bs_run<CV_E5M2, CV_E5M2>(p, b, st, msg, msg_len);
-    case SMMA_E2M3 * 16 + SMMA_E2M3: return bs_run<CV_E2M3, CV_E2M3>(p, b, st, msg, msg_len);
-    case SMMA_E3M2 * 16 + SMMA_E3M2: return bs_run<CV_E3M2, CV_E3M2>(p, b, st, msg, msg_len);
-    case SMMA_E2M1 * 16 + SMMA_E2M1: return bs_run<CV_E2M1, CV_E2M1>(p, b, st, msg, msg_len);
-    case SMMA_E4M3 * 16 + SMMA_E2M1: return bs_run<CV_E4M3, CV_E2M1>(p, b, st, msg, msg_len);
-    case SMMA_BF16 * 16 + SMMA_E2M1: return bs_run<CV_BF16, CV_E2M1>(p, b, st, msg, msg_len);
-    case SMMA_BF16 * 16 + SMMA_E4M3: return bs_run<CV_BF16, CV_E4M3>(p, b, st, msg, msg_len);
+    case SMMA_E4M3 * 16 + SMMA_E4M3: return ws_run<CV_E4M3, CV_E4M3>(p, b, ws, st, msg, msg_len);
+    case SMMA_E4M3 * 16 + SMMA_E5M2: return ws_run<CV_E4M3, CV_E5M2>(p, b, ws, st, msg, msg_len);
+    case SMMA_E5M2 * 16 + SMMA_E4M3: return ws_run<CV_E5M2, CV_E4M3>(p, b, ws, st, msg, msg_len);
+    case SMMA_E5M2 * 16 + SMMA_E5M2: return ws_run<CV_E5M2, CV_E5M2>(p, b, ws, st, msg, msg_len);
+    case SMMA_E2M3 * 16 + SMMA_E2M3: return ws_run<CV_E2M3, CV_E2M3>(p, b, ws, st, msg, msg_len);
+    case SMMA_E3M2 * 16 + SMMA_E3M2: return ws_run<CV_E3M2, CV_E3M2>(p, b, ws, st, msg, msg_len);
+    case SMMA_E2M1 * 16 + SMMA_E2M1: return ws_run<CV_E2M1, CV_E2M1>(p, b, ws, st, msg, msg_len);
+    case SMMA_E4M3 * 16 + SMMA_E2M1: return ws_run<CV_E4M3, CV_E2M1>(p, b, ws, st, msg, msg_len);
+    case SMMA_BF16 * 16 + SMMA_E2M1: return ws_run<CV_BF16, CV_E2M1>(p, b, ws, st, msg, msg_len);
+    case SMMA_BF16 * 16 + SMMA_E4M3: return ws_run<CV_BF16, CV_E4M3>(p, b, ws, st, msg, msg_len);
     default:
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-large: %s x %s is "
                             "not built", smma_format_name(s->a_fmt), smma_format_name(s->b_fmt));

@@ -20,7 +20,10 @@
  *    problem version 2 would take, checked like the others; an unknown
  *    value is refused on the device with the value named
  *    (smma_gpu_bs_small_choose; tests/gpu/gemm-check-t tests its rules
- *    without a GPU).
+ *    without a GPU).  sm80-bs-large's SMMA_SM80_BS_LARGE the same way:
+ *    everything else runs its version 2 where the device holds it,
+ *    "inline" runs version 1 on the special values and a ragged problem
+ *    of every pair.
  *
  * SMMA_GEMM_KERNEL=NAME runs only the checks of that kernel, and
  * SMMA_GEMM_PAIRS=COMBO,... only those of the pairs named (as the suites
@@ -316,6 +319,40 @@ main(void)
             bail("%s", msg);
         kt_knob_refused(&p, &h, "SMMA_SM80_BS_SMALL", "Regs");
         kt_free(&p);
+    }
+    /* sm80-bs-large's knob: everything above ran version 2 (converter
+     * warps) where the device holds it; "inline" runs version 1 on the
+     * special values of every pair and on a ragged problem, and an unknown
+     * value is refused. */
+    if (wanted(SMMA_GPU_SM80_BS_LARGE)) {
+        if (setenv("SMMA_SM80_BS_LARGE", "inline", 1) != 0)
+            bail("setenv SMMA_SM80_BS_LARGE");
+        diag("SMMA_SM80_BS_LARGE=inline: sm80-bs-large version 1");
+        for (pi = 0; pi < NPAIRS; pi++) {
+            smma_gemm_shape r = pair_shape(&pairs[pi], 129, 264, 136, SMMA_FP32);
+            smma_gemm_shape g = pair_shape(&pairs[pi], 333, 520, 328, SMMA_BF16);
+
+            check_problem(&dev, SMMA_GPU_SM80_BS_LARGE, &large_geometry, &pairs[pi], &r, true,
+                          SMMA_SL_128X4, seed + q++, samples + 1);
+            check_problem(&dev, SMMA_GPU_SM80_BS_LARGE, &large_geometry, &pairs[pi], &g, true,
+                          pi % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4, seed + q++, samples);
+        }
+        unsetenv("SMMA_SM80_BS_LARGE");
+        if (pair_wanted(&pairs[0])) {
+            smma_gemm_shape r = pair_shape(&pairs[0], 129, 264, 136, SMMA_FP32);
+            kt_problem p;
+            kt_how h;
+            char msg[512] = "";
+
+            memset(&h, 0, sizeof(h));
+            h.kernel = SMMA_GPU_SM80_BS_LARGE;
+            h.b_kmajor = true;
+            h.layout = SMMA_SL_128X4;
+            if (!kt_generate(&p, &r, false, seed, msg, sizeof(msg)))
+                bail("%s", msg);
+            kt_knob_refused(&p, &h, "SMMA_SM80_BS_LARGE", "Inline");
+            kt_free(&p);
+        }
     }
     if (test_level() < 1)
         return exit_status();

@@ -444,6 +444,81 @@ test_no_device(void)
        "without a device smma_gpu_info says why: %s", msg);
 }
 
+/* sm80-bs-large: which version SMMA_SM80_BS_LARGE asks for, and the
+ * shared memory of version 2 (three bf16 stages of 48 KB and as many
+ * stages of the stored bytes and scale words as fit in 227 KB, at most
+ * four), and the problems it leaves to version 1. */
+static void
+test_bs_large_version(void)
+{
+    static const struct {
+        const char *knob;
+        int rc, version;
+    } k[] = {
+        {NULL, SMMA_GPU_STATUS_OK, 2},     {"", SMMA_GPU_STATUS_OK, 2},
+        {"split", SMMA_GPU_STATUS_OK, 2},  {"inline", SMMA_GPU_STATUS_OK, 1},
+        {"Inline", SMMA_GPU_STATUS_EINVAL, 0}, {"regs", SMMA_GPU_STATUS_EINVAL, 0},
+    };
+    static const struct {
+        smma_format a, b;
+        size_t smem;
+    } g[] = {
+        /* stages x (A + B + 1536 bytes of scale words) + 3 x 48 KB */
+        {SMMA_E4M3, SMMA_E4M3, 3 * 26112 + 147456}, {SMMA_E2M3, SMMA_E2M3, 3 * 26112 + 147456},
+        {SMMA_E2M1, SMMA_E2M1, 4 * 13824 + 147456}, {SMMA_E4M3, SMMA_E2M1, 4 * 17920 + 147456},
+        {SMMA_BF16, SMMA_E2M1, 3 * 26112 + 147456}, {SMMA_BF16, SMMA_E4M3, 2 * 34304 + 147456},
+    };
+    size_t i;
+
+    smma_gpu_gemm_args x = bs_args(SMMA_E4M3, SMMA_E4M3, 8192, 8192, 8192);
+    int v = 0, rc;
+    char msg[256] = "";
+
+    for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+        rc = smma_gpu_bs_large_choose(k[i].knob, &x, &v, msg, sizeof(msg));
+        if (k[i].rc == SMMA_GPU_STATUS_OK)
+            ok(rc == k[i].rc && v == k[i].version, "sm80-bs-large SMMA_SM80_BS_LARGE=%s: "
+               "version %d", k[i].knob != NULL ? k[i].knob : "(unset)", v);
+        else
+            ok(rc == k[i].rc && strstr(msg, k[i].knob) != NULL,
+               "sm80-bs-large SMMA_SM80_BS_LARGE=%s refused: %s", k[i].knob, msg);
+    }
+    /* Version 2 reads a word of scales per row and k tile. */
+    x.scale_layout = SMMA_SL_LINEAR;
+    rc = smma_gpu_bs_large_choose(NULL, &x, &v, msg, sizeof(msg));
+    ok(rc == SMMA_GPU_STATUS_OK && v == 2, "sm80-bs-large, linear scales, 256 blocks a row: "
+       "version %d", v);
+    x.shape.k = x.lda = x.ldb = 8256; /* 258 blocks a row */
+    rc = smma_gpu_bs_large_choose(NULL, &x, &v, msg, sizeof(msg));
+    ok(rc == SMMA_GPU_STATUS_OK && v == 1, "sm80-bs-large, linear scales, 258 blocks a row: "
+       "version %d", v);
+    x.scale_layout = SMMA_SL_128X4;
+    rc = smma_gpu_bs_large_choose("split", &x, &v, msg, sizeof(msg));
+    ok(rc == SMMA_GPU_STATUS_OK && v == 2, "sm80-bs-large, 128x4 scales, 258 blocks a row: "
+       "version %d", v);
+    x.shape.k = x.lda = x.ldb = 8192;
+    x.scale_layout = SMMA_SL_LINEAR;
+    x.sb = (const void *) 0x5002;
+    rc = smma_gpu_bs_large_choose(NULL, &x, &v, msg, sizeof(msg));
+    ok(rc == SMMA_GPU_STATUS_OK && v == 1, "sm80-bs-large, linear, B's scales not 4-byte "
+       "aligned: version %d", v);
+    x.sb = (const void *) 0x5000;
+    x.sa = (const void *) 0x4001;
+    rc = smma_gpu_bs_large_choose(NULL, &x, &v, msg, sizeof(msg));
+    ok(rc == SMMA_GPU_STATUS_OK && v == 1, "sm80-bs-large, linear, A's scales not 4-byte "
+       "aligned: version %d", v);
+    x.shape.a_fmt = SMMA_BF16;
+    rc = smma_gpu_bs_large_choose(NULL, &x, &v, msg, sizeof(msg));
+    ok(rc == SMMA_GPU_STATUS_OK && v == 2, "sm80-bs-large, bf16 A (no scales of A read): "
+       "version %d", v);
+    for (i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
+        size_t got = smma_gpu_bs_large_smem2(g[i].a, g[i].b);
+
+        ok(got == g[i].smem && got <= 232448, "sm80-bs-large version 2, %s x %s: %zu bytes of "
+           "shared memory", smma_format_name(g[i].a), smma_format_name(g[i].b), got);
+    }
+}
+
 int
 main(void)
 {
@@ -458,6 +533,7 @@ main(void)
     test_sm100();
     test_v2_knobs();
     test_bs_small_version();
+    test_bs_large_version();
     test_no_device();
     return exit_status();
 }
