@@ -212,7 +212,7 @@ for step in "$@"; do
         # the pipes' busy fractions, the stall reasons and the stall samples
         # of every SASS instruction (ncu-large-<format>-sass.csv.gz).
         for f in mxfp8 mxfp4; do
-            ncu -k regex:bs_large -s 1 -c 1 --section SpeedOfLight \
+            ncu -k regex:"bs_large|bs_ws" -s 1 -c 1 --section SpeedOfLight \
                 --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
                 --section SchedulerStats --section WarpStateStats \
                 --section InstructionStats --section Occupancy --section LaunchStats \

@@ -58,12 +58,12 @@ smma_gpu_bs_large_smem2(smma_format a, smma_format b)
     size_t ra = a == SMMA_BF16 ? 128 : a == SMMA_E2M1 ? 32 : 64;
     size_t rb = b == SMMA_E2M1 ? 32 : 64;
     size_t raw = 128 * ra + 256 * rb + 4 * (128 + 256), conv = 3 * (16384 + 32768);
-    size_t stages = (232448 - conv) / raw;
+    size_t stages = (232448 - conv - 64) / raw;
 
-    /* Three bf16 stages of 48 KB, and as many stages of the stored bytes
-     * and a scale word per tile row as fit beside them in 227 KB, at most
-     * 4. */
-    return (stages > 4 ? 4 : stages) * raw + conv;
+    /* Three bf16 stages of 48 KB, as many stages of the stored bytes and a
+     * scale word per tile row as fit beside them in 227 KB, at most 4, and
+     * 64 bytes of mbarriers. */
+    return (stages > 4 ? 4 : stages) * raw + conv + 64;
 }
 
 int
@@ -76,7 +76,9 @@ smma_gpu_bs_large_choose(const char *knob, const smma_gpu_gemm_args *x, int *ver
                  (kb % 4 == 0 && (uintptr_t) x->sb % 4 == 0 &&
                   (s->a_fmt == SMMA_BF16 || (uintptr_t) x->sa % 4 == 0));
 
-    *version = words ? 2 : 1;
+    /* Version 2 is built with e8m0 scales, and with ue4m3 for NVFP4. */
+    *version = words && (s->scale_fmt != SMMA_UE4M3 ||
+                         (s->a_fmt == SMMA_E2M1 && s->b_fmt == SMMA_E2M1)) ? 2 : 1;
     if (knob == NULL || knob[0] == '\0' || strcmp(knob, "split") == 0)
         return SMMA_GPU_STATUS_OK;
     if (strcmp(knob, "inline") == 0) {

@@ -445,10 +445,10 @@ bs_run(const sm80_params &p, const bs_params &b, cudaStream_t st, char *msg, siz
  * version 2 does: 8 mma warps run the k loop of sm80-v2 over bf16 tiles,
  * and 8 converter warps copy the stored bytes and a word of scales per
  * tile row into a ring (cp.async), convert them into a ring of WS_CS bf16
- * tiles, and hand each tile over through named barriers (full: converted;
+ * tiles, and hand each tile over through mbarriers (full: converted;
  * empty: read by every mma warp).  On sm_90a and sm_100a, setmaxnreg moves
- * registers from the converter warpgroups (40 a thread) to the mma
- * warpgroups (216), so that 16 warps fit where 8 did.  The mma warps' sums
+ * registers from the converter warpgroups (40 or 48 a thread) to the mma
+ * warpgroups (216 or 208), so that 16 warps fit where 8 did.  The mma warps' sums
  * are those of version 1 (the same fragments in the same k order), and the
  * conversion is the same function.  bf16 A is copied through unchanged.
  * Scales are read a 4-byte word per row and k tile, so version 2 takes the
@@ -461,21 +461,34 @@ constexpr int WS_CS = 3;        /* stages of the bf16 ring */
 constexpr int WS_CONV = A_BYTES + B_BYTES;
 constexpr int WS_SCALES = 4 * (BM + BN); /* a word of scales per tile row and k tile */
 constexpr int WS_SMEM_MAX = 232448;      /* 227 KB: the most a block may opt in to (sm_90) */
-/* named barriers: one "full" and one "empty" per bf16 stage, one among the
- * converter warps */
-enum { WS_FULL = 1, WS_EMPTY = 1 + WS_CS, WS_CONV_BAR = 1 + 2 * WS_CS };
-constexpr int WS_MMA_REGS = 216, WS_CONV_REGS = 40; /* setmaxnreg, below */
-static_assert(8 * 32 * WS_MMA_REGS + 8 * 32 * WS_CONV_REGS == WS_THREADS * 128,
-              "the registers of a block at launch (128 a thread), shared out");
+/* The handoff of the bf16 stages: mbarriers full[s] (the 256 converter
+ * threads arrive once they have written stage s) and empty[s] (the 256 mma
+ * threads arrive once they have read it), after the stages in shared
+ * memory; a named barrier among the converter warps. */
+constexpr int WS_MBARS = 64;
+enum { WS_CONV_BAR = 1 };
+/* setmaxnreg's split of the block's 512 x 128 registers: 256 x MMA for the
+ * mma warps, 256 x (256 - MMA) for the converter warps.  ptxas fits each
+ * role alone into 212 and 40 registers, but compiled together it spills a
+ * few words (12 to 300 bytes) on one side or the other; per pair, the
+ * split that measured faster on the H100 (bench/sm80-kernels.md): 216 / 40
+ * for e4m3 x e4m3 and e2m1 x e2m1, 208 / 48 for the others. */
+template <int AF, int BF>
+__host__ __device__ constexpr int
+ws_mma_regs(void)
+{
+    return (AF == CV_E4M3 && BF == CV_E4M3) || (AF == CV_E2M1 && BF == CV_E2M1) ? 216 : 208;
+}
 
 template <int AF, int BF>
 struct ws_geom {
     static constexpr int A_RING = BM * ring_row(AF);
     static constexpr int B_RING = BN * ring_row(BF);
     static constexpr int RAW = A_RING + B_RING + WS_SCALES; /* a stage: A, B, scale words */
-    static constexpr int RS_FIT = (WS_SMEM_MAX - WS_CS * WS_CONV) / RAW;
+    static constexpr int RS_FIT = (WS_SMEM_MAX - WS_CS * WS_CONV - WS_MBARS) / RAW;
     static constexpr int RS = RS_FIT > 4 ? 4 : RS_FIT; /* stages of the stored ring */
-    static constexpr int SMEM = RS * RAW + WS_CS * WS_CONV;
+    static constexpr int BARS = RS * RAW + WS_CS * WS_CONV; /* full[s], then empty[s] */
+    static constexpr int SMEM = BARS + WS_MBARS;
     static_assert(RS >= 2, "the stored ring needs two stages");
 };
 
@@ -485,28 +498,23 @@ named_sync(uint32_t id, uint32_t n)
     asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(n) : "memory");
 }
 
-__device__ __forceinline__ void
-named_arrive(uint32_t id, uint32_t n)
-{
-    asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(n) : "memory");
-}
-
-/* Register counts after setmaxnreg: 256 x 216 + 256 x 40 = 512 x 128, the
- * block's allocation at launch.  Elsewhere (sm_80 code) the kernel is the
- * same and ptxas fits it into 128 registers. */
+/* The register counts after setmaxnreg (ws_mma_regs).  Elsewhere (sm_80
+ * code) the kernel is the same and ptxas fits it into 128 registers. */
+template <int REGS>
 __device__ __forceinline__ void
 ws_regs_mma(void)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL) || defined(__CUDA_ARCH_FEAT_SM100_ALL)
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(WS_MMA_REGS) : "memory");
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(REGS) : "memory");
 #endif
 }
 
+template <int REGS>
 __device__ __forceinline__ void
 ws_regs_conv(void)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL) || defined(__CUDA_ARCH_FEAT_SM100_ALL)
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(WS_CONV_REGS) : "memory");
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(REGS) : "memory");
 #endif
 }
 
@@ -587,7 +595,7 @@ ws_load_scales(const bs_params &b, const ws_splan &sp, uint32_t words, unsigned 
  * `conv`, each run with the byte of its block from the word of its row
  * (words at `words`, the operand's first row); blocks at or past kb (past
  * K) take scale 1. */
-template <int F, bool F16, int LOADS>
+template <int F, bool F16, int LOADS, int SF>
 __device__ __forceinline__ void
 ws_convert_op(const bs_params &b, uint32_t ring, uint32_t conv, uint32_t words, unsigned ct,
               uint32_t kt)
@@ -614,11 +622,11 @@ ws_convert_op(const bs_params &b, uint32_t ring, uint32_t conv, uint32_t words, 
 #pragma unroll
         for (int h = 0; h < RUNS; h++) {
             const uint32_t kbi = (kt * BK + ws_k<F>(ct, h)) >> b.vshift;
-            const uint32_t sb = kbi < b.kb ? (sw >> (8 * (kbi % 4))) & 0xffu : cv_scale_one(b.sfmt);
+            const uint32_t sb = kbi < b.kb ? (sw >> (8 * (kbi % 4))) & 0xffu : cv_scale_one(SF);
             const uint32_t chunk = ws_k<F>(ct, h) / 8; /* the run's first bf16 chunk */
             uint32_t out[8];
 
-            cv_convert16<F, F16>(w + 2 * h, b.sfmt, sb, out);
+            cv_convert16<F, F16>(w + 2 * h, SF, sb, out);
             asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"r"(
                              conv + smma_sm80_smem_offset(row, chunk, 0, ROW)),
                          "r"(out[0]), "r"(out[1]), "r"(out[2]), "r"(out[3]));
@@ -635,7 +643,7 @@ ws_convert_op(const bs_params &b, uint32_t ring, uint32_t conv, uint32_t words, 
  * tile publishes every thread's copies (a run's scale word was copied by
  * another thread) and frees the stage converted before for the next
  * copies. */
-template <int AF, int BF, bool F16>
+template <int AF, int BF, bool F16, int SF>
 __device__ __forceinline__ void
 ws_converter(const sm80_params &p, const bs_params &b, uint32_t tm, uint32_t tn, unsigned ct)
 {
@@ -643,6 +651,7 @@ ws_converter(const sm80_params &p, const bs_params &b, uint32_t tm, uint32_t tn,
     using P = bs_plan<AF, BF, WS_CT>;
     extern __shared__ __align__(128) uint8_t smem[];
     const uint32_t ring0 = smem_u32(smem), conv0 = ring0 + G::RS * G::RAW;
+    const uint32_t full0 = ring0 + G::BARS, empty0 = full0 + 8 * WS_CS;
     const uint32_t ktiles = (p.k + BK - 1) / BK;
     const uint32_t wofs = G::A_RING + G::B_RING; /* the scale words of a stage */
     ws_splan sp;
@@ -671,12 +680,12 @@ ws_converter(const sm80_params &p, const bs_params &b, uint32_t tm, uint32_t tn,
             ws_load_scales(b, sp, lring + wofs, ct, lt);
         }
         cp_async_commit();
-        if (kt >= (uint32_t) WS_CS)
-            named_sync(WS_EMPTY + slot, WS_THREADS); /* tile kt - WS_CS read */
-        ws_convert_op<AF, F16, P::A_LOADS>(b, ring, conv, ring + wofs, ct, kt);
-        ws_convert_op<BF, F16, P::B_LOADS>(b, ring + G::A_RING, conv + A_BYTES,
+        if (kt >= (uint32_t) WS_CS) /* tile kt - WS_CS read: phase kt / WS_CS - 1 */
+            mbar_wait(empty0 + 8 * slot, (kt / WS_CS - 1) & 1u);
+        ws_convert_op<AF, F16, P::A_LOADS, SF>(b, ring, conv, ring + wofs, ct, kt);
+        ws_convert_op<BF, F16, P::B_LOADS, SF>(b, ring + G::A_RING, conv + A_BYTES,
                                            ring + wofs + 4 * BM, ct, kt);
-        named_arrive(WS_FULL + slot, WS_THREADS);
+        mbar_arrive(full0 + 8 * slot);
     }
     cp_async_wait<0>();
 }
@@ -686,16 +695,16 @@ ws_converter(const sm80_params &p, const bs_params &b, uint32_t tm, uint32_t tn,
  * of a tile waits for the next tile and releases this one. */
 template <bool F16>
 __device__ __forceinline__ void
-ws_mma(const sm80_params &p, uint32_t conv0, unsigned warp, unsigned lane,
+ws_mma(const sm80_params &p, uint32_t conv0, uint32_t full0, unsigned warp, unsigned lane,
        float (&acc)[4][8][4])
 {
     const uint32_t wm = (warp / 4) * 64, wn = (warp % 4) * 64;
     const uint32_t a_frag = smma_sm80_ldsm_a_base(lane, wm, ROW);
     const uint32_t b_frag = smma_sm80_ldsm_bk_base(lane, wn, ROW);
-    const uint32_t ktiles = (p.k + BK - 1) / BK;
+    const uint32_t ktiles = (p.k + BK - 1) / BK, empty0 = full0 + 8 * WS_CS;
     frags f[2];
 
-    named_sync(WS_FULL, WS_THREADS);
+    mbar_wait(full0, 0);
     frags_a(conv0, a_frag, 0, f[0]);
     frags_bk(conv0 + A_BYTES, b_frag, 0, f[0]);
     for (uint32_t kt = 0; kt < ktiles; kt++) {
@@ -707,12 +716,13 @@ ws_mma(const sm80_params &p, uint32_t conv0, unsigned warp, unsigned lane,
                 frags_a(conv, a_frag, kk + 1, f[(kk + 1) % 2]);
                 frags_bk(conv + A_BYTES, b_frag, kk + 1, f[(kk + 1) % 2]);
             } else {
-                if (kt + WS_CS < ktiles)
-                    named_arrive(WS_EMPTY + kt % WS_CS, WS_THREADS);
-                if (kt + 1 < ktiles) {
-                    const uint32_t next = conv0 + ((kt + 1) % WS_CS) * WS_CONV;
+                const uint32_t n = kt + 1;
 
-                    named_sync(WS_FULL + (kt + 1) % WS_CS, WS_THREADS);
+                mbar_arrive(empty0 + 8 * (kt % WS_CS)); /* every read of tile kt issued */
+                if (n < ktiles) {
+                    const uint32_t next = conv0 + (n % WS_CS) * WS_CONV;
+
+                    mbar_wait(full0 + 8 * (n % WS_CS), (n / WS_CS) & 1u);
                     frags_a(next, a_frag, 0, f[0]);
                     frags_bk(next + A_BYTES, b_frag, 0, f[0]);
                 }
@@ -724,7 +734,8 @@ ws_mma(const sm80_params &p, uint32_t conv0, unsigned warp, unsigned lane,
     }
 }
 
-template <int AF, int BF, bool F16>
+/* One role's work: the converter warps (MMA false) or the mma warps. */
+template <int AF, int BF, bool F16, int SF, bool MMA>
 __device__ __forceinline__ void
 ws_body(const sm80_params &p, const bs_params &b, uint32_t tm, uint32_t tn)
 {
@@ -732,48 +743,85 @@ ws_body(const sm80_params &p, const bs_params &b, uint32_t tm, uint32_t tn)
     extern __shared__ __align__(128) uint8_t smem[];
     const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
 
-    if (warp >= 8) {
-        ws_regs_conv();
-        ws_converter<AF, BF, F16>(p, b, tm, tn, threadIdx.x - 256);
-        return;
-    }
-    ws_regs_mma();
-    {
+    if (!MMA) {
+        ws_converter<AF, BF, F16, SF>(p, b, tm, tn, threadIdx.x - 256);
+    } else {
         const uint32_t wm = (warp / 4) * 64, wn = (warp % 4) * 64;
         float acc[4][8][4];
 
         acc_init(p, tm * BM + wm, tn * BN + wn, lane, acc);
-        ws_mma<F16>(p, smem_u32(smem) + G::RS * G::RAW, warp, lane, acc);
+        ws_mma<F16>(p, smem_u32(smem) + G::RS * G::RAW, smem_u32(smem) + G::BARS, warp, lane,
+                    acc);
         store_d(p, tm * BM + wm, tn * BN + wn, lane, acc);
     }
 }
 
-template <int AF, int BF>
+/* The scale format is a parameter (SF): e8m0 for every pair, ue4m3 for
+ * NVFP4 (e2m1 x e2m1) only, the pairs smma_gpu_bs_large_choose gives it.
+ * Every thread takes part in the f16 decision (one barrier of the whole
+ * block), then the roles part and the registers move. */
+template <int AF, int BF, int SF>
 __global__ void __launch_bounds__(WS_THREADS, 1)
 bs_ws_kernel(sm80_params p, bs_params b)
 {
+    constexpr int MMA_REGS = ws_mma_regs<AF, BF>();
+    constexpr bool F16_OK = cv_f16_format<AF>() && cv_f16_format<BF>();
     uint32_t tm, tn;
+    bool f16 = false;
 
+    static_assert(256 * MMA_REGS + 256 * (256 - MMA_REGS) == WS_THREADS * 128,
+                  "the block's registers at launch (128 a thread), shared out");
     smma_sm80_tile_of(blockIdx.x, p.tiles_m, p.tiles_n, p.group, &tm, &tn);
+    if (threadIdx.x < 2 * WS_CS) {
+        extern __shared__ __align__(128) uint8_t smem[];
+
+        mbar_init(smem_u32(smem) + ws_geom<AF, BF>::BARS + 8 * threadIdx.x, 256);
+    }
+    __syncthreads();
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
-    if (cv_f16_format<AF>() && cv_f16_format<BF>() && bs_f16_ok<AF, BF>(p, b, tm, tn))
-        ws_body<AF, BF, cv_f16_format<AF>() && cv_f16_format<BF>()>(p, b, tm, tn);
-    else
+    if (F16_OK)
+        f16 = bs_f16_ok<AF, BF>(p, b, tm, tn);
 #endif
-        ws_body<AF, BF, false>(p, b, tm, tn);
+    if (threadIdx.x >= 256) {
+        ws_regs_conv<256 - MMA_REGS>();
+        if (f16)
+            ws_body<AF, BF, F16_OK, SF, false>(p, b, tm, tn);
+        else
+            ws_body<AF, BF, false, SF, false>(p, b, tm, tn);
+    } else {
+        ws_regs_mma<MMA_REGS>();
+        if (f16)
+            ws_body<AF, BF, F16_OK, SF, true>(p, b, tm, tn);
+        else
+            ws_body<AF, BF, false, SF, true>(p, b, tm, tn);
+    }
 }
 
-/* Version 2 where the device holds its shared memory and the caller did not
- * ask for version 1 (ws false), else version 1. */
+template <int AF, int BF, int SF>
+int
+ws_launch(const sm80_params &p, const bs_params &b, int smem, cudaStream_t st, char *msg,
+          size_t msg_len)
+{
+    int rc = raise_smem<bs_ws_kernel<AF, BF, SF>>(smem, "sm80-bs-large", msg, msg_len);
+
+    if (rc != SMMA_GPU_STATUS_OK)
+        return rc;
+    bs_ws_kernel<AF, BF, SF><<<p.tiles_m * p.tiles_n, WS_THREADS, smem, st>>>(p, b);
+    return sm80_launched("sm80-bs-large", msg, msg_len);
+}
+
+/* Version 2 where the device holds its shared memory and
+ * smma_gpu_bs_large_choose chose it (ws), else version 1. */
 template <int AF, int BF>
 int
 ws_run(const sm80_params &p, const bs_params &b, bool ws, cudaStream_t st, char *msg,
        size_t msg_len)
 {
     const int smem = ws_geom<AF, BF>::SMEM;
-    int dev = 0, optin = 0, rc;
+    int dev = 0, optin = 0;
 
-    if (!ws || cudaGetDevice(&dev) != cudaSuccess ||
+    if (!ws || (b.sfmt == CV_UE4M3 && !(AF == CV_E2M1 && BF == CV_E2M1)) ||
+        cudaGetDevice(&dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) !=
             cudaSuccess || optin < smem)
         return bs_run<AF, BF>(p, b, st, msg, msg_len);
@@ -781,11 +829,10 @@ ws_run(const sm80_params &p, const bs_params &b, bool ws, cudaStream_t st, char 
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_ECUDA, "sm80-bs-large: shared memory "
                             "%d of version 2 differs from the rules' %zu", smem,
                             smma_gpu_bs_large_smem2((smma_format) AF, (smma_format) BF));
-    rc = raise_smem<bs_ws_kernel<AF, BF>>(smem, "sm80-bs-large", msg, msg_len);
-    if (rc != SMMA_GPU_STATUS_OK)
-        return rc;
-    bs_ws_kernel<AF, BF><<<p.tiles_m * p.tiles_n, WS_THREADS, smem, st>>>(p, b);
-    return sm80_launched("sm80-bs-large", msg, msg_len);
+    if (b.sfmt == CV_E8M0)
+        return ws_launch<AF, BF, CV_E8M0>(p, b, smem, st, msg, msg_len);
+    return ws_launch<AF, BF, AF == CV_E2M1 && BF == CV_E2M1 ? CV_UE4M3 : CV_E8M0>(p, b, smem, st,
+                                                                                msg, msg_len);
 }
 
 } /* namespace */
