@@ -39,8 +39,13 @@
  * (the identity of the sum) before their mma, as in sm80-v2.  Scales of
  * rows past M or N or of blocks past ceil(K / vec) are read as 1.
  *
+ * That is version 1.  Version 2 (below, bs_ws_kernel; the one that runs
+ * unless smma_gpu_bs_large_choose or the device's shared memory says
+ * otherwise) gives the conversion to warps of its own and keeps the mma
+ * warps on sm80-v2's loop: its own header says why.
+ *
  * Run: `softmma gemm --on gpu --kernel sm80-bs-large ...`, tests/gpu/gemm-bs-t,
- * bench/gemm-bench --formats ...
+ * bench/gemm-bench --formats ... (SMMA_SM80_BS_LARGE=inline: version 1)
  */
 #include <stdlib.h>
 
@@ -448,9 +453,10 @@ bs_run(const sm80_params &p, const bs_params &b, cudaStream_t st, char *msg, siz
  * tiles, and hand each tile over through mbarriers (full: converted;
  * empty: read by every mma warp).  On sm_90a and sm_100a, setmaxnreg moves
  * registers from the converter warpgroups (40 or 48 a thread) to the mma
- * warpgroups (216 or 208), so that 16 warps fit where 8 did.  The mma warps' sums
- * are those of version 1 (the same fragments in the same k order), and the
- * conversion is the same function.  bf16 A is copied through unchanged.
+ * warpgroups (216 or 208), so that 16 warps fit where 8 did.  The mma
+ * warps' sums are those of version 1 (the same fragments in the same k
+ * order), and the conversion is the same function.  bf16 A is copied
+ * through unchanged.
  * Scales are read a 4-byte word per row and k tile, so version 2 takes the
  * 128x4 layout, and the linear one where rows of scales are whole words
  * (smma_gpu_bs_large_choose). */

@@ -302,23 +302,14 @@ main(void)
      * takes, and an unknown value refused. */
     if (wanted(SMMA_GPU_SM80_BS_SMALL) && pair_wanted(&pairs[0])) {
         smma_gemm_shape sm = pair_shape(&pairs[0], 3, 301, 1056, SMMA_BF16);
-        kt_problem p;
-        kt_how h;
-        char msg[512] = "";
 
         if (setenv("SMMA_SM80_BS_SMALL", "regs", 1) != 0)
             bail("setenv SMMA_SM80_BS_SMALL");
         check_problem(&dev, SMMA_GPU_SM80_BS_SMALL, &small_geometry, &pairs[0], &sm, true,
                       SMMA_SL_128X4, seed + q++, samples);
         unsetenv("SMMA_SM80_BS_SMALL");
-        memset(&h, 0, sizeof(h));
-        h.kernel = SMMA_GPU_SM80_BS_SMALL;
-        h.b_kmajor = true;
-        h.layout = SMMA_SL_128X4;
-        if (!kt_generate(&p, &sm, false, seed, msg, sizeof(msg)))
-            bail("%s", msg);
-        kt_knob_refused(&p, &h, "SMMA_SM80_BS_SMALL", "Regs");
-        kt_free(&p);
+        kt_knob_refused(SMMA_GPU_SM80_BS_SMALL, &sm, SMMA_SL_128X4, seed, "SMMA_SM80_BS_SMALL",
+                        "Regs");
     }
     /* sm80-bs-large's knob: everything above ran version 2 (converter
      * warps) where the device holds it; "inline" runs version 1 on the
@@ -340,18 +331,9 @@ main(void)
         unsetenv("SMMA_SM80_BS_LARGE");
         if (pair_wanted(&pairs[0])) {
             smma_gemm_shape r = pair_shape(&pairs[0], 129, 264, 136, SMMA_FP32);
-            kt_problem p;
-            kt_how h;
-            char msg[512] = "";
 
-            memset(&h, 0, sizeof(h));
-            h.kernel = SMMA_GPU_SM80_BS_LARGE;
-            h.b_kmajor = true;
-            h.layout = SMMA_SL_128X4;
-            if (!kt_generate(&p, &r, false, seed, msg, sizeof(msg)))
-                bail("%s", msg);
-            kt_knob_refused(&p, &h, "SMMA_SM80_BS_LARGE", "Inline");
-            kt_free(&p);
+            kt_knob_refused(SMMA_GPU_SM80_BS_LARGE, &r, SMMA_SL_128X4, seed, "SMMA_SM80_BS_LARGE",
+                            "Inline");
         }
     }
     if (test_level() < 1)

@@ -234,21 +234,8 @@ main(void)
     /* 4. A knob value sm80-v2 does not know is refused on the device, with
      * the value in the message (smma_gpu_v2_choose; tests/gpu/gemm-check-t
      * tests every rule of it without a GPU). */
-    {
-        kt_problem p;
-        kt_how h;
-        char msg[512] = "";
-
-        memset(&h, 0, sizeof(h));
-        h.kernel = SMMA_GPU_SM80_V2;
-        h.b_kmajor = true;
-        h.layout = SMMA_SL_LINEAR;
-        s.d_fmt = SMMA_FP32;
-        s.vec = 32;
-        if (!kt_generate(&p, &s, false, seed, msg, sizeof(msg)))
-            bail("%s", msg);
-        kt_knob_refused(&p, &h, "SMMA_SM80_V2_TILE", "128X256");
-        kt_free(&p);
-    }
+    s.d_fmt = SMMA_FP32;
+    s.vec = 32;
+    kt_knob_refused(SMMA_GPU_SM80_V2, &s, SMMA_SL_LINEAR, seed, "SMMA_SM80_V2_TILE", "128X256");
     return exit_status();
 }

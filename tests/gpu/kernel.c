@@ -186,22 +186,32 @@ out:
 }
 
 void
-kt_knob_refused(const kt_problem *p, const kt_how *h, const char *var, const char *value)
+kt_knob_refused(smma_gpu_kernel kernel, const smma_gemm_shape *s, smma_scale_layout layout,
+                uint64_t seed, const char *var, const char *value)
 {
-    uint32_t *d = malloc((p->s.m * p->s.n > 0 ? p->s.m * p->s.n : 1) * sizeof(*d));
+    kt_problem p;
+    kt_how h;
+    uint32_t *d;
     char msg[512] = "", named[128];
     bool ran;
 
-    if (d == NULL)
+    memset(&h, 0, sizeof(h));
+    h.kernel = kernel;
+    h.b_kmajor = true;
+    h.layout = layout;
+    if (!kt_generate(&p, s, false, seed, msg, sizeof(msg)))
+        bail("%s", msg);
+    if ((d = malloc((s->m * s->n > 0 ? s->m * s->n : 1) * sizeof(*d))) == NULL)
         bail("out of memory");
     snprintf(named, sizeof(named), "%s=%s", var, value);
     if (setenv(var, value, 1) != 0)
         bail("setenv %s", var);
-    ran = kt_run(p, h, d, msg, sizeof(msg));
+    ran = kt_run(&p, &h, d, msg, sizeof(msg));
     unsetenv(var);
-    ok(!ran && strstr(msg, named) != NULL, "%s refuses %s: %s",
-       smma_gpu_kernel_name(h->kernel), named, msg);
+    ok(!ran && strstr(msg, named) != NULL, "%s refuses %s: %s", smma_gpu_kernel_name(kernel),
+       named, msg);
     free(d);
+    kt_free(&p);
 }
 
 const smma_model *

@@ -49,9 +49,11 @@ void kt_device_or_skip(kt_device *d);
 bool kt_run(const kt_problem *p, const kt_how *h, uint32_t *d, char *msg, size_t len);
 
 /* One TAP point: with the environment variable var set to value (a tuning
- * knob's value the kernel does not know), the kernel of h refuses to run
- * p, with a message that names "var=value".  The variable is unset after. */
-void kt_knob_refused(const kt_problem *p, const kt_how *h, const char *var, const char *value);
+ * knob's value the kernel does not know), `kernel` refuses to run a
+ * problem of shape s (B K-major, scales in `layout`; inputs from seed),
+ * with a message that names "var=value".  The variable is unset after. */
+void kt_knob_refused(smma_gpu_kernel kernel, const smma_gemm_shape *s, smma_scale_layout layout,
+                     uint64_t seed, const char *var, const char *value);
 
 /* The model kernel follows on the device (a TAP failure message and NULL
  * when there is none). */
