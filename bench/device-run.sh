@@ -16,7 +16,7 @@
 #             tests/gpu/gemm-t at level 0 (sanitize.log)
 #   sass      cuobjdump -sass of the kernels' sm_90a code: instruction counts
 #             per kernel (sass.txt)
-#   ncu       Nsight Compute on one launch of sm80-v2 at 4096^3 (ncu.txt,
+#   ncu       Nsight Compute on one launch of sm80-v2 at 4096^3 (ncu-v2.txt,
 #             ncu-v2-sass.csv.gz: stall samples per SASS instruction)
 #   clocks    sm80-v2 and cuBLAS, 100 runs each, with the SM clock and power
 #             seen meanwhile (clocks.log); V2_TILES="mbar ..." adds those
@@ -55,6 +55,16 @@ if [ ! -d "$dir" ]; then
     tar xzf "$tarball" || exit 1
 fi
 cd "$dir" || exit 1
+
+# The report $OUT/$1.txt and the stall samples of every SASS instruction
+# ($OUT/$1-sass.csv.gz) of the Nsight Compute run $OUT/$1.ncu-rep, which
+# is removed after.
+ncu_report() {
+    ncu -i "$OUT/$1.ncu-rep" --print-details all >"$OUT/$1.txt" 2>&1
+    ncu -i "$OUT/$1.ncu-rep" --page source --csv --print-source sass 2>&1 |
+        gzip >"$OUT/$1-sass.csv.gz"
+    rm -f "$OUT/$1.ncu-rep"
+}
 
 for step in "$@"; do
     echo "=== $step ($(date -u +%H:%M:%S))"
@@ -179,12 +189,9 @@ for step in "$@"; do
             -o "$OUT/ncu-v2" ./bench/gemm-bench --kernels sm80-v2 --shapes square \
             --reps 10 >"$OUT/ncu.out" 2>&1
         echo "ncu: exit $?"
-        ncu -i "$OUT/ncu-v2.ncu-rep" --print-details all >"$OUT/ncu.txt" 2>&1
-        ncu -i "$OUT/ncu-v2.ncu-rep" --page source --csv --print-source sass 2>&1 |
-            gzip >"$OUT/ncu-v2-sass.csv.gz"
-        rm -f "$OUT/ncu-v2.ncu-rep"
+        ncu_report ncu-v2
         grep -E 'Throughput|Pipe|pipe|Stall|Bank|Issue|Warp Cycles|Eligible|Registers|Duration|per_second|wavefronts' \
-            "$OUT/ncu.txt" | head -80 ;;
+            "$OUT/ncu-v2.txt" | head -80 ;;
     cli)
         {
             SMMA_SRCDIR=$PWD SMMA_BUILDDIR=$PWD sh tests/tools/gpu-cli-t.sh
@@ -221,10 +228,7 @@ for step in "$@"; do
                 -o "$OUT/ncu-large-$f" ./bench/gemm-bench \
                 --formats $f --shapes large --reps 10 >"$OUT/ncu-large-$f.out" 2>&1
             echo "ncu-large $f: exit $?"
-            ncu -i "$OUT/ncu-large-$f.ncu-rep" --print-details all >"$OUT/ncu-large-$f.txt" 2>&1
-            ncu -i "$OUT/ncu-large-$f.ncu-rep" --page source --csv --print-source sass 2>&1 |
-                gzip >"$OUT/ncu-large-$f-sass.csv.gz"
-            rm -f "$OUT/ncu-large-$f.ncu-rep"
+            ncu_report "ncu-large-$f"
             grep -E 'Throughput|Pipe|pipe|Stall|Issue|Warp Cycles|Eligible|Registers|Duration' \
                 "$OUT/ncu-large-$f.txt" | head -50
         done ;;
