@@ -102,6 +102,7 @@ template <int AF, int BF, int NT = THREADS>
 struct bs_plan {
     static constexpr int A_CPR = ring_row(AF) / 16, B_CPR = ring_row(BF) / 16;
     static constexpr int A_LOADS = BM * A_CPR / NT, B_LOADS = BN * B_CPR / NT;
+    /* version 1's conversion runs (all its THREADS convert) */
     static constexpr int A_CONVS = bs_smem<AF, BF>::A_CONV ? BM * 4 / THREADS : 0;
     static constexpr int B_CONVS = BN * 4 / THREADS;
     const char *ga, *gb;      /* chunk 0 of this thread in k tile 0 */
@@ -570,9 +571,7 @@ ws_splan_make(const sm80_params &p, const bs_params &b, uint32_t tm, uint32_t tn
         const uint32_t row = is_a ? tm * BM + w : tn * BN + (w - BM);
         const bool in = w < (uint32_t) (BM + BN) && (is_a ? a_scaled && row < p.m : row < p.n);
 
-        sp.off[i] = b.layout ? (row / 128) * (b.kb_pad / 4) * 512 + (row % 32) * 16 +
-                                   ((row / 32) % 4) * 4
-                             : row * b.kb;
+        sp.off[i] = b.layout ? smma_sm80_scale_128x4(row, 0, b.kb_pad) : row * b.kb;
         sp.live |= (in ? 1u : 0u) << i;
     }
 }
@@ -816,8 +815,8 @@ ws_launch(const sm80_params &p, const bs_params &b, int smem, cudaStream_t st, c
     return sm80_launched("sm80-bs-large", msg, msg_len);
 }
 
-/* Version 2 where the device holds its shared memory and
- * smma_gpu_bs_large_choose chose it (ws), else version 1. */
+/* Version 2 where smma_gpu_bs_large_choose chose it (ws) and the device
+ * holds its shared memory, else version 1. */
 template <int AF, int BF>
 int
 ws_run(const sm80_params &p, const bs_params &b, bool ws, cudaStream_t st, char *msg,
@@ -826,8 +825,7 @@ ws_run(const sm80_params &p, const bs_params &b, bool ws, cudaStream_t st, char 
     const int smem = ws_geom<AF, BF>::SMEM;
     int dev = 0, optin = 0;
 
-    if (!ws || (b.sfmt == CV_UE4M3 && !(AF == CV_E2M1 && BF == CV_E2M1)) ||
-        cudaGetDevice(&dev) != cudaSuccess ||
+    if (!ws || cudaGetDevice(&dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) !=
             cudaSuccess || optin < smem)
         return bs_run<AF, BF>(p, b, st, msg, msg_len);
@@ -837,8 +835,12 @@ ws_run(const sm80_params &p, const bs_params &b, bool ws, cudaStream_t st, char 
                             smma_gpu_bs_large_smem2((smma_format) AF, (smma_format) BF));
     if (b.sfmt == CV_E8M0)
         return ws_launch<AF, BF, CV_E8M0>(p, b, smem, st, msg, msg_len);
-    return ws_launch<AF, BF, AF == CV_E2M1 && BF == CV_E2M1 ? CV_UE4M3 : CV_E8M0>(p, b, smem, st,
-                                                                                msg, msg_len);
+    if (AF == CV_E2M1 && BF == CV_E2M1)
+        return ws_launch<AF, BF, AF == CV_E2M1 && BF == CV_E2M1 ? CV_UE4M3 : CV_E8M0>(
+            p, b, smem, st, msg, msg_len);
+    /* smma_gpu_bs_large_choose gives these version 1. */
+    return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-large: version 2 is not "
+                        "built with ue4m3 scales for this pair (only NVFP4)");
 }
 
 } /* namespace */

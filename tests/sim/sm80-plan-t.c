@@ -270,6 +270,18 @@ test_scales(void)
     }
     ok(bad == 0, "smma_sm80_scale_128x4 equals smma_scale_offset on %zu scales (%zu wrong)", n,
        bad);
+
+    /* sm80-bs-large's version 2 copies one aligned word per row and k tile:
+     * blocks 4w .. 4w + 3 of a row lie at its offset for block 0 plus 512 w
+     * plus 0 .. 3. */
+    bad = n = 0;
+    for (uint32_t r = 0; r < 300; r++)
+        for (uint32_t c = 0; c < 40; c++, n++)
+            if (smma_sm80_scale_128x4(r, c, 40) !=
+                smma_sm80_scale_128x4(r, 0, 40) + 512 * (c / 4) + c % 4)
+                bad++;
+    ok(bad == 0, "128x4: the word of blocks 4w .. 4w + 3 of a row is its block 0's plus 512 w "
+       "(%zu scales, %zu wrong)", n, bad);
 }
 
 static void
