@@ -15,7 +15,7 @@
 #   sanitize  compute-sanitizer memcheck, racecheck and synccheck over
 #             tests/gpu/gemm-t at level 0 (sanitize.log)
 #   sass      cuobjdump -sass of the kernels' sm_90a code: instruction counts
-#             per kernel (sass.txt)
+#             per kernel (sass.txt), the listings of gpu/sm80 (sass-sm80.tgz)
 #   ncu       Nsight Compute on one launch of sm80-v2 at 4096^3 (ncu-v2.txt,
 #             ncu-v2-sass.csv.gz: stall samples per SASS instruction)
 #   clocks    sm80-v2 and cuBLAS, 100 runs each, with the SM clock and power
@@ -26,6 +26,8 @@
 #   bench-small  bench/gemm-bench --formats all --shapes small (bench-small.log)
 #   triton    bench/triton-dot-scaled.py: Triton's dot_scaled checked against
 #             the model and timed (triton.log)
+#   triton-v2 bench/triton-mma-v2.py: Triton's bf16 matmul built with mma.sync
+#             and with wgmma beside cuBLAS (triton-v2.log)
 #   pycheck   bench/python-triton-check.py: the Python module as Triton's
 #             oracle (python-triton-check.log)
 #   tma       tests/gpu/tma-t: the sm_100 kernels' TMA producer on sm_90a
@@ -95,6 +97,9 @@ for step in "$@"; do
         PYTHONUNBUFFERED=1 python3 bench/triton-dot-scaled.py --softmma tools/softmma \
             --out "$OUT" >"$OUT/triton.log" 2>&1
         echo "triton: exit $?"; grep -v '^  \(mxfp\|bf16\)' "$OUT/triton.log" | head -60 ;;
+    triton-v2)
+        PYTHONUNBUFFERED=1 python3 bench/triton-mma-v2.py >"$OUT/triton-v2.log" 2>&1
+        echo "triton-v2: exit $?"; grep -v '^  ' "$OUT/triton-v2.log" ;;
     clocks)
         # sm80-v2 beside cuBLAS with the clocks and power seen during the
         # timed runs, 100 runs each (the median of 100).
@@ -173,6 +178,7 @@ for step in "$@"; do
                  END { for (k in n) print n[k], k }' "$o.sass" | sort -k2,2 -k1,1nr \
                  >>"$OUT/sass.txt"
         done
+        tar czf "$OUT/sass-sm80.tgz" gpu/sm80/*.sass
         grep -E 'HMMA|LDSM|LDGSTS|BAR|UTC|LDG' "$OUT/sass.txt" | head -60 ;;
     ncu)
         # One launch of sm80-v2 at 4096^3 (Nsight Compute locks the clock to

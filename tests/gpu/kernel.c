@@ -68,11 +68,16 @@ upload_matrix(smma_format f, const uint32_t *codes, size_t rows, size_t cols, si
     return good;
 }
 
-/* Stores a rows x kb scale matrix (codes) in layout l on the device. */
+/* Stores a rows x kb scale matrix (codes) in layout l on the device.  The
+ * padding of the 128x4 layout (rows past the matrix, blocks past K) holds
+ * the scale format's NaN code, so that a kernel that read it as a scale
+ * would make its outputs NaN: blocks past K must count as 1 (or not be read),
+ * whatever the caller padded with. */
 static bool
-upload_scales(smma_scale_layout l, const uint32_t *codes, size_t rows, size_t k, unsigned vec,
-              void **dev, char *msg, size_t len)
+upload_scales(smma_scale_layout l, smma_format fmt, const uint32_t *codes, size_t rows, size_t k,
+              unsigned vec, void **dev, char *msg, size_t len)
 {
+    const uint8_t fill = fmt == SMMA_UE4M3 ? 0x7f : 0xff;
     size_t kb = (k + vec - 1) / vec, bytes = 0, i;
     uint8_t *lin = malloc(rows * kb), *out = NULL;
     smma_error err;
@@ -82,7 +87,7 @@ upload_scales(smma_scale_layout l, const uint32_t *codes, size_t rows, size_t k,
         (out = malloc(bytes)) != NULL) {
         for (i = 0; i < rows * kb; i++)
             lin[i] = (uint8_t) codes[i];
-        if (smma_scale_pack(l, rows, k, vec, lin, out, 0, &err) != SMMA_OK)
+        if (smma_scale_pack(l, rows, k, vec, lin, out, fill, &err) != SMMA_OK)
             snprintf(msg, len, "smma_scale_pack: %s", err.msg);
         else
             good = smma_gpu_malloc(dev, bytes, msg, len) == SMMA_GPU_STATUS_OK &&
@@ -140,9 +145,11 @@ kt_run(const kt_problem *p, const kt_how *h, uint32_t *d, char *msg, size_t len)
         if (!upload_matrix(s->b_fmt, bt, s->k, s->n, x.ldb, &db, msg, len))
             goto out;
     }
-    if (p->sa != NULL && !upload_scales(h->layout, p->sa, s->m, s->k, s->vec, &dsa, msg, len))
+    if (p->sa != NULL &&
+        !upload_scales(h->layout, s->scale_fmt, p->sa, s->m, s->k, s->vec, &dsa, msg, len))
         goto out;
-    if (p->sb != NULL && !upload_scales(h->layout, p->sb, s->n, s->k, s->vec, &dsb, msg, len))
+    if (p->sb != NULL &&
+        !upload_scales(h->layout, s->scale_fmt, p->sb, s->n, s->k, s->vec, &dsb, msg, len))
         goto out;
     if (s->c_fmt == SMMA_FP32) {
         if (smma_gpu_malloc(&dc, s->m * s->n * 4, msg, len) != SMMA_GPU_STATUS_OK ||
