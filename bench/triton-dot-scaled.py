@@ -147,15 +147,14 @@ def check(name, fmts, softmma, outdir, model, m=256, n=256, k=512, cfg=(128, 128
     with open(inputs, "w") as f:
         f.write("softmma-gemm-inputs 1\na %s\nb %s\nscale e8m0\nvec 32\nc none\n"
                 % (SOFTMMA_FMT[fmts[0]], SOFTMMA_FMT[fmts[1]]))
-        if fmts[0] == "bf16":
-            f.write("a_scaled 0\n")
         f.write("m %d\nn %d\nk %d\nA\n" % (m, n, k))
         for r in codes_rows(a, fmts[0]):
             f.write(" ".join(r) + "\n")
-        if fmts[0] != "bf16":
-            f.write("SA\n")
-            for r in sa.tolist():
-                f.write(" ".join("0x%02x" % v for v in r) + "\n")
+        # An unscaled (bf16) A is written with scales of 1, as softmma
+        # --save-inputs writes it: the same products.
+        f.write("SA\n")
+        for r in sa.tolist():
+            f.write(" ".join("0x%02x" % (v if fmts[0] != "bf16" else 0x7f) for v in r) + "\n")
         f.write("B\n")
         for r in codes_rows(b, fmts[1]):
             f.write(" ".join(r) + "\n")

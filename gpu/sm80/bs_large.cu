@@ -274,6 +274,51 @@ bs_convert(uint32_t ring, uint32_t conv, const uint32_t (&sc)[2], int sfmt, int 
     }
 }
 
+/* Whether all four scale bytes of w let the f16 path convert codes of
+ * format F (cv_f16_scale). */
+template <int F>
+__device__ __forceinline__ bool
+bs_f16_word(uint32_t w)
+{
+    bool good = true;
+
+#pragma unroll
+    for (int e = 0; e < 4; e++)
+        good = good & cv_f16_scale(F, (w >> (8 * e)) & 0xffu);
+    return good;
+}
+
+/* Whether the n scale bytes at s all let the f16 path convert codes of
+ * format F, read by the whole block: 16 bytes a load where s is aligned
+ * to them (the bytes before and after one at a time), four loads in flight
+ * a thread, every load issued whatever the ones before found.  The 384
+ * rows of a CTA hold 96 KB of scales at K = 8192; read a byte at a time in
+ * a chain that stopped at the first byte out of range, the scan cost the
+ * CTAs that take the f16 path (mxfp4 at 8192^3) about a fifth of their
+ * time (bench/sm80-kernels.md). */
+template <int F>
+__device__ __forceinline__ bool
+bs_f16_scan(const uint8_t *s, size_t n)
+{
+    const size_t head = min(n, (size_t) ((16u - ((uintptr_t) s & 15u)) & 15u));
+    const size_t nv = (n - head) / 16, tail = head + 16 * nv;
+    const uint4 *v = (const uint4 *) (s + head);
+    bool good = true;
+
+    for (size_t i = threadIdx.x; i < head; i += blockDim.x)
+        good = good & cv_f16_scale(F, s[i]);
+    for (size_t i = tail + threadIdx.x; i < n; i += blockDim.x)
+        good = good & cv_f16_scale(F, s[i]);
+#pragma unroll 4
+    for (size_t i = threadIdx.x; i < nv; i += blockDim.x) {
+        const uint4 x = __ldg(v + i);
+
+        good = good & bs_f16_word<F>(x.x) & bs_f16_word<F>(x.y) & bs_f16_word<F>(x.z) &
+               bs_f16_word<F>(x.w);
+    }
+    return good;
+}
+
 /* Whether every scale of the CTA's rows of A and columns of B lets the f16
  * path convert them (cv_f16_scale): ue4m3 scales always; e8m0 scales in the
  * range of the format.  The scales are read as stored, the padding of the
@@ -290,20 +335,22 @@ bs_f16_ok(const sm80_params &p, const bs_params &b, uint32_t tm, uint32_t tn)
             const uint32_t rows = op == 0 ? BM : BN, first = op == 0 ? tm * BM : tn * BN;
             const uint32_t all = op == 0 ? p.m : p.n;
             const uint8_t *sc = op == 0 ? b.sa : b.sb;
-            const int f = op == 0 ? AF : BF;
             size_t start, bytes;
 
-            if (b.layout) { /* 128-row groups of 128 x kb_pad bytes, K first */
+            if (b.layout) { /* 128-row groups of 128 x kb_pad bytes, K first; the
+                             * last group ends the array */
+                uint32_t end = min(first + rows, (all + 127) / 128 * 128);
+
                 start = (size_t) (first / 128) * 128 * b.kb_pad;
-                bytes = (size_t) rows * b.kb_pad;
+                bytes = (size_t) (end - first / 128 * 128) * b.kb_pad;
             } else {
                 uint32_t last = min(first + rows, all);
 
                 start = (size_t) first * b.kb;
                 bytes = (size_t) (last - first) * b.kb;
             }
-            for (size_t at = threadIdx.x; at < bytes; at += blockDim.x)
-                good = good && cv_f16_scale(f, sc[start + at]);
+            good = good & (op == 0 ? bs_f16_scan<AF>(sc + start, bytes)
+                                   : bs_f16_scan<BF>(sc + start, bytes));
         }
     }
     return __syncthreads_and(good);
@@ -475,16 +522,25 @@ constexpr int WS_SMEM_MAX = 232448;      /* 227 KB: the most a block may opt in 
 constexpr int WS_MBARS = 64;
 enum { WS_CONV_BAR = 1 };
 /* setmaxnreg's split of the block's 512 x 128 registers: 256 x MMA for the
- * mma warps, 256 x (256 - MMA) for the converter warps.  ptxas fits each
- * role alone into 212 and 40 registers, but compiled together it spills a
- * few words (12 to 300 bytes) on one side or the other; per pair, the
- * split that measured faster on the H100 (bench/sm80-kernels.md): 216 / 40
- * for e4m3 x e4m3 and e2m1 x e2m1, 208 / 48 for the others. */
+ * mma warps, 256 x (256 - MMA) for the converter warps.  The converter
+ * warps set the pace (bench/sm80-kernels.md), and with more registers they
+ * keep more conversions in flight, so the mma warps hold one set of
+ * fragments (ws_mma) and as few registers as ptxas compiles them into
+ * without spilling either role: 176 (80 for the converters) for most
+ * pairs; 184 where ptxas spills at 176 (the pairs with an f16 path, and
+ * bf16 x e4m3); 192 for e2m1 x e2m1, whose two scale formats' kernels
+ * spill at 184 in one of them and measured no slower at 192.  On the H100
+ * this split made version 2 6 to 17% faster than the double-buffered
+ * fragments at 216 / 40 and 208 / 48 (bench/sm80-kernels.md, 2026-11-26,
+ * fourth round). */
 template <int AF, int BF>
 __host__ __device__ constexpr int
 ws_mma_regs(void)
 {
-    return (AF == CV_E4M3 && BF == CV_E4M3) || (AF == CV_E2M1 && BF == CV_E2M1) ? 216 : 208;
+    return AF == CV_E2M1 && BF == CV_E2M1 ? 192
+           : (cv_f16_format<AF>() && cv_f16_format<BF>()) || (AF == CV_BF16 && BF == CV_E4M3)
+               ? 184
+               : 176;
 }
 
 template <int AF, int BF>
@@ -695,9 +751,12 @@ ws_converter(const sm80_params &p, const bs_params &b, uint32_t tm, uint32_t tn,
     cp_async_wait<0>();
 }
 
-/* The mma warps: sm80-v2's k loop over the bf16 stages, the fragments of
- * the next k16 step loaded during the mma of this one; the last k16 step
- * of a tile waits for the next tile and releases this one. */
+/* The mma warps: sm80-v2's k loop over the bf16 stages, with one set of
+ * fragments (32 registers fewer than sm80-v2's two, which go to the
+ * converter warps; while an mma warp waits for its fragments the other mma
+ * warp of its scheduler issues its mma).  The reads of a tile's last k16
+ * step release the tile; the wait for the next tile follows that step's
+ * mma, so it overlaps them. */
 template <bool F16>
 __device__ __forceinline__ void
 ws_mma(const sm80_params &p, uint32_t conv0, uint32_t full0, unsigned warp, unsigned lane,
@@ -707,35 +766,24 @@ ws_mma(const sm80_params &p, uint32_t conv0, uint32_t full0, unsigned warp, unsi
     const uint32_t a_frag = smma_sm80_ldsm_a_base(lane, wm, ROW);
     const uint32_t b_frag = smma_sm80_ldsm_bk_base(lane, wn, ROW);
     const uint32_t ktiles = (p.k + BK - 1) / BK, empty0 = full0 + 8 * WS_CS;
-    frags f[2];
+    frags f;
 
     mbar_wait(full0, 0);
-    frags_a(conv0, a_frag, 0, f[0]);
-    frags_bk(conv0 + A_BYTES, b_frag, 0, f[0]);
     for (uint32_t kt = 0; kt < ktiles; kt++) {
         const uint32_t conv = conv0 + (kt % WS_CS) * WS_CONV;
 
 #pragma unroll
         for (int kk = 0; kk < BK / 16; kk++) {
-            if (kk + 1 < BK / 16) {
-                frags_a(conv, a_frag, kk + 1, f[(kk + 1) % 2]);
-                frags_bk(conv + A_BYTES, b_frag, kk + 1, f[(kk + 1) % 2]);
-            } else {
-                const uint32_t n = kt + 1;
-
+            frags_a(conv, a_frag, kk, f);
+            frags_bk(conv + A_BYTES, b_frag, kk, f);
+            if (kk + 1 == BK / 16)
                 mbar_arrive(empty0 + 8 * (kt % WS_CS)); /* every read of tile kt issued */
-                if (n < ktiles) {
-                    const uint32_t next = conv0 + (n % WS_CS) * WS_CONV;
-
-                    mbar_wait(full0 + 8 * (n % WS_CS), (n / WS_CS) & 1u);
-                    frags_a(next, a_frag, 0, f[0]);
-                    frags_bk(next + A_BYTES, b_frag, 0, f[0]);
-                }
-            }
             if (kt + 1 == ktiles)
-                mask_tail(f[kk % 2], kt * BK + 16 * kk, p.k, lane);
-            mma_step<F16>(acc, f[kk % 2]);
+                mask_tail(f, kt * BK + 16 * kk, p.k, lane);
+            mma_step<F16>(acc, f);
         }
+        if (kt + 1 < ktiles)
+            mbar_wait(full0 + 8 * ((kt + 1) % WS_CS), ((kt + 1) / WS_CS) & 1u);
     }
 }
 

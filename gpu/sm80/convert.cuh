@@ -21,6 +21,10 @@
  *   e2m3, e3m2  by bits: sign, exponent and mantissa moved into an fp32
  *            with the format's exponent bias, then multiplied by 2^(127 -
  *            bias) (exact; subnormals included)
+ * cv_convert16 takes a shorter way for e2m1, whose values and scales are
+ * all bf16 numbers: the pairs of bf16 are built from the same table and
+ * multiplied by the scale with fma.rn.bf16x2 (and -0), which rounds the
+ * exact product once, as the fp32 multiply and cvt.rn.bf16x2.f32 do.
  * CUDA C++ only.
  */
 #ifndef SOFTMMA_GPU_SM80_CONVERT_CUH
@@ -160,6 +164,43 @@ cv_e2m1x4_f16(uint32_t x, uint32_t out[2])
     asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(out[1]) : "r"(hi), "r"(0u), "r"(0x3424u));
 }
 
+/* bf16 pairs of the four e2m1 codes in the low 16 bits of x: the high and
+ * the low byte of each code's bf16 looked up as in cv_e2m1x4, then
+ * interleaved into pairs.  out[0] holds codes 0 and 1, out[1] codes 2 and
+ * 3. */
+__device__ __forceinline__ void
+cv_e2m1x4_bf16(uint32_t x, uint32_t out[2])
+{
+    uint32_t sel = x & 0x7777u, hi, lo, sg;
+
+    asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(hi) : "r"(0x3f3f3f00u), "r"(0x40404040u), "r"(sel));
+    asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(lo) : "r"(0xc0800000u), "r"(0xc0804000u), "r"(sel));
+    asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(sg) : "r"(0x80808080u), "r"(0x80808080u), "r"(x));
+    hi |= (sg << 1) & 0x80808080u;
+    asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(out[0]) : "r"(lo), "r"(hi), "r"(0x5140u));
+    asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(out[1]) : "r"(lo), "r"(hi), "r"(0x7362u));
+}
+
+/* The scale byte b as a pair of bf16: every e8m0 and ue4m3 value is a bf16
+ * number (e8m0 0x00, 2^-127, a subnormal one), NaN for the NaN codes. */
+__device__ __forceinline__ uint32_t
+cv_scale_bf16x2(int sfmt, uint32_t b)
+{
+    return (__float_as_uint(cv_scale(sfmt, b)) >> 16) * 0x10001u;
+}
+
+/* Two products of bf16 pairs, each rounded once to bf16 (to nearest even,
+ * into the subnormals and to Inf as the model rounds); the fma adds -0, so
+ * that a zero product keeps its sign. */
+__device__ __forceinline__ uint32_t
+cv_bmul2(uint32_t x, uint32_t s)
+{
+    uint32_t r;
+
+    asm("fma.rn.bf16x2 %0, %1, %2, %3;\n" : "=r"(r) : "r"(x), "r"(s), "r"(0x80008000u));
+    return r;
+}
+
 /* The scale byte b as a pair of f16 (the f16 path; e8m0 b in 113 .. 142 or
  * 0xff, any ue4m3): 2^(b - 127), NaN for 0xff; ue4m3 exactly. */
 __device__ __forceinline__ uint32_t
@@ -257,18 +298,22 @@ cv_convert16(const uint32_t *w, int sfmt, uint32_t sb, uint32_t out[8])
         }
         return;
     }
-    float s = cv_scale(sfmt, sb);
-
     if (F == CV_E2M1) {
+        /* every e2m1 value and every scale is a bf16 number: one bf16
+         * multiply a pair rounds their product as cv_pack would */
+        const uint32_t s2 = cv_scale_bf16x2(sfmt, sb);
+
 #pragma unroll
         for (int i = 0; i < 4; i++) {
-            float f[4];
+            uint32_t h[2];
 
-            cv_e2m1x4(w[i / 2] >> (16 * (i % 2)), f);
-            out[2 * i] = cv_pack(f[0], f[1], s);
-            out[2 * i + 1] = cv_pack(f[2], f[3], s);
+            cv_e2m1x4_bf16(w[i / 2] >> (16 * (i % 2)), h);
+            out[2 * i] = cv_bmul2(h[0], s2);
+            out[2 * i + 1] = cv_bmul2(h[1], s2);
         }
     } else {
+        const float s = cv_scale(sfmt, sb);
+
 #pragma unroll
         for (int i = 0; i < 8; i++) {
             uint32_t pair = (w[i / 2] >> (16 * (i % 2))) & 0xffffu;

@@ -25,6 +25,9 @@
  *    "inline" runs version 1 on the special values and a ragged problem
  *    of every pair.
  *
+ * 4. Scales stored at an odd address, for every kernel (level 0): MXFP4,
+ *    MXFP8 and MXFP8 e5m2 with special values.
+ *
  * SMMA_GEMM_KERNEL=NAME runs only the checks of that kernel, and
  * SMMA_GEMM_PAIRS=COMBO,... only those of the pairs named (as the suites
  * name them): for a device run that has changed one kernel or one path.
@@ -61,6 +64,10 @@ static const struct pair pairs[] = {
     { "bf16-mxfp8", SMMA_BF16, SMMA_E4M3, SMMA_E8M0, 32, false },
 };
 #define NPAIRS (sizeof(pairs) / sizeof(pairs[0]))
+
+/* Bytes past an aligned address at which check_problem stores the scales
+ * (0 but in section 4). */
+static unsigned scale_offset;
 
 static const kt_geometry large_geometry = { 128, 256, 2, 4 };
 static const kt_geometry small_geometry = { 16, 32, 1, 4 };
@@ -178,6 +185,7 @@ check_problem(const kt_device *dev, smma_gpu_kernel kernel, const kt_geometry *g
     h.kernel = kernel;
     h.b_kmajor = true;
     h.layout = layout;
+    h.scale_offset = scale_offset;
     if (model == NULL) {
         ok(false, "%s: no model", smma_gpu_kernel_name(kernel));
         return;
@@ -193,9 +201,10 @@ check_problem(const kt_device *dev, smma_gpu_kernel kernel, const kt_geometry *g
         return;
     }
     bad = kt_verify(&p, model, g, d, samples, seed, &checked);
-    ok(bad == 0, "%s %s %zux%zux%zu, scales %s, %sC %s, D %s%s, seed %llu: %llu sampled outputs "
-       "equal %s, %llu differ (%.1f s)", smma_gpu_kernel_name(kernel), pr->combo, s->m, s->n,
-       s->k, smma_scale_layout_name(layout), (samples & 1) ? "special values, " : "",
+    ok(bad == 0, "%s %s %zux%zux%zu, scales %s%s, %sC %s, D %s%s, seed %llu: %llu sampled "
+       "outputs equal %s, %llu differ (%.1f s)", smma_gpu_kernel_name(kernel), pr->combo, s->m,
+       s->n, s->k, smma_scale_layout_name(layout), scale_offset ? " at an odd address" : "",
+       (samples & 1) ? "special values, " : "",
        with_c ? "fp32" : "none",
        smma_format_name(s->d_fmt), s->has_alpha ? ", alpha" : "", (unsigned long long) seed,
        (unsigned long long) (checked - bad), model->name, (unsigned long long) bad,
@@ -336,6 +345,30 @@ main(void)
                             "Inline");
         }
     }
+    /* 4. Scales at an odd address (3 bytes past an aligned one): every
+     * kernel reads them a byte at a time (sm80-bs-large and sm80-bs-small
+     * run their version 1), and sm80-bs-large's f16 decision (the pairs of
+     * e2m1 and e4m3) reads every byte of its rows, those before the first
+     * 16-byte boundary one at a time.  Special values; MXFP4 and MXFP8
+     * (f16 paths), MXFP8 e5m2 (none). */
+    scale_offset = 3;
+    for (pi = 0; pi < NPAIRS; pi++) {
+        smma_gemm_shape r = pair_shape(&pairs[pi], 129, 264, 136, SMMA_FP32);
+        smma_gemm_shape sm = pair_shape(&pairs[pi], 16, 264, 136, SMMA_BF16);
+
+        if (strcmp(pairs[pi].combo, "mxfp4") != 0 && strcmp(pairs[pi].combo, "mxfp8") != 0 &&
+            strcmp(pairs[pi].combo, "mxfp8e5m2") != 0)
+            continue;
+        check_problem(&dev, SMMA_GPU_SM80_BS_V1, &v1_geometry, &pairs[pi], &r, true,
+                      SMMA_SL_128X4, seed + q++, samples + 1);
+        check_problem(&dev, SMMA_GPU_SM80_BS_LARGE, &large_geometry, &pairs[pi], &r, true,
+                      SMMA_SL_128X4, seed + q++, samples + 1);
+        check_problem(&dev, SMMA_GPU_SM80_BS_LARGE, &large_geometry, &pairs[pi], &r, false,
+                      SMMA_SL_LINEAR, seed + q++, samples + 1);
+        check_problem(&dev, SMMA_GPU_SM80_BS_SMALL, &small_geometry, &pairs[pi], &sm, true,
+                      SMMA_SL_128X4, seed + q++, samples + 1);
+    }
+    scale_offset = 0;
     if (test_level() < 1)
         return exit_status();
 

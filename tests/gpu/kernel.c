@@ -75,7 +75,7 @@ upload_matrix(smma_format f, const uint32_t *codes, size_t rows, size_t cols, si
  * whatever the caller padded with. */
 static bool
 upload_scales(smma_scale_layout l, smma_format fmt, const uint32_t *codes, size_t rows, size_t k,
-              unsigned vec, void **dev, char *msg, size_t len)
+              unsigned vec, unsigned offset, void **dev, char *msg, size_t len)
 {
     const uint8_t fill = fmt == SMMA_UE4M3 ? 0x7f : 0xff;
     size_t kb = (k + vec - 1) / vec, bytes = 0, i;
@@ -90,8 +90,9 @@ upload_scales(smma_scale_layout l, smma_format fmt, const uint32_t *codes, size_
         if (smma_scale_pack(l, rows, k, vec, lin, out, fill, &err) != SMMA_OK)
             snprintf(msg, len, "smma_scale_pack: %s", err.msg);
         else
-            good = smma_gpu_malloc(dev, bytes, msg, len) == SMMA_GPU_STATUS_OK &&
-                   smma_gpu_copy(*dev, out, bytes, true, msg, len) == SMMA_GPU_STATUS_OK;
+            good = smma_gpu_malloc(dev, bytes + offset, msg, len) == SMMA_GPU_STATUS_OK &&
+                   smma_gpu_copy((char *) *dev + offset, out, bytes, true, msg, len) ==
+                       SMMA_GPU_STATUS_OK;
     } else
         snprintf(msg, len, "out of memory or bad scale shape");
     free(lin);
@@ -145,11 +146,11 @@ kt_run(const kt_problem *p, const kt_how *h, uint32_t *d, char *msg, size_t len)
         if (!upload_matrix(s->b_fmt, bt, s->k, s->n, x.ldb, &db, msg, len))
             goto out;
     }
-    if (p->sa != NULL &&
-        !upload_scales(h->layout, s->scale_fmt, p->sa, s->m, s->k, s->vec, &dsa, msg, len))
+    if (p->sa != NULL && !upload_scales(h->layout, s->scale_fmt, p->sa, s->m, s->k, s->vec,
+                                        h->scale_offset, &dsa, msg, len))
         goto out;
-    if (p->sb != NULL &&
-        !upload_scales(h->layout, s->scale_fmt, p->sb, s->n, s->k, s->vec, &dsb, msg, len))
+    if (p->sb != NULL && !upload_scales(h->layout, s->scale_fmt, p->sb, s->n, s->k, s->vec,
+                                        h->scale_offset, &dsb, msg, len))
         goto out;
     if (s->c_fmt == SMMA_FP32) {
         if (smma_gpu_malloc(&dc, s->m * s->n * 4, msg, len) != SMMA_GPU_STATUS_OK ||
@@ -162,8 +163,8 @@ kt_run(const kt_problem *p, const kt_how *h, uint32_t *d, char *msg, size_t len)
         goto out;
     x.a = da;
     x.b = db;
-    x.sa = dsa;
-    x.sb = dsb;
+    x.sa = dsa != NULL ? (char *) dsa + h->scale_offset : NULL;
+    x.sb = dsb != NULL ? (char *) dsb + h->scale_offset : NULL;
     x.c = dc;
     x.d = dd;
     if (smma_gpu_gemm(&x, msg, len) != SMMA_GPU_STATUS_OK || smma_gpu_sync(msg, len) != 0 ||

@@ -32,6 +32,7 @@ typedef struct kt_how {
     bool b_kmajor;
     smma_scale_layout layout;   /* SMMA_SL_LINEAR or SMMA_SL_128X4 */
     size_t max_m;               /* run only the cases with m <= max_m (0: all) */
+    unsigned scale_offset;      /* the scales stored this many bytes past an aligned address */
 } kt_how;
 
 /* The device: name, compute capability.  Skips the whole test program (with
