@@ -72,9 +72,9 @@ smma_gpu_bs_large_choose(const char *knob, const smma_gpu_gemm_args *x, int *ver
 {
     const smma_gemm_shape *s = &x->shape;
     size_t kb = s->vec != 0 ? (s->k + s->vec - 1) / s->vec : 0;
-    bool words = x->scale_layout == SMMA_SL_128X4 ||
-                 (kb % 4 == 0 && (uintptr_t) x->sb % 4 == 0 &&
-                  (s->a_fmt == SMMA_BF16 || (uintptr_t) x->sa % 4 == 0));
+    bool words = (x->scale_layout == SMMA_SL_128X4 || kb % 4 == 0) &&
+                 (uintptr_t) x->sb % 4 == 0 &&
+                 (s->a_fmt == SMMA_BF16 || (uintptr_t) x->sa % 4 == 0);
 
     /* Version 2 is built with e8m0 scales, and with ue4m3 for NVFP4. */
     *version = words && (s->scale_fmt != SMMA_UE4M3 ||

@@ -77,9 +77,9 @@ size_t smma_gpu_bs_large_smem(smma_format a, smma_format b);
 
 /* The shared memory of sm80-bs-large's version 2 (converter warps) for
  * formats a and b, and which version runs the problem x: 2 where its
- * scales can be read a word per row and k tile (the 128x4 layout; the
- * linear one with a number of blocks a row that is a multiple of 4 and
- * 4-byte aligned pointers) and its scales are e8m0 or the pair is NVFP4
+ * scales can be read a word per row and k tile (4-byte aligned pointers,
+ * and the 128x4 layout or the linear one with a number of blocks a row
+ * that is a multiple of 4) and its scales are e8m0 or the pair is NVFP4
  * (e2m1 x e2m1 with ue4m3), unless knob, the value of SMMA_SM80_BS_LARGE,
  * is "inline" (version 1, every warp converts); NULL, empty or "split" ask
  * for nothing, another value is refused (EINVAL) with the value in the

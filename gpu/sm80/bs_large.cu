@@ -505,8 +505,9 @@ bs_run(const sm80_params &p, const bs_params &b, cudaStream_t st, char *msg, siz
  * warps' sums are those of version 1 (the same fragments in the same k
  * order), and the conversion is the same function.  bf16 A is copied
  * through unchanged.
- * Scales are read a 4-byte word per row and k tile, so version 2 takes the
- * 128x4 layout, and the linear one where rows of scales are whole words
+ * Scales are read a 4-byte word per row and k tile, so version 2 takes
+ * scales at 4-byte aligned addresses in the 128x4 layout, and in the
+ * linear one where rows of scales are whole words
  * (smma_gpu_bs_large_choose). */
 
 constexpr int WS_THREADS = 512; /* 8 mma warps, then 8 converter warps */

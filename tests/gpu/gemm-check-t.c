@@ -507,6 +507,19 @@ test_bs_large_version(void)
     rc = smma_gpu_bs_large_choose(NULL, &x, &v, msg, sizeof(msg));
     ok(rc == SMMA_GPU_STATUS_OK && v == 1, "sm80-bs-large, linear, A's scales not 4-byte "
        "aligned: version %d", v);
+    /* The 128x4 layout's words need aligned pointers too. */
+    x.scale_layout = SMMA_SL_128X4;
+    rc = smma_gpu_bs_large_choose(NULL, &x, &v, msg, sizeof(msg));
+    ok(rc == SMMA_GPU_STATUS_OK && v == 1, "sm80-bs-large, 128x4, A's scales not 4-byte "
+       "aligned: version %d", v);
+    x.sa = (const void *) 0x4000;
+    x.sb = (const void *) 0x5003;
+    rc = smma_gpu_bs_large_choose(NULL, &x, &v, msg, sizeof(msg));
+    ok(rc == SMMA_GPU_STATUS_OK && v == 1, "sm80-bs-large, 128x4, B's scales not 4-byte "
+       "aligned: version %d", v);
+    x.sb = (const void *) 0x5000;
+    x.sa = (const void *) 0x4001;
+    x.scale_layout = SMMA_SL_LINEAR;
     x.shape.a_fmt = SMMA_BF16;
     rc = smma_gpu_bs_large_choose(NULL, &x, &v, msg, sizeof(msg));
     ok(rc == SMMA_GPU_STATUS_OK && v == 2, "sm80-bs-large, bf16 A (no scales of A read): "
