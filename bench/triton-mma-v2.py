@@ -37,13 +37,9 @@ def child(mode, shapes, reps):
     def mm(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
            BK: tl.constexpr, GROUP: tl.constexpr):
         pid = tl.program_id(0)
-        num_m = tl.cdiv(M, BM)
         num_n = tl.cdiv(N, BN)
-        per_group = GROUP * num_n
-        first = (pid // per_group) * GROUP
-        rows = min(num_m - first, GROUP)
-        pid_m = first + (pid % per_group) % rows
-        pid_n = (pid % per_group) // rows
+        # groups of GROUP tile rows, column by column inside a group
+        pid_m, pid_n = tl.swizzle2d(pid // num_n, pid % num_n, tl.cdiv(M, BM), num_n, GROUP)
         offs_m = pid_m * BM + tl.arange(0, BM)
         offs_n = pid_n * BN + tl.arange(0, BN)
         offs_k = tl.arange(0, BK)

@@ -123,21 +123,31 @@ cv_e2m1(uint32_t c)
     return __uint_as_float(((c & 8u) << 28) | ((hi & 0xffu) << 24) | ((lo & 0xffu) << 16));
 }
 
-/* bf16 values (as fp32) of the four e2m1 codes in the low 16 bits of x,
- * looked up four at a time: the bf16 of 0, 0.5, 1, 1.5, 2, 3, 4, 6 has high
- * bytes 00 3f 3f 3f 40 40 40 40 and low bytes 00 00 80 c0 00 40 80 c0; prmt
- * picks a byte of each table by a nibble's magnitude, and with the nibble's
- * bit 3 set replicates the top bit of the byte it picks, which gives the
- * sign from a table of 0x80. */
+/* The bf16 of the four e2m1 codes in the low 16 bits of x, looked up four
+ * at a time: byte i of hi and of lo is the high and the low byte of code
+ * i's bf16.  The bf16 of 0, 0.5, 1, 1.5, 2, 3, 4, 6 has high bytes 00 3f
+ * 3f 3f 40 40 40 40 and low bytes 00 00 80 c0 00 40 80 c0; prmt picks a byte
+ * of each table by a nibble's magnitude, and with the nibble's bit 3 set
+ * replicates the top bit of the byte it picks, which gives the sign from a
+ * table of 0x80. */
 __device__ __forceinline__ void
-cv_e2m1x4(uint32_t x, float f[4])
+cv_e2m1x4_bytes(uint32_t x, uint32_t &hi, uint32_t &lo)
 {
-    uint32_t sel = x & 0x7777u, hi, lo, sg;
+    uint32_t sel = x & 0x7777u, sg;
 
     asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(hi) : "r"(0x3f3f3f00u), "r"(0x40404040u), "r"(sel));
     asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(lo) : "r"(0xc0800000u), "r"(0xc0804000u), "r"(sel));
     asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(sg) : "r"(0x80808080u), "r"(0x80808080u), "r"(x));
     hi |= (sg << 1) & 0x80808080u;
+}
+
+/* bf16 values (as fp32) of the four e2m1 codes in the low 16 bits of x. */
+__device__ __forceinline__ void
+cv_e2m1x4(uint32_t x, float f[4])
+{
+    uint32_t hi, lo;
+
+    cv_e2m1x4_bytes(x, hi, lo);
 #pragma unroll
     for (int i = 0; i < 4; i++) {
         uint32_t v;
@@ -164,19 +174,15 @@ cv_e2m1x4_f16(uint32_t x, uint32_t out[2])
     asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(out[1]) : "r"(hi), "r"(0u), "r"(0x3424u));
 }
 
-/* bf16 pairs of the four e2m1 codes in the low 16 bits of x: the high and
- * the low byte of each code's bf16 looked up as in cv_e2m1x4, then
- * interleaved into pairs.  out[0] holds codes 0 and 1, out[1] codes 2 and
- * 3. */
+/* bf16 pairs of the four e2m1 codes in the low 16 bits of x
+ * (cv_e2m1x4_bytes, interleaved): out[0] holds codes 0 and 1, out[1] codes
+ * 2 and 3. */
 __device__ __forceinline__ void
 cv_e2m1x4_bf16(uint32_t x, uint32_t out[2])
 {
-    uint32_t sel = x & 0x7777u, hi, lo, sg;
+    uint32_t hi, lo;
 
-    asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(hi) : "r"(0x3f3f3f00u), "r"(0x40404040u), "r"(sel));
-    asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(lo) : "r"(0xc0800000u), "r"(0xc0804000u), "r"(sel));
-    asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(sg) : "r"(0x80808080u), "r"(0x80808080u), "r"(x));
-    hi |= (sg << 1) & 0x80808080u;
+    cv_e2m1x4_bytes(x, hi, lo);
     asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(out[0]) : "r"(lo), "r"(hi), "r"(0x5140u));
     asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(out[1]) : "r"(lo), "r"(hi), "r"(0x7362u));
 }
