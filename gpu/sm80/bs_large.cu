@@ -293,9 +293,9 @@ bs_f16_word(uint32_t w)
  * to them (the bytes before and after one at a time), four loads in flight
  * a thread, every load issued whatever the ones before found.  The 384
  * rows of a CTA hold 96 KB of scales at K = 8192; read a byte at a time in
- * a chain that stopped at the first byte out of range, the scan cost the
- * CTAs that take the f16 path (mxfp4 at 8192^3) about a fifth of their
- * time (bench/sm80-kernels.md). */
+ * a chain that stopped at the first byte out of range, the scan took about
+ * 18% of the time of the CTAs that pass it (mxfp4 at 8192^3 on the H100,
+ * bench/sm80-kernels.md). */
 template <int F>
 __device__ __forceinline__ bool
 bs_f16_scan(const uint8_t *s, size_t n)
@@ -526,14 +526,13 @@ enum { WS_CONV_BAR = 1 };
  * mma warps, 256 x (256 - MMA) for the converter warps.  The converter
  * warps set the pace (bench/sm80-kernels.md), and with more registers they
  * keep more conversions in flight, so the mma warps hold one set of
- * fragments (ws_mma) and as few registers as ptxas compiles them into
- * without spilling either role: 176 (80 for the converters) for most
- * pairs; 184 where ptxas spills at 176 (the pairs with an f16 path, and
- * bf16 x e4m3); 192 for e2m1 x e2m1, whose two scale formats' kernels
- * spill at 184 in one of them and measured no slower at 192.  On the H100
- * this split made version 2 6 to 17% faster than the double-buffered
- * fragments at 216 / 40 and 208 / 48 (bench/sm80-kernels.md, 2026-11-26,
- * fourth round). */
+ * fragments (ws_mma) and few registers: 176 (80 for the converters) where
+ * ptxas compiles both roles into that without spilling; 184 for the pairs
+ * with an f16 path (ptxas spills them at 176) and for bf16 x e4m3 (4%
+ * faster than at 176); 192 for e2m1 x e2m1 (within 2% of 184).  At 168
+ * every pair spills.  On the H100 this split made version 2 6 to 17%
+ * faster than the double-buffered fragments at 216 / 40 and 208 / 48
+ * (bench/sm80-kernels.md, 2026-11-26, fourth round). */
 template <int AF, int BF>
 __host__ __device__ constexpr int
 ws_mma_regs(void)
