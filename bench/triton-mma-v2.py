@@ -97,16 +97,12 @@ def child(mode, shapes, reps):
                   f"{flops / ms / 1e9:.1f} TFLOP/s, {cb / ms:.3f}x cuBLAS, "
                   f"max |D - cuBLAS| {diff:.3g}", flush=True)
             if best is None or ms < best[0]:
-                best = (ms, f"{bm}x{bn}x{bk} w{warps} s{stages}")
+                best = (ms, (bm, bn, bk, warps, stages))
         if best is not None:
-            ms, name = best
-            print(f"{n}^3 {mode} best {name}: {flops / ms / 1e9:.1f} TFLOP/s, "
-                  f"{cb / ms:.3f}x cuBLAS", flush=True)
-        if best is not None:
+            ms, (bm, bn, bk, warps, stages) = best
+            print(f"{n}^3 {mode} best {bm}x{bn}x{bk} w{warps} s{stages}: "
+                  f"{flops / ms / 1e9:.1f} TFLOP/s, {cb / ms:.3f}x cuBLAS", flush=True)
             # which instruction the best configuration compiled to
-            bm, bn, bk, warps, stages = (int(x) for x in
-                                         best[1].replace("x", " ").replace("w", " ")
-                                         .replace("s", " ").split())
             try:
                 k = mm.warmup(a, b, c, n, n, n, BM=bm, BN=bn, BK=bk, GROUP=8,
                               num_warps=warps, num_stages=stages, grid=(1,))

@@ -499,12 +499,12 @@ bs_run(const sm80_params &p, const bs_params &b, cudaStream_t st, char *msg, siz
  * and 8 converter warps copy the stored bytes and a word of scales per
  * tile row into a ring (cp.async), convert them into a ring of WS_CS bf16
  * tiles, and hand each tile over through mbarriers (full: converted;
- * empty: read by every mma warp).  On sm_90a and sm_100a, setmaxnreg moves
- * registers from the converter warpgroups (40 or 48 a thread) to the mma
- * warpgroups (216 or 208), so that 16 warps fit where 8 did.  The mma
- * warps' sums are those of version 1 (the same fragments in the same k
- * order), and the conversion is the same function.  bf16 A is copied
- * through unchanged.
+ * empty: read by every mma warp).  On sm_90a and sm_100a, setmaxnreg
+ * shares the block's registers out between the two roles (ws_mma_regs:
+ * 176 to 192 a thread for the mma warps, 64 to 80 for the converter
+ * warps), so that 16 warps fit where 8 did.  The mma warps' sums are those
+ * of version 1 (the same fragments in the same k order), and the
+ * conversion is the same function.  bf16 A is copied through unchanged.
  * Scales are read a 4-byte word per row and k tile, so version 2 takes
  * scales at 4-byte aligned addresses in the 128x4 layout, and in the
  * linear one where rows of scales are whole words
