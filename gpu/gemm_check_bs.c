@@ -176,8 +176,7 @@ smma_gpu_bs_small_choose(const char *knob, const smma_gpu_gemm_args *x, int *ver
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-small: "
                             "SMMA_SM80_BS_SMALL=%s: not regs or split", knob);
     if ((knob != NULL && strcmp(knob, "regs") == 0) || !words ||
-        (s->scale_fmt == SMMA_UE4M3 && s->b_fmt != SMMA_E2M1) ||
-        (s->a_fmt == SMMA_BF16 && s->b_fmt != SMMA_E2M1 && s->m > 4))
+        (s->scale_fmt == SMMA_UE4M3 && s->b_fmt != SMMA_E2M1))
         *version = 1;
     return SMMA_GPU_STATUS_OK;
 }

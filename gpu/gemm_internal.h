@@ -56,10 +56,8 @@ int smma_gpu_v2_choose(const char *tile, const char *stages, size_t smem, smma_g
  * cannot be read a word at a time (the linear layout with a number of
  * blocks a row not a multiple of 4, or a pointer not 4-byte aligned), for
  * ue4m3 scales with B other than e2m1 (version 2 is built with ue4m3 for
- * NVFP4 only), and for bf16 A times 8-bit B with m > 4, where version 1
- * measured faster
- * (bench/sm80-kernels.md).  A knob NULL, empty or "split" asks for nothing;
- * another value is refused (EINVAL) with a message that names it.  (The
+ * NVFP4 only).  A knob NULL, empty or "split" asks for nothing; another
+ * value is refused (EINVAL) with a message that names it.  (The
  * launcher also runs version 1 on a device without the shared memory of
  * version 2.) */
 int smma_gpu_bs_small_choose(const char *knob, const smma_gpu_gemm_args *x, int *version,

@@ -455,22 +455,33 @@ bs_small_kernel(sm80_params p, small_params s)
  *     4 t + 3), stored in fragment order at smma_sm80_small_frag_off, a
  *     swizzle that keeps the converters' 16-byte stores and the mma lanes'
  *     8-byte loads free of bank conflicts.  A piece of A (8, 16 or 32 k of
- *     one row) becomes the A registers of the row's lanes the same way.
- *   - Chunk c: the mma warps multiply chunk c from converted buffer c % 2
- *     (fragments loaded four blocks ahead of their mma), while the
- *     converter warps issue the copies of chunk c + STAGES - 1 and convert
- *     their pieces of chunk c + 1 into the other buffer; one barrier.
+ *     one row) becomes the A registers of the row's lanes the same way, at
+ *     smma_sm80_small_afrag_off: a lane's four registers together, blocks
+ *     528 bytes apart, even blocks first, which spreads the stores of a
+ *     row's consecutive blocks over the banks (without the padding and the
+ *     order they all met in one bank, 16-way conflicts on every store of
+ *     A: M = 16 ran 1.4-1.9 times slower).
+ *   - Chunk c: the mma warps multiply chunk c from converted buffer c % 2,
+ *     while the converter warps issue the copies of chunk c + STAGES - 1
+ *     and convert their pieces of chunk c + 1 into the other buffer.  The
+ *     two roles run separate loops and hand the buffers over through
+ *     mbarriers (full: converted, empty: read), so that the mma warps'
+ *     loop holds none of the converters' state.  It is three instructions
+ *     a block (a 16-byte load of A, an 8-byte load of B, the mma), every
+ *     address a register plus an immediate: Nsight Compute found the mma
+ *     warps, not the converters, setting the pace, their mma waiting for
+ *     fragments that queue behind the converters' shared-memory traffic.
  *   - Measured on the H100 (bench/sm80-kernels.md): with the conversion on
  *     the mma warps too (8 warps, all converting) the kernel waited at the
  *     barrier for the mma warps a third of the time; moving it off them and
  *     adding converter warps took mxfp8 at M = 1 from 45-50% to 52-60% of
- *     the copy bandwidth.
+ *     the copy bandwidth, and the A layout, the e2m1 conversion and the
+ *     lean mma loop to 57-70% (M = 16: 28-31% to 43-50%).
  * The arithmetic is the same as version 1's: each element rounded to bf16
  * with its scale, one mma per 16 k in k order into one accumulator; A is
  * -0 past K and B +0.  Needs the scales readable a word at a time (the
  * 128x4 layout, or linear with a multiple of 4 blocks a row and 4-byte
- * aligned pointers); otherwise the launcher runs version 1, and for bf16 A
- * times 8-bit B with m > 4, where version 1 measured faster
+ * aligned pointers); otherwise the launcher runs version 1
  * (smma_gpu_bs_small_choose). */
 
 constexpr int KC2 = 256; /* k per chunk of version 2 */
@@ -494,10 +505,11 @@ struct sgeom {
     static constexpr int RAW = CONV * PIECES * 16;              /* a raw chunk */
     static constexpr int SCL = CONV * PIECES * 4;               /* its scale words */
     static constexpr int CVT = BN * KC * 2;                     /* B of a chunk converted */
-    static constexpr int AFR = BLOCKS * 32 * 16;                /* A's fragments of a chunk */
+    static constexpr int AFR = BLOCKS * SMMA_SM80_SMALL_ABLOCK; /* A's fragments of a chunk */
     static constexpr int OFF_SCL = STAGES * RAW, OFF_CVT = OFF_SCL + STAGES * SCL;
     static constexpr int OFF_AFR = OFF_CVT + 2 * CVT;
-    static constexpr int SMEM = OFF_AFR + 2 * AFR;
+    static constexpr int OFF_BAR = OFF_AFR + 2 * AFR; /* mbarriers full[2], empty[2] */
+    static constexpr int SMEM = OFF_BAR + 32;
 };
 
 /* Where one piece of a thread comes from, computed once: its bytes at
@@ -602,7 +614,10 @@ split_issue(const spiece (&pc)[sgeom<AF, BF>::PIECES], uint32_t sstep, uint32_t 
 }
 
 /* The bf16 pairs of a piece of format F (k order), with the scale word sw
- * (byte (k0 + 16 b) >> vshift & 3 for block b of the piece). */
+ * (byte (k0 + 16 b) >> vshift & 3 for block b of the piece): the
+ * conversion of sm80-bs-large (cv_convert16), which for e2m1 builds bf16
+ * pairs and multiplies them in bf16, about half the instructions of the
+ * way through fp32. */
 template <int F, int SF>
 __device__ __forceinline__ void
 piece_pairs(const uint32_t (&x)[4], uint32_t sw, uint32_t k0, uint32_t vshift,
@@ -615,23 +630,15 @@ piece_pairs(const uint32_t (&x)[4], uint32_t sw, uint32_t k0, uint32_t vshift,
         for (int q = 0; q < 4; q++)
             out[q] = x[q];
 #pragma unroll
-    for (int b = 0; b < PB; b++) {
-        const float sc = cv_scale(SF, (sw >> (8 * (((k0 + 16 * b) >> vshift) & 3u))) & 0xffu);
-
-#pragma unroll
-        for (int t = 0; t < 4; t++) {
-            float f[4];
-
-            cv_codes4<F>(F == CV_E2M1 ? x[2 * b + t / 2] >> (16 * (t % 2)) : x[t], f);
-            out[8 * b + 2 * t] = cv_pack(f[0], f[1], sc);
-            out[8 * b + 2 * t + 1] = cv_pack(f[2], f[3], sc);
-        }
-    }
+    for (int b = 0; b < PB; b++)
+        cv_convert16<F == CV_BF16 ? CV_E4M3 : F, false>(
+            x + 2 * b, SF, (sw >> (8 * (((k0 + 16 * b) >> vshift) & 3u))) & 0xffu,
+            out + 8 * b);
 }
 
 /* Converts this thread's pieces of chunk c (landed in stage st) into the
- * converted B buffer cvt and the A fragments afr (shared addresses: word
- * (j * 32 + lane) * 4 + r is A register r of lane `lane` for block j). */
+ * converted B buffer cvt and the A fragments afr (shared addresses; the
+ * registers of a lane and block at smma_sm80_small_afrag_off). */
 template <int AF, int BF, int SF>
 __device__ __forceinline__ void
 split_convert(const sm80_params &p, const small_params &s,
@@ -696,11 +703,13 @@ split_convert(const sm80_params &p, const small_params &s,
                 for (int q = 0; q < NP; q++)
                     e[q] = kc + 2 * q < p.k ? e[q] : 0x80008000u;
             /* pairs 2 u and 2 u + 1 are k 4 t .. 4 t + 3 of block j:
-             * registers i / 8 and i / 8 + 2 of lane (i % 8) * 4 + t */
+             * registers i / 8 and i / 8 + 2 of lane (i % 8) * 4 + t
+             * (smma_sm80_small_afrag_off spreads a row's blocks over the
+             * banks: tests/sim/sm80-plan-t.c) */
 #pragma unroll
             for (int u = 0; u < NP / 2; u++) {
                 const uint32_t k = pc[it].k0 + 4 * u, j = k / 16, t = (k % 16) / 4;
-                const uint32_t at = afr + (j * 32 + (i % 8) * 4 + t) * 16 + (i / 8) * 4;
+                const uint32_t at = afr + smma_sm80_small_afrag_off(j, (i % 8) * 4 + t, i / 8);
 
                 asm volatile("st.shared.u32 [%0], %1;\n" ::"r"(at), "r"(e[2 * u]));
                 asm volatile("st.shared.u32 [%0], %1;\n" ::"r"(at + 8), "r"(e[2 * u + 1]));
@@ -709,7 +718,12 @@ split_convert(const sm80_params &p, const small_params &s,
     }
 }
 
-/* The mma chain of one chunk for warp g's eight columns. */
+/* The mma chain of one chunk for warp g's eight columns: per block one
+ * 16-byte load of A's four registers, one 8-byte load of B's two, and the
+ * mma, at addresses that differ from block to block by immediates
+ * (smma_sm80_small_afrag_off, smma_sm80_small_frag_off).  The loads are
+ * written four blocks ahead of their mma; ptxas issues them about two
+ * ahead (the SASS on the H100). */
 template <int AF, int BF>
 __device__ __forceinline__ void
 split_mma(float (&acc)[4], uint32_t cvt, uint32_t afr, unsigned g, unsigned lane)
@@ -717,8 +731,11 @@ split_mma(float (&acc)[4], uint32_t cvt, uint32_t afr, unsigned g, unsigned lane
     using G = sgeom<AF, BF>;
 
     constexpr int AHEAD = 4; /* blocks whose fragments are loaded ahead */
-    uint32_t av[AHEAD][4], bv[AHEAD][2];
+    uint32_t av[AHEAD][4], bv[AHEAD][2], bb[4];
 
+#pragma unroll
+    for (int f = 0; f < 4; f++) /* block j's B is block f's plus (j - f) * 256 */
+        bb[f] = cvt + smma_sm80_small_frag_off(g, f, G::BLOCKS, lane) - 256u * f;
 #pragma unroll
     for (int j = 0; j < G::BLOCKS + AHEAD; j++) {
         if (j >= AHEAD)
@@ -727,10 +744,10 @@ split_mma(float (&acc)[4], uint32_t cvt, uint32_t afr, unsigned g, unsigned lane
             asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];\n"
                          : "=r"(av[j % AHEAD][0]), "=r"(av[j % AHEAD][1]),
                            "=r"(av[j % AHEAD][2]), "=r"(av[j % AHEAD][3])
-                         : "r"(afr + (j * 32 + lane) * 16));
+                         : "r"(afr + smma_sm80_small_afrag_off(j, lane, 0)));
             asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];\n"
                          : "=r"(bv[j % AHEAD][0]), "=r"(bv[j % AHEAD][1])
-                         : "r"(cvt + smma_sm80_small_frag_off(g, j, G::BLOCKS, lane)));
+                         : "r"(bb[(j ^ (j >> 2)) & 3] + 256u * j));
         }
     }
 }
@@ -743,14 +760,47 @@ bs_split_kernel(sm80_params p, small_params s)
     extern __shared__ __align__(128) uint8_t smem_raw[];
     const uint32_t smem = smem_u32(smem_raw);
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const bool mma_warp = warp < G::MMA_WARPS;
-    const uint32_t j0 = blockIdx.x * G::BN + warp * 8;
-    const uint32_t chunks = (p.k + G::KC - 1) / G::KC, kstep = G::KC >> s.vshift;
-    float acc[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
-    spiece pc[G::PIECES];
-    uint32_t sstep, ist = 0, cst = 0; /* the stages issued into and converted from next */
+    const uint32_t chunks = (p.k + G::KC - 1) / G::KC;
+    const uint32_t full0 = smem + G::OFF_BAR, empty0 = full0 + 16;
 
-    if (!mma_warp) {
+    if (threadIdx.x < 4) /* full[b]: every converter thread; empty[b]: every mma thread */
+        mbar_init(full0 + 8 * threadIdx.x, threadIdx.x < 2 ? G::CONV : 32 * G::MMA_WARPS);
+    for (unsigned w = threadIdx.x; w < 2 * G::AFR / 4; w += G::THREADS)
+        ((uint32_t *) (smem_raw + G::OFF_AFR))[w] = 0;
+    __syncthreads();
+    /* The two roles run separate loops and hand the converted buffers over
+     * through mbarriers: full[c % 2] once the converters have written chunk
+     * c into buffer c % 2, empty[c % 2] once the mma warps have read it.  So
+     * that the converters' state is not live in the mma warps' loop. */
+    if (warp < G::MMA_WARPS) {
+        const uint32_t j0 = blockIdx.x * G::BN + warp * 8;
+        float acc[4];
+
+        for (unsigned r = 0; r < 4; r++) {
+            uint32_t i = smma_frag_cd_row(lane, r), j = j0 + smma_frag_cd_col(lane, r);
+
+            acc[r] = i < p.m && j < p.n ? epi_c(p, i, j) : 0.0f;
+        }
+        for (uint32_t c = 0; c < chunks; c++) {
+            const uint32_t buf = c % 2;
+
+            mbar_wait(full0 + 8 * buf, (c / 2) & 1u);
+            split_mma<AF, BF>(acc, smem + G::OFF_CVT + buf * G::CVT,
+                              smem + G::OFF_AFR + buf * G::AFR, warp, lane);
+            mbar_arrive(empty0 + 8 * buf); /* its fragments are in registers, used */
+        }
+        for (unsigned r = 0; r < 4; r += 2) {
+            uint32_t i = smma_frag_cd_row(lane, r), j = j0 + smma_frag_cd_col(lane, r);
+
+            if (i < p.m && j < p.n)
+                epi_store(p, i, j, acc[r], acc[r + 1], j + 1 < p.n);
+        }
+    } else {
+        const uint32_t kstep = G::KC >> s.vshift;
+        spiece pc[G::PIECES];
+        uint32_t sstep, ist = G::STAGES - 1, cst = 1; /* the stages issued into and
+                                                       * converted from next */
+
         split_plan<AF, BF>(p, s, pc, sstep);
 #pragma unroll
         for (int d = 0; d < G::STAGES - 1; d++) {
@@ -758,55 +808,31 @@ bs_split_kernel(sm80_params p, small_params s)
                 split_issue<AF, BF>(pc, sstep, kstep, smem, d, d, (d + 1) * G::KC <= p.k);
             cp_async_commit();
         }
-    }
-    ist = G::STAGES - 1;
-    if (mma_warp)
-        for (unsigned r = 0; r < 4; r++) {
-            uint32_t i = smma_frag_cd_row(lane, r), j = j0 + smma_frag_cd_col(lane, r);
-
-            acc[r] = i < p.m && j < p.n ? epi_c(p, i, j) : 0.0f;
-        }
-    for (unsigned w = threadIdx.x; w < 2 * G::AFR / 4; w += G::THREADS)
-        ((uint32_t *) (smem_raw + G::OFF_AFR))[w] = 0;
-    __syncthreads();
-    if (!mma_warp) {
         cp_async_wait<G::STAGES - 2>();
-        split_convert<AF, BF, SF>(p, s, pc, smem, cst, 0, smem + G::OFF_CVT, smem + G::OFF_AFR);
-    }
-    cst = 1;
-    __syncthreads();
+        split_convert<AF, BF, SF>(p, s, pc, smem, 0, 0, smem + G::OFF_CVT, smem + G::OFF_AFR);
+        mbar_arrive(full0);
+        /* Chunk c: the mma warps multiply it while these issue the copies
+         * of chunk c + STAGES - 1 and convert chunk c + 1 into the buffer
+         * chunk c - 1 held, once the mma warps have read it. */
+        for (uint32_t c = 0; c + 1 < chunks; c++) {
+            const uint32_t nbuf = (c + 1) % 2;
 
-    /* Chunk c: the mma warps multiply it while the others issue the copies
-     * of chunk c + STAGES - 1 and convert chunk c + 1; one barrier. */
-    for (uint32_t c = 0; c < chunks; c++) {
-        const uint32_t buf = c % 2, nbuf = buf ^ 1u;
-
-        if (mma_warp) {
-            split_mma<AF, BF>(acc, smem + G::OFF_CVT + buf * G::CVT,
-                              smem + G::OFF_AFR + buf * G::AFR, warp, lane);
-        } else {
             if (c + G::STAGES - 1 < chunks)
                 split_issue<AF, BF>(pc, sstep, kstep, smem, ist, c + G::STAGES - 1,
                                     (c + G::STAGES) * G::KC <= p.k);
             cp_async_commit();
             cp_async_wait<G::STAGES - 2>();
-            if (c + 1 < chunks)
-                split_convert<AF, BF, SF>(p, s, pc, smem, cst, c + 1,
-                                          smem + G::OFF_CVT + nbuf * G::CVT,
-                                          smem + G::OFF_AFR + nbuf * G::AFR);
+            if (c >= 1)
+                mbar_wait(empty0 + 8 * nbuf, ((c - 1) / 2) & 1u);
+            split_convert<AF, BF, SF>(p, s, pc, smem, cst, c + 1,
+                                      smem + G::OFF_CVT + nbuf * G::CVT,
+                                      smem + G::OFF_AFR + nbuf * G::AFR);
+            mbar_arrive(full0 + 8 * nbuf);
+            ist = ist + 1 == G::STAGES ? 0 : ist + 1;
+            cst = cst + 1 == G::STAGES ? 0 : cst + 1;
         }
-        ist = ist + 1 == G::STAGES ? 0 : ist + 1;
-        cst = cst + 1 == G::STAGES ? 0 : cst + 1;
-        __syncthreads();
+        cp_async_wait<0>();
     }
-    cp_async_wait<0>();
-    if (mma_warp)
-        for (unsigned r = 0; r < 4; r += 2) {
-            uint32_t i = smma_frag_cd_row(lane, r), j = j0 + smma_frag_cd_col(lane, r);
-
-            if (i < p.m && j < p.n)
-                epi_store(p, i, j, acc[r], acc[r + 1], j + 1 < p.n);
-        }
 }
 
 template <int AF, int BF, int SF>

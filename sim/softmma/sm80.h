@@ -249,7 +249,7 @@ smma_sm80_tile_of(uint32_t pid, uint32_t tiles_m, uint32_t tiles_n, uint32_t gro
     *tn = in / rows;
 }
 
-/* ---- 5. the converted B chunk of sm80-bs-small ---------------------------- */
+/* ---- 5. the converted A and B chunks of sm80-bs-small --------------------- */
 
 /* sm80-bs-small's converter threads load B a 16-byte piece at a time:
  * piece p (= it * threads + thread) of a chunk is bytes `byte` .. + 15 of
@@ -283,13 +283,35 @@ smma_sm80_small_apiece(unsigned p, unsigned row_pieces, unsigned *row, unsigned 
  * two columns and four blocks.  So that those eight stores hit eight
  * different bank groups, the columns' 32-byte slots are permuted by an XOR
  * with a function of j, and an odd column keeps its two halves swapped
- * (tests/sim/sm80-plan-t.c). */
+ * (tests/sim/sm80-plan-t.c).  The permutation depends on j only through
+ * f = (j ^ j >> 2) & 3: the offset of block j is that of block f plus
+ * (j - f) * 256, so that an mma warp keeps four addresses and adds the
+ * rest as an immediate. */
 SMMA_HD uint32_t
 smma_sm80_small_frag_off(unsigned g, unsigned j, unsigned blocks, unsigned lane)
 {
     unsigned col = lane / 4, slot = col ^ ((j ^ (j >> 2)) & 3u);
 
     return ((g * blocks + j) * 32 + slot * 4 + ((lane % 4) ^ ((col & 1u) << 1))) * 8;
+}
+
+/* The bytes of a 16-k block of sm80-bs-small's A fragments: 32 lanes x 16
+ * bytes and 16 bytes of padding. */
+#define SMMA_SM80_SMALL_ABLOCK 528u
+
+/* The byte offset of A register r (0 .. 3) of lane `lane` for block j (<
+ * 16) of a chunk: a lane's four registers together, so that an mma warp
+ * loads them with one 16-byte load straight into the registers the mma
+ * reads; the even blocks, then the odd ones, 528 bytes apart, offsets the
+ * kernel adds as immediates.  The padding and the order spread the
+ * blocks of a row (one warp's consecutive pieces of A,
+ * smma_sm80_small_apiece, one or two blocks a piece) over the banks:
+ * without them the converter threads' stores of a row's 16 blocks met in
+ * one bank (tests/sim/sm80-plan-t.c). */
+SMMA_HD uint32_t
+smma_sm80_small_afrag_off(unsigned j, unsigned lane, unsigned r)
+{
+    return ((j & 1u) * 8u + (j >> 1)) * SMMA_SM80_SMALL_ABLOCK + lane * 16u + r * 4u;
 }
 
 #endif /* SOFTMMA_SM80_H */

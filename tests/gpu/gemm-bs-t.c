@@ -280,10 +280,15 @@ main(void)
                 }
             }
 
-    /* 2. Ragged problems with C, alpha and narrow D, every kernel. */
+    /* 2. Ragged problems with C, alpha and narrow D, every kernel (for
+     * sm80-bs-small M = 13, 5 and 8 in turn, bf16 x MXFP8 13: its mma
+     * warps read only the live rows' A fragments up to 8 rows, every
+     * row's above). */
     for (pi = 0; pi < NPAIRS; pi++) {
+        static const size_t small_rows[] = { 5, 8, 13 };
         smma_gemm_shape r = pair_shape(&pairs[pi], 200, 300, 328, SMMA_BF16);
-        smma_gemm_shape sm = pair_shape(&pairs[pi], 5, 301, 1032, SMMA_FP16);
+        smma_gemm_shape sm = pair_shape(&pairs[pi], small_rows[(pi + 2) % 3], 301, 1032,
+                                        SMMA_FP16);
 
         check_problem(&dev, SMMA_GPU_SM80_BS_V1, &v1_geometry, &pairs[pi], &r, true,
                       pi % 2 ? SMMA_SL_128X4 : SMMA_SL_LINEAR, seed + q++, samples);
@@ -320,6 +325,7 @@ main(void)
         kt_knob_refused(SMMA_GPU_SM80_BS_SMALL, &sm, SMMA_SL_128X4, seed, "SMMA_SM80_BS_SMALL",
                         "Regs");
     }
+
     /* sm80-bs-large's knob: everything above ran version 2 (converter
      * warps) where the device holds it; "inline" runs version 1 on the
      * special values of every pair and on a ragged problem, and an unknown

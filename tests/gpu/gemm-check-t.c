@@ -423,7 +423,13 @@ test_bs_small_version(void)
     x.sa = NULL;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "bf16 x mxfp8 m 4");
     x.shape.m = 5;
-    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 1, "bf16 x mxfp8 m 5");
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "bf16 x mxfp8 m 5");
+    x.shape.m = 16;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "bf16 x mxfp8 m 16");
+    x.sb = (const void *) 0x5001;
+    small_version(&x, "split", SMMA_GPU_STATUS_OK, 1, "bf16 x mxfp8 m 16, SMMA_SM80_BS_SMALL=split, "
+                  "B's scales not 4-byte aligned");
+    x.sb = (const void *) 0x5000;
     x.shape.b_fmt = SMMA_E2M1;
     x.shape.m = 16;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "bf16 x mxfp4 m 16");

@@ -20,6 +20,13 @@
  *    quarter-warp's 16-byte stores and a warp's 8-byte loads meet no bank
  *    conflict, and every mma lane reads the k of its column that the
  *    fragment layout (with the kernel's k order inside a block) names.
+ * 5. sm80-bs-small's A fragments: the offsets are a bijection, a lane's
+ *    registers one 16-byte load whose address moves by a constant from
+ *    block to block (so do B's, from one of four addresses); for A in
+ *    e2m1, 8 bits and bf16 the converter threads' stores of every register
+ *    land where the mma lanes read them, at most four to a bank in a warp
+ *    (a row's blocks are one warp's consecutive pieces); an mma warp's
+ *    loads are conflict-free.
  */
 #include <config.h>
 
@@ -422,6 +429,118 @@ test_small(void)
     }
 }
 
+/* sm80-bs-small's A fragments (softmma/sm80.h section 5), for the
+ * kernel's 256 converter threads and 16-k blocks per chunk of 256 k: rows
+ * of rb bytes a chunk (128: e2m1, 256: 8 bits, 512: bf16), pieces of 16
+ * bytes a row after the other. */
+static void
+test_small_a(void)
+{
+    enum { CT = 256, BLOCKS = 16, KC = 256, AFR = BLOCKS * SMMA_SM80_SMALL_ABLOCK };
+    static const unsigned rbs[] = { 128, 256, 512 };
+    static const char *const names[] = { "e2m1", "8-bit", "bf16" };
+    uint32_t who[AFR / 4];
+    unsigned f, p;
+    unsigned bad_bij = 0, bad_rd = 0, bad_imm = 0, bad_b = 0;
+
+    memset(who, 0xff, sizeof(who));
+    for (p = 0; p < BLOCKS * 32 * 4; p++) { /* (j, lane, r) */
+        unsigned j = p / 128, lane = p / 4 % 32, r = p % 4;
+        uint32_t off = smma_sm80_small_afrag_off(j, lane, r);
+
+        if (off % 4 != 0 || off >= AFR || off % SMMA_SM80_SMALL_ABLOCK >= 512 ||
+            who[off / 4] != 0xffffffffu)
+            bad_bij++;
+        else
+            who[off / 4] = p;
+        /* a lane's four registers are 16 aligned bytes, and block j's
+         * offsets are block 0's plus one constant */
+        if (off != smma_sm80_small_afrag_off(j, lane, 0) + 4 * r ||
+            smma_sm80_small_afrag_off(j, lane, 0) % 16 != 0 ||
+            smma_sm80_small_afrag_off(j, lane, 0) - smma_sm80_small_afrag_off(0, lane, 0) !=
+                smma_sm80_small_afrag_off(j, 0, 0))
+            bad_imm++;
+    }
+    ok(bad_bij == 0, "bs-small: A fragment offsets are a bijection onto the blocks' 512 bytes "
+       "(%u wrong)", bad_bij);
+    ok(bad_imm == 0, "bs-small: a lane's A registers are one 16-byte load at its block 0 "
+       "address plus a constant (%u wrong)", bad_imm);
+    for (p = 0; p < BLOCKS * 4; p++) { /* an mma warp's 16-byte loads of block j */
+        unsigned j = p / 4, q = p % 4, lane, groups = 0;
+
+        for (lane = 8 * q; lane < 8 * q + 8; lane++)
+            groups |= 1u << (smma_sm80_small_afrag_off(j, lane, 0) / 16 % 8);
+        if (groups != 0xffu)
+            bad_rd++;
+    }
+    ok(bad_rd == 0, "bs-small: an mma warp's 16-byte loads of A meet no bank conflict (%u)",
+       bad_rd);
+    for (p = 0; p < 4 * BLOCKS * 32; p++) { /* B: block j at block f's + (j - f) * 256 */
+        unsigned g = p / (BLOCKS * 32), j = p / 32 % BLOCKS, lane = p % 32, fj = (j ^ (j >> 2)) & 3;
+
+        if (smma_sm80_small_frag_off(g, j, BLOCKS, lane) !=
+            smma_sm80_small_frag_off(g, fj, BLOCKS, lane) + (j - fj) * 256)
+            bad_b++;
+    }
+    ok(bad_b == 0, "bs-small: B's block j is at block (j ^ j >> 2) & 3's offset plus (j - that) "
+       "x 256 (%u wrong)", bad_b);
+    for (f = 0; f < 3; f++) {
+        const unsigned rb = rbs[f], rp = rb / 16, pieces = 16 * rp;
+        const unsigned np = rb == 128 ? 16 : rb == 512 ? 4 : 8; /* bf16 pairs of a piece */
+        unsigned it, w, u, h, bad_st = 0, worst = 0;
+        uint8_t seen[AFR / 4];
+
+        memset(seen, 0, sizeof(seen));
+        for (it = 0; it * CT < pieces; it++)
+            for (w = 0; w < CT / 32; w++)
+                for (u = 0; u < np / 2; u++)
+                    for (h = 0; h < 2; h++) {
+                        uint32_t addr[32][2];
+                        unsigned lane, n = 0, a, b2;
+
+                        for (lane = 0; lane < 32; lane++) {
+                            unsigned idx = it * CT + 32 * w + lane, row, byte, k, j, t, r;
+                            uint32_t off;
+
+                            if (idx >= pieces)
+                                continue;
+                            smma_sm80_small_apiece(idx, rp, &row, &byte);
+                            k = byte * KC / rb + 4 * u;
+                            j = k / 16;
+                            t = k % 16 / 4;
+                            /* pair 2 u + h (k 4 t + 2 h, + 1) of row `row` is register
+                             * row / 8 + 2 h of lane (row % 8) * 4 + t */
+                            r = row / 8 + 2 * h;
+                            off = smma_sm80_small_afrag_off(j, (row % 8) * 4 + t, r);
+                            if (who[off / 4] != (j * 32 + (row % 8) * 4 + t) * 4 + r ||
+                                seen[off / 4]++)
+                                bad_st++;
+                            addr[n][0] = off;
+                            addr[n++][1] = off / 4 % 32;
+                        }
+                        for (a = 0; a < n; a++) { /* distinct words in a's bank */
+                            unsigned same = 0;
+
+                            for (b2 = 0; b2 < n; b2++)
+                                if (addr[b2][1] == addr[a][1]) {
+                                    unsigned c, dup = 0;
+
+                                    for (c = 0; c < b2; c++)
+                                        dup |= addr[c][0] == addr[b2][0];
+                                    same += !dup;
+                                }
+                            worst = same > worst ? same : worst;
+                        }
+                    }
+        for (p = 0; p < AFR / 4; p++)
+            bad_st += (who[p] != 0xffffffffu) != (seen[p] == 1);
+        ok(bad_st == 0, "bs-small %s A: the converters' stores write every register once, "
+           "where its lane reads it (%u wrong)", names[f], bad_st);
+        ok(worst <= 4, "bs-small %s A: a warp's 4-byte stores meet at most 4 to a bank (%u)",
+           names[f], worst);
+    }
+}
+
 int
 main(void)
 {
@@ -434,5 +553,6 @@ main(void)
     test_scales();
     test_tile_order();
     test_small();
+    test_small_a();
     return exit_status();
 }
