@@ -55,12 +55,13 @@ smma_gpu_bs_large_smem(smma_format a, smma_format b)
 size_t
 smma_gpu_bs_large_smem2(smma_format a, smma_format b)
 {
-    size_t ra = a == SMMA_BF16 ? 128 : a == SMMA_E2M1 ? 32 : 64;
+    size_t ra = a == SMMA_BF16 ? 0 : a == SMMA_E2M1 ? 32 : 64; /* bf16 A skips the ring */
     size_t rb = b == SMMA_E2M1 ? 32 : 64;
     size_t raw = 128 * ra + 256 * rb + 4 * (128 + 256), conv = 3 * (16384 + 32768);
     size_t stages = (232448 - conv - 64) / raw;
 
-    /* Three bf16 stages of 48 KB, as many stages of the stored bytes and a
+    /* Three bf16 stages of 48 KB, as many stages of the stored bytes (B's
+     * alone for bf16 A, which goes straight into the bf16 stages) and a
      * scale word per tile row as fit beside them in 227 KB, at most 4, and
      * 64 bytes of mbarriers. */
     return (stages > 4 ? 4 : stages) * raw + conv + 64;
