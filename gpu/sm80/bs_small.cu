@@ -476,7 +476,7 @@ bs_small_kernel(sm80_params p, small_params s)
  *     barrier for the mma warps a third of the time; moving it off them and
  *     adding converter warps took mxfp8 at M = 1 from 45-50% to 52-60% of
  *     the copy bandwidth, and the A layout, the e2m1 conversion and the
- *     lean mma loop to 57-70% (M = 16: 28-31% to 43-50%).
+ *     lean mma loop to 56-71% (M = 16: 28-32% to 44-52%).
  * The arithmetic is the same as version 1's: each element rounded to bf16
  * with its scale, one mma per 16 k in k order into one accumulator; A is
  * -0 past K and B +0.  Needs the scales readable a word at a time (the
@@ -623,17 +623,19 @@ __device__ __forceinline__ void
 piece_pairs(const uint32_t (&x)[4], uint32_t sw, uint32_t k0, uint32_t vshift,
             uint32_t (&out)[F == CV_E2M1 ? 16 : F == CV_BF16 ? 4 : 8])
 {
-    constexpr int PB = F == CV_E2M1 ? 2 : F == CV_BF16 ? 0 : 1; /* blocks to convert */
+    constexpr int PB = F == CV_E2M1 ? 2 : 1; /* blocks to convert */
 
-    if (F == CV_BF16)
+    if constexpr (F == CV_BF16) {
 #pragma unroll
         for (int q = 0; q < 4; q++)
             out[q] = x[q];
+    } else {
 #pragma unroll
-    for (int b = 0; b < PB; b++)
-        cv_convert16<F == CV_BF16 ? CV_E4M3 : F, false>(
-            x + 2 * b, SF, (sw >> (8 * (((k0 + 16 * b) >> vshift) & 3u))) & 0xffu,
-            out + 8 * b);
+        for (int b = 0; b < PB; b++)
+            cv_convert16<F, false>(x + 2 * b, SF,
+                                   (sw >> (8 * (((k0 + 16 * b) >> vshift) & 3u))) & 0xffu,
+                                   out + 8 * b);
+    }
 }
 
 /* Converts this thread's pieces of chunk c (landed in stage st) into the

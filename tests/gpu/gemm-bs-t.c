@@ -281,9 +281,9 @@ main(void)
             }
 
     /* 2. Ragged problems with C, alpha and narrow D, every kernel (for
-     * sm80-bs-small M = 13, 5 and 8 in turn, bf16 x MXFP8 13: its mma
-     * warps read only the live rows' A fragments up to 8 rows, every
-     * row's above). */
+     * sm80-bs-small M = 13, 5 and 8 in turn, so that A's fragments of rows
+     * 8 .. 15 are both zeros and data; bf16 x MXFP8 takes 13, which its
+     * version 2 runs). */
     for (pi = 0; pi < NPAIRS; pi++) {
         static const size_t small_rows[] = { 5, 8, 13 };
         smma_gemm_shape r = pair_shape(&pairs[pi], 200, 300, 328, SMMA_BF16);
