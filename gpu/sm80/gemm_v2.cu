@@ -23,7 +23,7 @@
  *     tile's one barrier comes before its last k16 step, so warps wait at
  *     it while their mma are still running, and the loads of the next tile
  *     are spread over the k16 steps.
- *   - CTAs are ordered in groups of 8 tile rows (smma_sm80_tile_of) so that
+ *   - CTAs are ordered in groups of 16 tile rows (smma_sm80_tile_of) so that
  *     the CTAs running together read the same panels of A and B from L2.
  *   - The same code is built for two other CTA tiles, 128 x 128 (4 warps,
  *     3 stages, two CTAs per SM, so that one CTA's barrier and epilogue

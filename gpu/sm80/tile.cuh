@@ -18,7 +18,12 @@ constexpr int THREADS = 256;
 constexpr int ROW = BK * 2;                /* bytes of a K-major tile row */
 constexpr int A_BYTES = BM * ROW;          /* 16 KB */
 constexpr int B_BYTES = BN * ROW;          /* 32 KB */
-constexpr uint32_t GROUP = 8;              /* tile rows per group (smma_sm80_tile_of) */
+/* Tile rows per group of the CTA order (smma_sm80_tile_of).  16: the 132
+ * CTAs of a wave on an H100 cover about 16 x 8 tiles of 128 x 256, the
+ * fewest rows of A and B for that many tiles (2048 + 2112 against 1024 +
+ * 4224 with groups of 8); Nsight Compute at 8192^3 saw DRAM reads fall from
+ * 1.49 to 1.23 GB a product (bench/sm80-kernels.md, sixth round). */
+constexpr uint32_t GROUP = 16;
 
 /* The fragments of one k16 step of a warp: 4 m16 tiles of A, 8 n8 tiles of
  * B. */
@@ -73,7 +78,14 @@ frags_bn(uint32_t at, const uint32_t base[4], int kk, int row_bytes, frags &f)
     }
 }
 
-/* The 32 mma of one k16 step: acc[mi][nj] += A(mi) B(nj). */
+/* The 32 mma of one k16 step: acc[mi][nj] += A(mi) B(nj), in a serpentine
+ * order (the n8 tiles forward for even mi, backward for odd), so that each
+ * mma shares a source fragment with the one before and ptxas can mark it
+ * for the operand reuse cache: fewer register-file reads per mma.  The
+ * accumulators are independent, so the order changes no result.  ptxas
+ * still reorders part of it: of the 128 mma of sm80-v2's k tile, 92 carry
+ * a reuse flag (80 in row order, 124 in CUTLASS's loop); about 1% faster
+ * at 4096^3 (bench/sm80-kernels.md, sixth round). */
 template <bool FP16>
 __device__ __forceinline__ void
 mma_step(float (&acc)[4][8][4], const frags &f)
@@ -81,8 +93,11 @@ mma_step(float (&acc)[4][8][4], const frags &f)
 #pragma unroll
     for (int mi = 0; mi < 4; mi++)
 #pragma unroll
-        for (int nj = 0; nj < 8; nj++)
+        for (int j = 0; j < 8; j++) {
+            const int nj = mi % 2 ? 7 - j : j;
+
             mma16816<FP16>(acc[mi][nj], f.a[mi], f.b[nj]);
+        }
 }
 
 /* In the k16 step starting at k = k16, the A registers holding k >= K
