@@ -82,7 +82,8 @@ size_t smma_gpu_bs_large_smem(smma_format a, smma_format b);
  * is "inline" (version 1, every warp converts); NULL, empty or "split" ask
  * for nothing, another value is refused (EINVAL) with the value in the
  * message.  The launcher also runs version 1 where the device cannot give
- * a block version 2's shared memory. */
+ * a block version 2's shared memory, or where the code it loaded for
+ * version 2 uses local memory (built without setmaxnreg: sm_80 code). */
 size_t smma_gpu_bs_large_smem2(smma_format a, smma_format b);
 int smma_gpu_bs_large_choose(const char *knob, const smma_gpu_gemm_args *x, int *version,
                              char *msg, size_t msg_len);

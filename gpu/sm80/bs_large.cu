@@ -40,8 +40,9 @@
  * rows past M or N or of blocks past ceil(K / vec) are read as 1.
  *
  * That is version 1.  Version 2 (below, bs_ws_kernel; the one that runs
- * unless smma_gpu_bs_large_choose or the device's shared memory says
- * otherwise) gives the conversion to warps of its own and keeps the mma
+ * unless smma_gpu_bs_large_choose, the device's shared memory or code
+ * built without setmaxnreg says otherwise) gives the conversion to warps
+ * of its own and keeps the mma
  * warps on sm80-v2's loop: its own header says why.
  *
  * Run: `softmma gemm --on gpu --kernel sm80-bs-large ...`, tests/gpu/gemm-bs-t,
@@ -923,21 +924,41 @@ bs_ws_kernel(sm80_params p, bs_params b)
     }
 }
 
+/* Whether the code the device loaded for version 2 keeps its registers.
+ * Version 2 needs setmaxnreg (sm_90a and sm_100a code) to give its mma
+ * warps their registers; compiled for sm_80 (a build for sm_80 alone, whose
+ * compute_80 PTX the driver compiles on an H100 or B200) ptxas fits its 512
+ * threads into 128 registers and spills 1.7 KB a thread, and on the H100
+ * that ran 3.5 to 6 times slower than version 1 (bench/sm80-kernels.md,
+ * sixth round).  Such code uses local memory; version 1 runs instead. */
+template <auto KERNEL>
+__host__ bool
+holds_registers(void)
+{
+    cudaFuncAttributes fa;
+
+    return cudaFuncGetAttributes(&fa, KERNEL) == cudaSuccess && fa.localSizeBytes == 0;
+}
+
 template <int AF, int BF, int SF>
 int
 ws_launch(const sm80_params &p, const bs_params &b, int smem, cudaStream_t st, char *msg,
           size_t msg_len)
 {
-    int rc = raise_smem<bs_ws_kernel<AF, BF, SF>>(smem, "sm80-bs-large", msg, msg_len);
+    int rc;
 
+    if (!holds_registers<bs_ws_kernel<AF, BF, SF>>())
+        return bs_run<AF, BF>(p, b, st, msg, msg_len);
+    rc = raise_smem<bs_ws_kernel<AF, BF, SF>>(smem, "sm80-bs-large", msg, msg_len);
     if (rc != SMMA_GPU_STATUS_OK)
         return rc;
     bs_ws_kernel<AF, BF, SF><<<p.tiles_m * p.tiles_n, WS_THREADS, smem, st>>>(p, b);
     return sm80_launched("sm80-bs-large", msg, msg_len);
 }
 
-/* Version 2 where smma_gpu_bs_large_choose chose it (ws) and the device
- * holds its shared memory, else version 1. */
+/* Version 2 where smma_gpu_bs_large_choose chose it (ws), the device
+ * holds its shared memory and its code keeps its registers
+ * (holds_registers), else version 1. */
 template <int AF, int BF>
 int
 ws_run(const sm80_params &p, const bs_params &b, bool ws, cudaStream_t st, char *msg,
