@@ -42,8 +42,8 @@
  * That is version 1.  Version 2 (below, bs_ws_kernel; the one that runs
  * unless smma_gpu_bs_large_choose, the device's shared memory or code
  * built without setmaxnreg says otherwise) gives the conversion to warps
- * of its own and keeps the mma
- * warps on sm80-v2's loop: its own header says why.
+ * of its own and keeps the mma warps on sm80-v2's loop: its own header
+ * says why.
  *
  * Run: `softmma gemm --on gpu --kernel sm80-bs-large ...`, tests/gpu/gemm-bs-t,
  * bench/gemm-bench --formats ... (SMMA_SM80_BS_LARGE=inline: version 1)
