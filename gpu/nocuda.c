@@ -1,7 +1,8 @@
 /*
- * gpu/nocuda.c - smma_gpu_gemm, smma_gpu_time_gemm, smma_gpu_info and the
- * device memory helpers in a build without CUDA: they say so.  The rules
- * (gpu/gemm_check.c) are built all the same.
+ * gpu/nocuda.c - smma_gpu_gemm, smma_gpu_time_gemm, smma_gpu_info,
+ * smma_gpu_bs_large_version and the device memory helpers in a build
+ * without CUDA: they say so.  The rules (gpu/gemm_check.c) are built all
+ * the same.
  */
 #include <config.h>
 
@@ -32,6 +33,18 @@ smma_gpu_time_gemm(const smma_gpu_gemm_args *x, unsigned warmup, unsigned reps,
     (void) warmup;
     (void) reps;
     (void) median_ms;
+    return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_ENODEV, NO_CUDA);
+}
+
+int
+smma_gpu_bs_large_version(const smma_gpu_gemm_args *x, int *version, int *code_arch, char *msg,
+                          size_t len)
+{
+    (void) x;
+    if (version != NULL)
+        *version = 0;
+    if (code_arch != NULL)
+        *code_arch = 0;
     return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_ENODEV, NO_CUDA);
 }
 

@@ -924,31 +924,63 @@ bs_ws_kernel(sm80_params p, bs_params b)
     }
 }
 
+/* A question instead of a launch (smma_gpu_bs_large_version): which
+ * version would run, and for which target version 2's loaded code was
+ * compiled. */
+struct bs_query {
+    int version, code_arch;
+};
+
 /* Whether the code the device loaded for version 2 keeps its registers.
  * Version 2 needs setmaxnreg (sm_90a and sm_100a code) to give its mma
  * warps their registers; compiled for sm_80 (a build for sm_80 alone, whose
  * compute_80 PTX the driver compiles on an H100 or B200) ptxas fits its 512
  * threads into 128 registers and spills 1.7 KB a thread, and on the H100
  * that ran 3.5 to 6 times slower than version 1 (bench/sm80-kernels.md,
- * sixth round).  Such code uses local memory; version 1 runs instead. */
+ * sixth round).  Such code uses local memory; version 1 runs instead.  The
+ * target the code was compiled for (its PTX version) goes to q where
+ * asked. */
 template <auto KERNEL>
 __host__ bool
-holds_registers(void)
+holds_registers(bs_query *q)
 {
     cudaFuncAttributes fa;
 
-    return cudaFuncGetAttributes(&fa, KERNEL) == cudaSuccess && fa.localSizeBytes == 0;
+    if (cudaFuncGetAttributes(&fa, KERNEL) != cudaSuccess) {
+        (void) cudaGetLastError();
+        return false;
+    }
+    if (q != NULL)
+        q->code_arch = fa.ptxVersion;
+    return fa.localSizeBytes == 0;
+}
+
+/* Version 1, or where q asks, the answer that version 1 runs. */
+template <int AF, int BF>
+int
+v1_run(const sm80_params &p, const bs_params &b, bs_query *q, cudaStream_t st, char *msg,
+       size_t msg_len)
+{
+    if (q != NULL) {
+        q->version = 1;
+        return SMMA_GPU_STATUS_OK;
+    }
+    return bs_run<AF, BF>(p, b, st, msg, msg_len);
 }
 
 template <int AF, int BF, int SF>
 int
-ws_launch(const sm80_params &p, const bs_params &b, int smem, cudaStream_t st, char *msg,
-          size_t msg_len)
+ws_launch(const sm80_params &p, const bs_params &b, int smem, bs_query *q, cudaStream_t st,
+          char *msg, size_t msg_len)
 {
     int rc;
 
-    if (!holds_registers<bs_ws_kernel<AF, BF, SF>>())
-        return bs_run<AF, BF>(p, b, st, msg, msg_len);
+    if (!holds_registers<bs_ws_kernel<AF, BF, SF>>(q))
+        return v1_run<AF, BF>(p, b, q, st, msg, msg_len);
+    if (q != NULL) {
+        q->version = 2;
+        return SMMA_GPU_STATUS_OK;
+    }
     rc = raise_smem<bs_ws_kernel<AF, BF, SF>>(smem, "sm80-bs-large", msg, msg_len);
     if (rc != SMMA_GPU_STATUS_OK)
         return rc;
@@ -958,11 +990,11 @@ ws_launch(const sm80_params &p, const bs_params &b, int smem, cudaStream_t st, c
 
 /* Version 2 where smma_gpu_bs_large_choose chose it (ws), the device
  * holds its shared memory and its code keeps its registers
- * (holds_registers), else version 1. */
+ * (holds_registers), else version 1; with q, only the answer. */
 template <int AF, int BF>
 int
-ws_run(const sm80_params &p, const bs_params &b, bool ws, cudaStream_t st, char *msg,
-       size_t msg_len)
+ws_run(const sm80_params &p, const bs_params &b, bool ws, bs_query *q, cudaStream_t st,
+       char *msg, size_t msg_len)
 {
     const int smem = ws_geom<AF, BF>::SMEM;
     int dev = 0, optin = 0;
@@ -970,25 +1002,25 @@ ws_run(const sm80_params &p, const bs_params &b, bool ws, cudaStream_t st, char 
     if (!ws || cudaGetDevice(&dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) !=
             cudaSuccess || optin < smem)
-        return bs_run<AF, BF>(p, b, st, msg, msg_len);
+        return v1_run<AF, BF>(p, b, q, st, msg, msg_len);
     if ((size_t) smem != smma_gpu_bs_large_smem2((smma_format) AF, (smma_format) BF))
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_ECUDA, "sm80-bs-large: shared memory "
                             "%d of version 2 differs from the rules' %zu", smem,
                             smma_gpu_bs_large_smem2((smma_format) AF, (smma_format) BF));
     if (b.sfmt == CV_E8M0)
-        return ws_launch<AF, BF, CV_E8M0>(p, b, smem, st, msg, msg_len);
+        return ws_launch<AF, BF, CV_E8M0>(p, b, smem, q, st, msg, msg_len);
     if (AF == CV_E2M1 && BF == CV_E2M1)
         return ws_launch<AF, BF, AF == CV_E2M1 && BF == CV_E2M1 ? CV_UE4M3 : CV_E8M0>(
-            p, b, smem, st, msg, msg_len);
+            p, b, smem, q, st, msg, msg_len);
     /* smma_gpu_bs_large_choose gives these version 1. */
     return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-large: version 2 is not "
                         "built with ue4m3 scales for this pair (only NVFP4)");
 }
 
-} /* namespace */
-
+/* Launches sm80-bs-large for x, or with q, answers which version would
+ * run. */
 int
-smma_sm80_bs_large_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len)
+bs_large_go(const smma_gpu_gemm_args *x, bs_query *q, char *msg, size_t msg_len)
 {
     sm80_params p = sm80_params_of(x);
     const smma_gemm_shape *s = &x->shape;
@@ -1012,18 +1044,42 @@ smma_sm80_bs_large_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len
     b.layout = x->scale_layout == SMMA_SL_128X4;
     b.sfmt = s->scale_fmt == SMMA_UE4M3 ? CV_UE4M3 : CV_E8M0;
     switch (s->a_fmt * 16 + s->b_fmt) {
-    case SMMA_E4M3 * 16 + SMMA_E4M3: return ws_run<CV_E4M3, CV_E4M3>(p, b, ws, st, msg, msg_len);
-    case SMMA_E4M3 * 16 + SMMA_E5M2: return ws_run<CV_E4M3, CV_E5M2>(p, b, ws, st, msg, msg_len);
-    case SMMA_E5M2 * 16 + SMMA_E4M3: return ws_run<CV_E5M2, CV_E4M3>(p, b, ws, st, msg, msg_len);
-    case SMMA_E5M2 * 16 + SMMA_E5M2: return ws_run<CV_E5M2, CV_E5M2>(p, b, ws, st, msg, msg_len);
-    case SMMA_E2M3 * 16 + SMMA_E2M3: return ws_run<CV_E2M3, CV_E2M3>(p, b, ws, st, msg, msg_len);
-    case SMMA_E3M2 * 16 + SMMA_E3M2: return ws_run<CV_E3M2, CV_E3M2>(p, b, ws, st, msg, msg_len);
-    case SMMA_E2M1 * 16 + SMMA_E2M1: return ws_run<CV_E2M1, CV_E2M1>(p, b, ws, st, msg, msg_len);
-    case SMMA_E4M3 * 16 + SMMA_E2M1: return ws_run<CV_E4M3, CV_E2M1>(p, b, ws, st, msg, msg_len);
-    case SMMA_BF16 * 16 + SMMA_E2M1: return ws_run<CV_BF16, CV_E2M1>(p, b, ws, st, msg, msg_len);
-    case SMMA_BF16 * 16 + SMMA_E4M3: return ws_run<CV_BF16, CV_E4M3>(p, b, ws, st, msg, msg_len);
+    case SMMA_E4M3 * 16 + SMMA_E4M3: return ws_run<CV_E4M3, CV_E4M3>(p, b, ws, q, st, msg, msg_len);
+    case SMMA_E4M3 * 16 + SMMA_E5M2: return ws_run<CV_E4M3, CV_E5M2>(p, b, ws, q, st, msg, msg_len);
+    case SMMA_E5M2 * 16 + SMMA_E4M3: return ws_run<CV_E5M2, CV_E4M3>(p, b, ws, q, st, msg, msg_len);
+    case SMMA_E5M2 * 16 + SMMA_E5M2: return ws_run<CV_E5M2, CV_E5M2>(p, b, ws, q, st, msg, msg_len);
+    case SMMA_E2M3 * 16 + SMMA_E2M3: return ws_run<CV_E2M3, CV_E2M3>(p, b, ws, q, st, msg, msg_len);
+    case SMMA_E3M2 * 16 + SMMA_E3M2: return ws_run<CV_E3M2, CV_E3M2>(p, b, ws, q, st, msg, msg_len);
+    case SMMA_E2M1 * 16 + SMMA_E2M1: return ws_run<CV_E2M1, CV_E2M1>(p, b, ws, q, st, msg, msg_len);
+    case SMMA_E4M3 * 16 + SMMA_E2M1: return ws_run<CV_E4M3, CV_E2M1>(p, b, ws, q, st, msg, msg_len);
+    case SMMA_BF16 * 16 + SMMA_E2M1: return ws_run<CV_BF16, CV_E2M1>(p, b, ws, q, st, msg, msg_len);
+    case SMMA_BF16 * 16 + SMMA_E4M3: return ws_run<CV_BF16, CV_E4M3>(p, b, ws, q, st, msg, msg_len);
     default:
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-large: %s x %s is "
                             "not built", smma_format_name(s->a_fmt), smma_format_name(s->b_fmt));
     }
+}
+
+} /* namespace */
+
+int
+smma_sm80_bs_large_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len)
+{
+    return bs_large_go(x, NULL, msg, msg_len);
+}
+
+int
+smma_gpu_bs_large_version(const smma_gpu_gemm_args *x, int *version, int *code_arch, char *msg,
+                          size_t msg_len)
+{
+    bs_query q = { 0, 0 };
+    int rc;
+
+    if (x == NULL || version == NULL || code_arch == NULL)
+        return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-large: no problem or "
+                            "no place for the answer");
+    rc = bs_large_go(x, &q, msg, msg_len);
+    *version = q.version;
+    *code_arch = q.code_arch;
+    return rc;
 }

@@ -155,6 +155,21 @@ int smma_gpu_info(smma_gpu_device *dev, char *msg, size_t msg_len);
 int smma_gpu_time_gemm(const smma_gpu_gemm_args *args, unsigned warmup, unsigned reps,
                        double *median_ms, char *msg, size_t msg_len);
 
+/* Which version of sm80-bs-large smma_gpu_gemm would run args with on the
+ * current device, without running it: *version 2 (converter warps feeding
+ * mma warps) or 1 (every warp converts and multiplies).  Version 1 runs
+ * where smma_gpu_bs_large_choose's rules say (scales not readable a word a
+ * row, ue4m3 scales outside NVFP4, SMMA_SM80_BS_LARGE=inline), where the
+ * device cannot give a block version 2's shared memory, and where the code
+ * the device loaded for version 2 uses local memory (compiled without
+ * setmaxnreg, which only sm_90a and sm_100a code has).  *code_arch is the
+ * target version 2's loaded code was compiled for (its PTX version: 80,
+ * 90, 100), or 0 where the rules or the shared memory decided first.  The
+ * statuses of smma_gpu_gemm for a problem sm80-bs-large refuses;
+ * SMMA_GPU_STATUS_ENODEV without CUDA.  Data pointers are not read. */
+int smma_gpu_bs_large_version(const smma_gpu_gemm_args *args, int *version, int *code_arch,
+                              char *msg, size_t msg_len);
+
 /* ---- device memory and operand storage ----------------------------------
  *
  * Small helpers so that C programs (the tests, the softmma program, a Python

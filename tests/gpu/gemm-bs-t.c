@@ -27,6 +27,12 @@
  *
  * 4. Scales stored at an odd address, for every kernel (level 0): MXFP4,
  *    MXFP8 and MXFP8 e5m2 with special values.
+ * 5. Which version of sm80-bs-large runs (smma_gpu_bs_large_version) for
+ *    every pair at 8192^3: version 2 exactly where this build holds code
+ *    with setmaxnreg for the device (sm_90a on compute capability 9.0,
+ *    sm_100a on 10.0; SMMA_CUDA_ARCHS, set by make check, names the
+ *    build's targets) and the device gives a block its shared memory;
+ *    version 1 with SMMA_SM80_BS_LARGE=inline.
  *
  * SMMA_GEMM_KERNEL=NAME runs only the checks of that kernel, and
  * SMMA_GEMM_PAIRS=COMBO,... only those of the pairs named (as the suites
@@ -41,6 +47,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../../gpu/gemm_internal.h"
 #include "kernel.h"
 #include "tap/basic.h"
 
@@ -213,6 +220,75 @@ check_problem(const kt_device *dev, smma_gpu_kernel kernel, const kt_geometry *g
     kt_free(&p);
 }
 
+/* Whether the space-separated list holds the word t. */
+static bool
+has_word(const char *list, const char *t)
+{
+    size_t n = strlen(t);
+    const char *p;
+
+    for (p = strstr(list, t); p != NULL; p = strstr(p + 1, t))
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return true;
+    return false;
+}
+
+/* Section 5: which version of sm80-bs-large runs each pair at 8192^3. */
+static void
+check_versions(const kt_device *dev)
+{
+    const char *archs = getenv("SMMA_CUDA_ARCHS");
+    bool setmaxnreg;
+    size_t pi;
+    int k;
+
+    if (archs == NULL || *archs == '\0') {
+        skip("sm80-bs-large's version: SMMA_CUDA_ARCHS is unset (make check sets it to the "
+             "build's CUDA targets)");
+        return;
+    }
+    /* The code the device runs has setmaxnreg (version 2's register split)
+     * where the build holds sm_90a SASS and the device is 9.0, or sm_100a
+     * and 10.0; elsewhere the driver runs other code (or compiles the
+     * compute_80 PTX), in which version 2 spills. */
+    setmaxnreg = (dev->major == 9 && dev->minor == 0 && has_word(archs, "sm_90a")) ||
+                 (dev->major == 10 && dev->minor == 0 && has_word(archs, "sm_100a"));
+    for (k = 0; k < 2; k++)
+        for (pi = 0; pi < NPAIRS; pi++) {
+            smma_gpu_gemm_args x;
+            char msg[256];
+            int version = -1, arch = -1, want, rc;
+
+            if (!pair_wanted(&pairs[pi]) || (k == 1 && pi > 0))
+                continue;
+            memset(&x, 0, sizeof(x));
+            x.shape = pair_shape(&pairs[pi], 8192, 8192, 8192, SMMA_BF16);
+            x.a = x.b = x.sa = x.sb = (const void *) (uintptr_t) 4096;
+            x.d = (void *) (uintptr_t) 4096;
+            x.lda = x.ldb = x.ldd = 8192;
+            x.a_kmajor = x.b_kmajor = true;
+            x.scale_layout = SMMA_SL_128X4;
+            x.kernel = SMMA_GPU_SM80_BS_LARGE;
+            want = k == 0 && setmaxnreg &&
+                           dev->dev.smem_optin_bytes >=
+                               smma_gpu_bs_large_smem2(pairs[pi].a, pairs[pi].b)
+                       ? 2
+                       : 1;
+            if (k == 1 && setenv("SMMA_SM80_BS_LARGE", "inline", 1) != 0)
+                bail("setenv SMMA_SM80_BS_LARGE");
+            rc = smma_gpu_bs_large_version(&x, &version, &arch, msg, sizeof(msg));
+            if (k == 1)
+                unsetenv("SMMA_SM80_BS_LARGE");
+            ok(rc == SMMA_GPU_STATUS_OK && version == want &&
+                   (version == 1 || arch == dev->major * 10 + dev->minor),
+               "sm80-bs-large runs version %d for %s at 8192^3%s (build:%s; version 2's code "
+               "compiled for %d)", want, pairs[pi].combo,
+               k == 1 ? " with SMMA_SM80_BS_LARGE=inline" : "", archs, arch);
+            if (rc != SMMA_GPU_STATUS_OK || version != want)
+                diag("status %d, version %d: %s", rc, version, msg);
+        }
+}
+
 int
 main(void)
 {
@@ -375,6 +451,9 @@ main(void)
                       SMMA_SL_128X4, seed + q++, samples + 1);
     }
     scale_offset = 0;
+    /* 5. Which version of sm80-bs-large runs. */
+    if (wanted(SMMA_GPU_SM80_BS_LARGE))
+        check_versions(&dev);
     if (test_level() < 1)
         return exit_status();
 
