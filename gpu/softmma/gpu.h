@@ -164,9 +164,11 @@ int smma_gpu_time_gemm(const smma_gpu_gemm_args *args, unsigned warmup, unsigned
  * the device loaded for version 2 uses local memory (compiled without
  * setmaxnreg, which only sm_90a and sm_100a code has).  *code_arch is the
  * target version 2's loaded code was compiled for (its PTX version: 80,
- * 90, 100), or 0 where the rules or the shared memory decided first.  The
- * statuses of smma_gpu_gemm for a problem sm80-bs-large refuses;
- * SMMA_GPU_STATUS_ENODEV without CUDA.  Data pointers are not read. */
+ * 90, 100), or 0 where the rules or the shared memory decided first.
+ * It does not check the problem as smma_gpu_gemm_check does (call that
+ * first); SMMA_GPU_STATUS_EINVAL for a pair of formats sm80-bs-large is
+ * not built for or an unknown SMMA_SM80_BS_LARGE, SMMA_GPU_STATUS_ENODEV
+ * without CUDA.  Data pointers are not read. */
 int smma_gpu_bs_large_version(const smma_gpu_gemm_args *args, int *version, int *code_arch,
                               char *msg, size_t msg_len);
 
