@@ -942,11 +942,11 @@ struct bs_query {
  * asked. */
 template <auto KERNEL>
 __host__ bool
-holds_registers(bs_query *q)
+holds_registers(bs_query *q, cudaError_t *e)
 {
     cudaFuncAttributes fa;
 
-    if (cudaFuncGetAttributes(&fa, KERNEL) != cudaSuccess) {
+    if ((*e = cudaFuncGetAttributes(&fa, KERNEL)) != cudaSuccess) {
         (void) cudaGetLastError();
         return false;
     }
@@ -973,10 +973,18 @@ int
 ws_launch(const sm80_params &p, const bs_params &b, int smem, bs_query *q, cudaStream_t st,
           char *msg, size_t msg_len)
 {
+    cudaError_t e;
     int rc;
 
-    if (!holds_registers<bs_ws_kernel<AF, BF, SF>>(q))
+    if (!holds_registers<bs_ws_kernel<AF, BF, SF>>(q, &e)) {
+        /* A launch goes on to version 1, whose own launch reports a
+         * failing device; a question gets the error. */
+        if (q != NULL && e != cudaSuccess)
+            return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_ECUDA, "sm80-bs-large: "
+                                "cudaFuncGetAttributes: %s (%s)", cudaGetErrorString(e),
+                                cudaGetErrorName(e));
         return v1_run<AF, BF>(p, b, q, st, msg, msg_len);
+    }
     if (q != NULL) {
         q->version = 2;
         return SMMA_GPU_STATUS_OK;
@@ -1073,12 +1081,21 @@ smma_gpu_bs_large_version(const smma_gpu_gemm_args *x, int *version, int *code_a
                           size_t msg_len)
 {
     bs_query q = { 0, 0 };
+    smma_gpu_device dev;
     int rc;
 
     if (x == NULL || version == NULL || code_arch == NULL)
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-large: no problem or "
                             "no place for the answer");
+    *version = 0;
+    *code_arch = 0;
+    /* Without a device the launcher would fall back to version 1 and fail
+     * at its launch; the question says there is none. */
+    if ((rc = smma_gpu_info(&dev, msg, msg_len)) != SMMA_GPU_STATUS_OK)
+        return rc;
     rc = bs_large_go(x, &q, msg, msg_len);
+    if (rc != SMMA_GPU_STATUS_OK)
+        return rc;
     *version = q.version;
     *code_arch = q.code_arch;
     return rc;

@@ -166,9 +166,12 @@ int smma_gpu_time_gemm(const smma_gpu_gemm_args *args, unsigned warmup, unsigned
  * target version 2's loaded code was compiled for (its PTX version: 80,
  * 90, 100), or 0 where the rules or the shared memory decided first.
  * It does not check the problem as smma_gpu_gemm_check does (call that
- * first); SMMA_GPU_STATUS_EINVAL for a pair of formats sm80-bs-large is
- * not built for or an unknown SMMA_SM80_BS_LARGE, SMMA_GPU_STATUS_ENODEV
- * without CUDA.  Data pointers are not read. */
+ * first); SMMA_GPU_STATUS_EINVAL for a NULL argument, a pair of formats
+ * sm80-bs-large is not built for or an unknown SMMA_SM80_BS_LARGE,
+ * SMMA_GPU_STATUS_ENODEV without CUDA or a device (smma_gpu_info's
+ * message), SMMA_GPU_STATUS_ECUDA where the device's code for version 2
+ * cannot be inspected; *version and *code_arch are 0 with any error.  Data
+ * pointers are not read. */
 int smma_gpu_bs_large_version(const smma_gpu_gemm_args *args, int *version, int *code_arch,
                               char *msg, size_t msg_len);
 

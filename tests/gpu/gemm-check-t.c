@@ -453,6 +453,47 @@ test_no_device(void)
     }
     ok(rc == SMMA_GPU_STATUS_ENODEV && msg[0] != '\0',
        "without a device smma_gpu_info says why: %s", msg);
+    /* The question of which sm80-bs-large version runs gets the same
+     * answer, not a version. */
+    {
+        smma_gpu_gemm_args x;
+        int version = -1, arch = -1;
+        char qmsg[256] = "";
+
+        x = bf16_args(256, 256, 256);
+        x.shape.a_fmt = x.shape.b_fmt = SMMA_E4M3;
+        x.shape.scale_fmt = SMMA_E8M0;
+        x.sa = (const void *) 0x4000;
+        x.sb = (const void *) 0x5000;
+        x.scale_layout = SMMA_SL_128X4;
+        x.kernel = SMMA_GPU_SM80_BS_LARGE;
+        rc = smma_gpu_bs_large_version(&x, &version, &arch, qmsg, sizeof(qmsg));
+        ok(rc == SMMA_GPU_STATUS_ENODEV && version == 0 && arch == 0 && strcmp(qmsg, msg) == 0,
+           "without a device smma_gpu_bs_large_version says so too: %s", qmsg);
+    }
+}
+
+/* smma_gpu_bs_large_version refuses NULL arguments, with or without a
+ * device (without CUDA: no CUDA, ENODEV). */
+static void
+test_bs_large_query_args(void)
+{
+    smma_gpu_gemm_args x;
+    int version = -1, arch = -1;
+    char msg[256] = "";
+#ifdef HAVE_CUDA
+    const int want = SMMA_GPU_STATUS_EINVAL;
+#else
+    const int want = SMMA_GPU_STATUS_ENODEV;
+#endif
+
+    memset(&x, 0, sizeof(x));
+    ok(smma_gpu_bs_large_version(NULL, &version, &arch, msg, sizeof(msg)) == want &&
+           msg[0] != '\0',
+       "smma_gpu_bs_large_version without a problem: %s", msg);
+    ok(smma_gpu_bs_large_version(&x, NULL, &arch, msg, sizeof(msg)) == want &&
+           smma_gpu_bs_large_version(&x, &version, NULL, msg, sizeof(msg)) == want,
+       "smma_gpu_bs_large_version without a place for the answer: %s", msg);
 }
 
 /* sm80-bs-large: which version SMMA_SM80_BS_LARGE asks for, and the
@@ -560,5 +601,6 @@ main(void)
     test_bs_small_version();
     test_bs_large_version();
     test_no_device();
+    test_bs_large_query_args();
     return exit_status();
 }
