@@ -171,19 +171,41 @@ smma_gpu_bs_small_choose(const char *knob, const smma_gpu_gemm_args *x, int *ver
                  (uintptr_t) x->sb % 4 == 0 &&
                  (s->a_fmt == SMMA_BF16 || (uintptr_t) x->sa % 4 == 0);
 
-    *version = 2;
-    if (knob != NULL && knob[0] != '\0' && strcmp(knob, "regs") != 0 &&
-        strcmp(knob, "split") != 0)
+    bool set = knob != NULL && knob[0] != '\0';
+
+    *version = 0;
+    if (set && strcmp(knob, "regs") != 0 && strcmp(knob, "split") != 0 &&
+        strcmp(knob, "transposed") != 0)
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-small: "
-                            "SMMA_SM80_BS_SMALL=%s: not regs or split", knob);
-    if ((knob != NULL && strcmp(knob, "regs") == 0) || !words ||
+                            "SMMA_SM80_BS_SMALL=%s: not regs, split or transposed", knob);
+    if ((set && strcmp(knob, "regs") == 0) || !words ||
         (s->scale_fmt == SMMA_UE4M3 && s->b_fmt != SMMA_E2M1))
         *version = 1;
+    else if (s->scale_fmt == SMMA_UE4M3 ? s->vec != 16 : s->vec != 32)
+        *version = 2; /* version 3 is built for e8m0 per 32 and NVFP4 */
+    else if (set && strcmp(knob, "transposed") == 0)
+        *version = 3;
+    else if (set && strcmp(knob, "split") == 0)
+        *version = 2;
+    else
+        /* Where version 3 was the faster on the H100 (bench/sm80-kernels.md,
+         * seventh round): e2m1 B with e8m0 scales and quantized A, N of at
+         * least 16384 (two warps of 16 rows of B per scheduler). */
+        *version = s->b_fmt == SMMA_E2M1 && s->scale_fmt == SMMA_E8M0 &&
+                           s->a_fmt != SMMA_BF16 && s->n >= 16384
+                       ? 3
+                       : 2;
     return SMMA_GPU_STATUS_OK;
 }
 
+/* sm80-bs-small permutes k inside each 16-k block (every lane holds four
+ * consecutive k of a block, the same for A and B), which leaves the sum of a
+ * block unchanged only where the device sums a block of 16 products as
+ * one: not on compute capability 8.x, whose bf16 tensor cores sum blocks
+ * of 8 (a100-bf16, ada-bf16), where the permutation would regroup the
+ * products. */
 static int
-check_bs_small(const smma_gpu_gemm_args *x, char *msg, size_t len)
+check_bs_small(const smma_gpu_gemm_args *x, int major, char *msg, size_t len)
 {
     int rc = check_bs_fast(x, "sm80-bs-small", msg, len);
 
@@ -192,6 +214,10 @@ check_bs_small(const smma_gpu_gemm_args *x, char *msg, size_t len)
     if (x->shape.m > 16)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-small: m = %zu must be at "
                             "most 16", x->shape.m);
+    if (major == 8)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "sm80-bs-small: compute capability "
+                            "8.x sums bf16 products in blocks of 8 k, and this kernel permutes k "
+                            "inside blocks of 16 (sm80-bs-large and sm80-bs-v1 do not)");
     return SMMA_GPU_STATUS_OK;
 }
 
@@ -211,7 +237,7 @@ smma_gpu_check_scaled(const smma_gpu_gemm_args *x, int major, int minor, size_t 
         if (major == 10 && minor == 0 &&
             smma_sm100_check(x, SMMA_GPU_SM100_V2, NULL, 0) == SMMA_GPU_STATUS_OK)
             *chosen = SMMA_GPU_SM100_V2;
-        else if (check_bs_small(x, NULL, 0) == SMMA_GPU_STATUS_OK)
+        else if (check_bs_small(x, major, NULL, 0) == SMMA_GPU_STATUS_OK)
             *chosen = SMMA_GPU_SM80_BS_SMALL;
         else if (check_bs_large(x, smem, NULL, 0) == SMMA_GPU_STATUS_OK)
             *chosen = SMMA_GPU_SM80_BS_LARGE;
@@ -226,7 +252,7 @@ smma_gpu_check_scaled(const smma_gpu_gemm_args *x, int major, int minor, size_t 
         return check_bs_large(x, smem, msg, len);
     case SMMA_GPU_SM80_BS_SMALL:
         *chosen = SMMA_GPU_SM80_BS_SMALL;
-        return check_bs_small(x, msg, len);
+        return check_bs_small(x, major, msg, len);
     default:
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s does not compute block-scaled "
                             "products on this device", smma_gpu_kernel_name(x->kernel));
@@ -241,6 +267,10 @@ smma_gpu_model_scaled(smma_gpu_kernel kernel, const smma_gemm_shape *s, int majo
     case SMMA_GPU_SM80_BS_V1:
     case SMMA_GPU_SM80_BS_LARGE:
     case SMMA_GPU_SM80_BS_SMALL:
+        if (kernel == SMMA_GPU_SM80_BS_SMALL && major == 8)
+            return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "sm80-bs-small follows no model "
+                                "on compute capability %d.%d: it permutes k inside 16-k blocks, "
+                                "and that device sums blocks of 8", major, minor);
         if (major == 8 && minor == 0)
             *model = "bf16-upcast-a100";
         else if (major == 8 && minor == 9)

@@ -50,16 +50,20 @@ typedef enum smma_gpu_v2_tile {
 int smma_gpu_v2_choose(const char *tile, const char *stages, size_t smem, smma_gpu_v2_tile *t,
                        size_t *nstages, char *msg, size_t msg_len);
 
-/* Which version of sm80-bs-small runs the problem x (gpu/sm80/bs_small.cu):
- * 2 (converter warps and mma warps) where it can, 1 (a warp's own chain)
- * when knob, the value of SMMA_SM80_BS_SMALL, is "regs", when the scales
- * cannot be read a word at a time (the linear layout with a number of
- * blocks a row not a multiple of 4, or a pointer not 4-byte aligned), for
- * ue4m3 scales with B other than e2m1 (version 2 is built with ue4m3 for
- * NVFP4 only).  A knob NULL, empty or "split" asks for nothing; another
- * value is refused (EINVAL) with a message that names it.  (The
- * launcher also runs version 1 on a device without the shared memory of
- * version 2.) */
+/* Which version of sm80-bs-small runs the problem x (gpu/sm80/bs_small.cu,
+ * bs_small3.cu).  1 (a warp's own chain) when knob, the value of
+ * SMMA_SM80_BS_SMALL, is "regs", when the scales cannot be read a word at a
+ * time (the linear layout with a number of blocks a row not a multiple of
+ * 4, or a pointer not 4-byte aligned), and for ue4m3 scales with B other
+ * than e2m1 (versions 2 and 3 are built with ue4m3 for NVFP4's B only).
+ * Otherwise 2 (converter warps and mma warps), except 3 (B's rows on the
+ * mma's m16 side) for e2m1 B with e8m0 scales per 32, A e2m1 or e4m3 and
+ * n >= 16384, where it was the faster on the H100; knob "transposed" asks
+ * for 3 and "split" for 2 (version 3 needs e8m0 per 32 or ue4m3 per 16).
+ * A knob NULL or empty asks for nothing; another value is refused (EINVAL)
+ * with a message that names it.  (The launcher also runs version 2 on a
+ * device without the shared memory of version 3, and version 1 on one
+ * without that of version 2.) */
 int smma_gpu_bs_small_choose(const char *knob, const smma_gpu_gemm_args *x, int *version,
                              char *msg, size_t msg_len);
 

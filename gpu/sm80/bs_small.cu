@@ -14,7 +14,9 @@
  * down, the one that runs unless smma_gpu_bs_small_choose says otherwise)
  * lets separate warps convert and keeps the mma warps on their chains; on
  * the H100 it is faster in 86 of the 90 benchmark cases
- * (bench/sm80-kernels.md).
+ * (bench/sm80-kernels.md).  Version 3 (bs_small3.cu) puts B's rows on the
+ * mma's m16 side; the launcher below runs it where the choice gives it the
+ * problem.
  *
  * Version 1: how it streams B, and why:
  *   - B never touches shared memory.  A warp reads its eight columns in
@@ -96,39 +98,6 @@ struct small_params {
     uint32_t a_row, a_kbytes; /* the same of A */
     int split;             /* version 2 takes the problem (small_run) */
 };
-
-/* 16 bytes at p (16-byte aligned), through L2 with a 256-byte prefetch,
- * not kept in L1: the weights are read once. */
-__device__ __forceinline__ uint4
-ld_stream16(const void *p)
-{
-    uint4 v;
-
-    asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];\n"
-                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-                 : "l"(p));
-    return v;
-}
-
-/* The 16 bytes of a row at byte off, zero past lim (a multiple of 4). */
-__device__ __forceinline__ uint4
-ld_row16(const uint8_t *row, uint32_t off, uint32_t lim)
-{
-    uint4 v = make_uint4(0, 0, 0, 0);
-
-    if (off + 16 <= lim)
-        return ld_stream16(row + off);
-    if (off < lim) {
-        const uint32_t *w = (const uint32_t *) (row + off);
-
-        v.x = __ldg(w);
-        if (off + 8 <= lim)
-            v.y = __ldg(w + 1);
-        if (off + 12 <= lim)
-            v.z = __ldg(w + 2);
-    }
-    return v;
-}
 
 /* One chunk of B as a lane loaded it: 16-byte pieces and its scale words. */
 template <int BF>
@@ -910,13 +879,22 @@ smma_sm80_bs_small_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len
     s.a_row = sh->a_fmt == SMMA_E2M1 ? p.lda / 2 : sh->a_fmt == SMMA_BF16 ? 2 * p.lda : p.lda;
     s.a_kbytes = sh->a_fmt == SMMA_E2M1 ? p.k / 2 : sh->a_fmt == SMMA_BF16 ? 2 * p.k : p.k;
     {
-        /* Version 2 or 1 (gpu/gemm_check_bs.c; SMMA_SM80_BS_SMALL=regs asks
-         * for version 1, for bench/gemm-bench to compare the two). */
+        /* Version 3 (bs_small3.cu), 2 or 1 (gpu/gemm_check_bs.c;
+         * SMMA_SM80_BS_SMALL=split and =regs ask for versions 2 and 1, for
+         * bench/gemm-bench to compare them). */
         int version, rc = smma_gpu_bs_small_choose(getenv("SMMA_SM80_BS_SMALL"), x, &version,
                                                    msg, msg_len);
 
         if (rc != SMMA_GPU_STATUS_OK)
             return rc;
+        if (version == 3) {
+            int ran = 0;
+
+            rc = smma_sm80_bs_small3_launch(x, &ran, msg, msg_len);
+            if (rc != SMMA_GPU_STATUS_OK || ran)
+                return rc;
+            version = 2; /* the device lacks version 3's shared memory */
+        }
         s.split = version == 2;
     }
     if (vec != 16 && vec != 32)

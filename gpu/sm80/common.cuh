@@ -186,6 +186,41 @@ mma16816(float *acc, const uint32_t *a, const uint32_t *b)
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+/* ---- streamed global loads (the small-M kernels) ---------------------- */
+
+/* 16 bytes at p (16-byte aligned), through L2 with a 256-byte prefetch,
+ * not kept in L1: the weights are read once. */
+__device__ __forceinline__ uint4
+ld_stream16(const void *p)
+{
+    uint4 v;
+
+    asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p));
+    return v;
+}
+
+/* The 16 bytes of a row at byte off, zero past lim (a multiple of 4). */
+__device__ __forceinline__ uint4
+ld_row16(const uint8_t *row, uint32_t off, uint32_t lim)
+{
+    uint4 v = make_uint4(0, 0, 0, 0);
+
+    if (off + 16 <= lim)
+        return ld_stream16(row + off);
+    if (off < lim) {
+        const uint32_t *w = (const uint32_t *) (row + off);
+
+        v.x = __ldg(w);
+        if (off + 8 <= lim)
+            v.y = __ldg(w + 1);
+        if (off + 12 <= lim)
+            v.z = __ldg(w + 2);
+    }
+    return v;
+}
+
 /* ---- the epilogue ---------------------------------------------------------- */
 
 /* The start of the accumulator chain: C, or +0 without C (an absent C is a

@@ -314,4 +314,64 @@ smma_sm80_small_afrag_off(unsigned j, unsigned lane, unsigned r)
     return ((j & 1u) * 8u + (j >> 1)) * SMMA_SM80_SMALL_ABLOCK + lane * 16u + r * 4u;
 }
 
+/* ---- 6. sm80-bs-small version 3: B's rows as the mma's A operand ---------
+ *
+ * Version 3 multiplies D^T = B^T A^T: a warp owns 16 rows n of B (K-major,
+ * the quantized weights), which fill the m16 side of mma.m16n8k16, and A's
+ * at most 16 rows are the n8 side (one or two n8 tiles).  Each warp copies
+ * its rows by cp.async into a ring of raw chunks of 256 bytes a row and
+ * reads them with ldmatrix.x4, which gives lane (g, t) the four bytes 4 t ..
+ * 4 t + 3 of its rows' 16-byte pieces. */
+
+/* The raw bytes of a row of one chunk (256 k of an 8-bit format, 512 of
+ * e2m1), and of a warp's chunk (16 rows). */
+#define SMMA_SM80_S3_ROW 256u
+#define SMMA_SM80_S3_CHUNK (16u * SMMA_SM80_S3_ROW)
+
+/* The byte offset of 16-byte piece p (0 .. 15) of row r (0 .. 15) in a
+ * warp's raw chunk: rows of 256 bytes, the pieces XORed with r % 8, so that
+ * the eight rows of one ldmatrix matrix (one piece of rows 0-7 or 8-15) lie
+ * in eight different bank groups. */
+SMMA_HD uint32_t
+smma_sm80_s3_raw_off(unsigned r, unsigned p)
+{
+    return r * SMMA_SM80_S3_ROW + ((p ^ (r & 7u)) << 4);
+}
+
+/* The row address lane `lane` gives ldmatrix.x4 for pieces p and p + 1 (p
+ * even): matrix 0 is piece p of rows 0-7, 1 piece p of rows 8-15, 2 and 3
+ * piece p + 1.  So register q of lane (g, t) holds bytes 4 t .. 4 t + 3 of
+ * row g + 8 (q & 1) in piece p + q / 2.  For p = 8 a + b the offset is that
+ * of p = b plus 128 a: a warp keeps four addresses and adds immediates. */
+SMMA_HD uint32_t
+smma_sm80_s3_ldsm_off(unsigned lane, unsigned p)
+{
+    return smma_sm80_s3_raw_off((lane & 7u) + 8u * ((lane >> 3) & 1u), p + (lane >> 4));
+}
+
+/* The first of the four consecutive k (inside a 16-k block) that lane tig =
+ * lane % 4 holds for every row: its registers a0 / a2 (and b0 / b1 of A's
+ * side) take k0, k0 + 1 and k0 + 2, k0 + 3, which the block-FMA sums as
+ * one block with the other lanes' twelve.  8-bit codes: the four bytes
+ * ldmatrix gives, k0 = 4 tig.  e2m1: ldmatrix gives a lane eight codes of
+ * one block (bytes 4 tig .. of a 32-k piece); lanes tig and tig ^ 2 swap
+ * halves (tig < 2 keeps its low two bytes and takes its partner's low two,
+ * tig >= 2 its high two and the partner's high two), after which the low
+ * 16 bits of each register are four codes of the piece's first block and
+ * the high 16 bits four of its second, at k0 = 8 (tig & 1) + 4 (tig >> 1). */
+SMMA_HD unsigned
+smma_sm80_s3_k0(int e2m1, unsigned tig)
+{
+    return e2m1 ? 8u * (tig & 1u) + 4u * (tig >> 1) : 4u * tig;
+}
+
+/* The byte offset of element (m, k) of a converted chunk of A (bf16, kc k a
+ * row): rows of 2 kc + 32 bytes, so that the 8-byte loads of the mma lanes
+ * (rows g, k0 .. k0 + 3) meet no bank conflict. */
+SMMA_HD uint32_t
+smma_sm80_s3_act_off(unsigned m, unsigned k, unsigned kc)
+{
+    return m * (2u * kc + 32u) + 2u * k;
+}
+
 #endif /* SOFTMMA_SM80_H */

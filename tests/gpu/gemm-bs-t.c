@@ -16,8 +16,11 @@
  *    kernels.  Outputs are poisoned first; inputs from the seed printed
  *    (SMMA_SEED replays it).  Level 0: the suites and the ragged problems.
  *
- * 3. sm80-bs-small's knob SMMA_SM80_BS_SMALL: "regs" runs version 1 on a
- *    problem version 2 would take, checked like the others; an unknown
+ * 3. sm80-bs-small's knob SMMA_SM80_BS_SMALL: everything else runs the
+ *    version smma_gpu_bs_small_choose picks (2, and 3 for the sampled
+ *    e2m1 shapes of n >= 16384); "regs" runs version 1 on a problem
+ *    version 2 would take, "transposed" version 3 on the special values and
+ *    ragged problems of every pair, checked like the others; an unknown
  *    value is refused on the device with the value named
  *    (smma_gpu_bs_small_choose; tests/gpu/gemm-check-t tests its rules
  *    without a GPU).  sm80-bs-large's SMMA_SM80_BS_LARGE the same way:
@@ -77,6 +80,9 @@ static const struct pair pairs[] = {
 static unsigned scale_offset;
 
 static const kt_geometry large_geometry = { 128, 256, 2, 4 };
+/* sm80-bs-small: versions 1 and 2 CTAs of 32 columns, 4 warps of 8 (version
+ * 3's CTAs of 64 columns and warps of 16 are two of each, so the same
+ * samples hit every one of its tiles, warps and register slots). */
 static const kt_geometry small_geometry = { 16, 32, 1, 4 };
 static const kt_geometry v1_geometry = { 16, 8, 1, 1 };
 
@@ -400,6 +406,29 @@ main(void)
         unsetenv("SMMA_SM80_BS_SMALL");
         kt_knob_refused(SMMA_GPU_SM80_BS_SMALL, &sm, SMMA_SL_128X4, seed, "SMMA_SM80_BS_SMALL",
                         "Regs");
+    }
+    /* Everything above ran sm80-bs-small's version 2 (version 3 takes e2m1
+     * B with n >= 16384 only); "transposed" runs version 3 on the special
+     * values and two ragged problems of every pair, one for each number of
+     * A's n8 tiles. */
+    if (wanted(SMMA_GPU_SM80_BS_SMALL)) {
+        if (setenv("SMMA_SM80_BS_SMALL", "transposed", 1) != 0)
+            bail("setenv SMMA_SM80_BS_SMALL");
+        diag("SMMA_SM80_BS_SMALL=transposed: sm80-bs-small version 3");
+        for (pi = 0; pi < NPAIRS; pi++) {
+            smma_gemm_shape sm = pair_shape(&pairs[pi], 16, 264, 136, SMMA_BF16);
+            smma_gemm_shape r = pair_shape(&pairs[pi], 6, 301, 1032, SMMA_FP16);
+            smma_gemm_shape r2 = pair_shape(&pairs[pi], 13, 333, 1544, SMMA_FP32);
+
+            check_problem(&dev, SMMA_GPU_SM80_BS_SMALL, &small_geometry, &pairs[pi], &sm,
+                          false, pi % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4, seed + q++,
+                          samples + 1);
+            check_problem(&dev, SMMA_GPU_SM80_BS_SMALL, &small_geometry, &pairs[pi], &r, true,
+                          pi % 2 ? SMMA_SL_128X4 : SMMA_SL_LINEAR, seed + q++, samples);
+            check_problem(&dev, SMMA_GPU_SM80_BS_SMALL, &small_geometry, &pairs[pi], &r2,
+                          pi % 2, pi % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4, seed + q++, samples);
+        }
+        unsetenv("SMMA_SM80_BS_SMALL");
     }
 
     /* sm80-bs-large's knob: everything above ran version 2 (converter

@@ -241,6 +241,13 @@ test_scaled(void)
     refuses(&x, 8, 0, SMMA_GPU_STATUS_EARCH, "shared memory", "sm80-bs-large on 8.0");
     x = bs_args(SMMA_E2M1, SMMA_E2M1, 1, 28672, 8192);
     chooses(&x, 9, 0, SMMA_GPU_SM80_BS_SMALL, "auto, mxfp4 m = 1");
+    /* sm80-bs-small permutes k inside 16-k blocks: not on 8.x, whose
+     * tensor cores sum blocks of 8 */
+    chooses(&x, 8, 9, SMMA_GPU_SM80_BS_V1, "auto, mxfp4 m = 1 (99 KB)");
+    chooses(&x, 8, 0, SMMA_GPU_SM80_BS_LARGE, "auto, mxfp4 m = 1 (163 KB)");
+    x.kernel = SMMA_GPU_SM80_BS_SMALL;
+    refuses(&x, 8, 0, SMMA_GPU_STATUS_EARCH, "blocks of 8", "sm80-bs-small on 8.0");
+    x.kernel = SMMA_GPU_AUTO;
     x = bs_args(SMMA_E2M1, SMMA_E2M1, 17, 4096, 4096);
     x.kernel = SMMA_GPU_SM80_BS_SMALL;
     refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "m = 17", "sm80-bs-small, m 17");
@@ -282,9 +289,15 @@ test_scaled_models(void)
     ok(smma_gpu_gemm_model(SMMA_GPU_SM80_BS_LARGE, &x.shape, 9, 0, &m, msg, sizeof(msg)) == 0 &&
            strcmp(m, "bf16-upcast-h100") == 0,
        "sm80-bs-large on 9.0 follows bf16-upcast-h100");
-    ok(smma_gpu_gemm_model(SMMA_GPU_SM80_BS_SMALL, &x.shape, 8, 0, &m, msg, sizeof(msg)) == 0 &&
+    ok(smma_gpu_gemm_model(SMMA_GPU_SM80_BS_V1, &x.shape, 8, 0, &m, msg, sizeof(msg)) == 0 &&
            strcmp(m, "bf16-upcast-a100") == 0,
-       "sm80-bs-small on 8.0 follows bf16-upcast-a100");
+       "sm80-bs-v1 on 8.0 follows bf16-upcast-a100");
+    ok(smma_gpu_gemm_model(SMMA_GPU_SM80_BS_SMALL, &x.shape, 9, 0, &m, msg, sizeof(msg)) == 0 &&
+           strcmp(m, "bf16-upcast-h100") == 0,
+       "sm80-bs-small on 9.0 follows bf16-upcast-h100");
+    ok(smma_gpu_gemm_model(SMMA_GPU_SM80_BS_SMALL, &x.shape, 8, 0, &m, msg, sizeof(msg)) ==
+           SMMA_GPU_STATUS_EARCH && strstr(msg, "blocks of 8") != NULL,
+       "sm80-bs-small on 8.0 has no model: %s", msg);
     ok(smma_gpu_gemm_model(SMMA_GPU_SM80_BS_V1, &x.shape, 8, 6, &m, msg, sizeof(msg)) ==
            SMMA_GPU_STATUS_EARCH, "sm80-bs-v1 on 8.6 has no model: %s", msg);
     is_int(196608, (long long) smma_gpu_bs_large_smem(SMMA_E4M3, SMMA_E4M3),
@@ -377,10 +390,10 @@ test_v2_knobs(void)
     v2_knob(NULL, NULL, tiny, SMMA_GPU_STATUS_EARCH, SMMA_GPU_V2_DEFAULT, 0, "100000 bytes");
 }
 
-/* sm80-bs-small's version: 2 where it can, 1 where asked, where the scales
- * cannot be read a word at a time, for ue4m3 scales with 8-bit B, and for
- * bf16 A times 8-bit B above m = 4; an unknown knob is refused with its
- * value named. */
+/* sm80-bs-small's version: 1 where asked, where the scales cannot be read a
+ * word at a time and for ue4m3 scales with 8-bit B; 3 where asked and for
+ * e2m1 B with e8m0 scales, quantized A and n >= 16384; 2 elsewhere; an
+ * unknown knob is refused with its value named. */
 static void
 small_version(const smma_gpu_gemm_args *x, const char *knob, int want, int want_v,
               const char *what)
@@ -403,6 +416,7 @@ test_bs_small_version(void)
 
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "mxfp8 m 1, 128x4");
     small_version(&x, "", SMMA_GPU_STATUS_OK, 2, "knob empty");
+    small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 3, "SMMA_SM80_BS_SMALL=transposed");
     small_version(&x, "split", SMMA_GPU_STATUS_OK, 2, "SMMA_SM80_BS_SMALL=split");
     small_version(&x, "regs", SMMA_GPU_STATUS_OK, 1, "SMMA_SM80_BS_SMALL=regs");
     small_version(&x, "Regs", SMMA_GPU_STATUS_EINVAL, 0, "SMMA_SM80_BS_SMALL=Regs");
@@ -412,6 +426,12 @@ test_bs_small_version(void)
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 1, "linear scales, 258 blocks a row");
     x.scale_layout = SMMA_SL_128X4;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "128x4 scales, 258 blocks a row");
+    small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 3, "128x4 scales, 258 blocks a row, "
+                  "SMMA_SM80_BS_SMALL=transposed");
+    x.shape.vec = 16;
+    small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 2, "e8m0 scales per 16, "
+                  "SMMA_SM80_BS_SMALL=transposed");
+    x.shape.vec = 32;
     x.sb = (const void *) 0x5001;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 1, "B's scales not 4-byte aligned");
     x.sb = (const void *) 0x5000;
@@ -424,6 +444,21 @@ test_bs_small_version(void)
     x.shape.scale_fmt = SMMA_UE4M3;
     x.shape.vec = 16;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "nvfp4 m 16");
+    small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 3, "nvfp4 m 16, "
+                  "SMMA_SM80_BS_SMALL=transposed");
+    x.shape.vec = 32;
+    small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 2, "e2m1 with ue4m3 scales per 32, "
+                  "SMMA_SM80_BS_SMALL=transposed");
+    x = bs_args(SMMA_E2M1, SMMA_E2M1, 1, 16384, 8192);
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 3, "mxfp4 m 1, n 16384");
+    small_version(&x, "split", SMMA_GPU_STATUS_OK, 2, "mxfp4 m 1, n 16384, "
+                  "SMMA_SM80_BS_SMALL=split");
+    x.shape.n = 16383;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "mxfp4 m 1, n 16383");
+    x = bs_args(SMMA_E4M3, SMMA_E2M1, 16, 28672, 8192);
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 3, "mxfp8 x mxfp4 m 16, n 28672");
+    x = bs_args(SMMA_E4M3, SMMA_E4M3, 1, 28672, 8192);
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "mxfp8 m 1, n 28672");
     x = bs_args(SMMA_BF16, SMMA_E4M3, 4, 8192, 8192);
     x.sa = NULL;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "bf16 x mxfp8 m 4");
@@ -438,6 +473,8 @@ test_bs_small_version(void)
     x.shape.b_fmt = SMMA_E2M1;
     x.shape.m = 16;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "bf16 x mxfp4 m 16");
+    x.shape.n = 28672;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "bf16 x mxfp4 m 16, n 28672");
 }
 
 static void
