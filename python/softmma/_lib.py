@@ -365,8 +365,9 @@ def require_below(a, limit, what):
         bad = np.flatnonzero(a.reshape(-1) >= limit)
         if bad.size:
             idx = np.unravel_index(bad[0], a.shape)
+            # int() of each index: numpy 2 writes its scalars as np.int64(1)
             raise SoftmmaError('%s%s = 0x%x does not fit (must be below 0x%x)'
-                               % (what, list(idx), int(a[idx]), limit))
+                               % (what, [int(i) for i in idx], int(a[idx]), limit))
 
 
 def require_int(v, what, lo=0, hi=None):
