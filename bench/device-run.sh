@@ -42,8 +42,9 @@
 #   ncu-large Nsight Compute on one launch of sm80-bs-large (mxfp8, mxfp4)
 #             at 8192^3 (ncu-large-*.txt, ncu-large-*-sass.csv.gz)
 #   ncu-small Nsight Compute on one launch of sm80-bs-small (mxfp8,
-#             1 x 8192 x 8192; version 2, or version 1 with
-#             SMMA_SM80_BS_SMALL=regs) and the SASS of gpu/sm80/bs_small.o and
+#             1 x 8192 x 8192; version 2, version 1 with
+#             SMMA_SM80_BS_SMALL=regs, version 3 with =transposed) and the
+#             SASS of gpu/sm80/bs_small.o, bs_small3.o and
 #             gemm_v2.o (ncu-small.txt, sass-sm80.tgz)
 set -u
 tarball=$1
@@ -239,7 +240,7 @@ for step in "$@"; do
                 "$OUT/ncu-large-$f.txt" | head -50
         done ;;
     ncu-small)
-        ncu -k regex:"bs_small|bs_split" -s 1 -c 1 --section SpeedOfLight \
+        ncu -k regex:"bs_small|bs_split|bs_s3" -s 1 -c 1 --section SpeedOfLight \
             --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables \
             --section SchedulerStats --section WarpStateStats --section InstructionStats \
             --section Occupancy --section LaunchStats --section SourceCounters \
@@ -248,7 +249,7 @@ for step in "$@"; do
         echo "ncu-small: exit $?"
         grep -E 'Throughput|Stall|Issue|Warp Cycles|Eligible|Registers|Duration|Sectors|Hit Rate|Occupancy|Bandwidth' \
             "$OUT/ncu-small.txt" | head -60
-        for o in gpu/sm80/bs_small.o gpu/sm80/gemm_v2.o; do
+        for o in gpu/sm80/bs_small.o gpu/sm80/bs_small3.o gpu/sm80/gemm_v2.o; do
             cuobjdump -sass -arch sm_90a "$o" >"$o.sass" 2>&1
         done
         tar czf "$OUT/sass-sm80.tgz" gpu/sm80/*.sass ;;

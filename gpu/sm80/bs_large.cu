@@ -1051,21 +1051,12 @@ bs_large_go(const smma_gpu_gemm_args *x, bs_query *q, char *msg, size_t msg_len)
     b.kb_pad = (b.kb + 3) / 4 * 4;
     b.layout = x->scale_layout == SMMA_SL_128X4;
     b.sfmt = s->scale_fmt == SMMA_UE4M3 ? CV_UE4M3 : CV_E8M0;
-    switch (s->a_fmt * 16 + s->b_fmt) {
-    case SMMA_E4M3 * 16 + SMMA_E4M3: return ws_run<CV_E4M3, CV_E4M3>(p, b, ws, q, st, msg, msg_len);
-    case SMMA_E4M3 * 16 + SMMA_E5M2: return ws_run<CV_E4M3, CV_E5M2>(p, b, ws, q, st, msg, msg_len);
-    case SMMA_E5M2 * 16 + SMMA_E4M3: return ws_run<CV_E5M2, CV_E4M3>(p, b, ws, q, st, msg, msg_len);
-    case SMMA_E5M2 * 16 + SMMA_E5M2: return ws_run<CV_E5M2, CV_E5M2>(p, b, ws, q, st, msg, msg_len);
-    case SMMA_E2M3 * 16 + SMMA_E2M3: return ws_run<CV_E2M3, CV_E2M3>(p, b, ws, q, st, msg, msg_len);
-    case SMMA_E3M2 * 16 + SMMA_E3M2: return ws_run<CV_E3M2, CV_E3M2>(p, b, ws, q, st, msg, msg_len);
-    case SMMA_E2M1 * 16 + SMMA_E2M1: return ws_run<CV_E2M1, CV_E2M1>(p, b, ws, q, st, msg, msg_len);
-    case SMMA_E4M3 * 16 + SMMA_E2M1: return ws_run<CV_E4M3, CV_E2M1>(p, b, ws, q, st, msg, msg_len);
-    case SMMA_BF16 * 16 + SMMA_E2M1: return ws_run<CV_BF16, CV_E2M1>(p, b, ws, q, st, msg, msg_len);
-    case SMMA_BF16 * 16 + SMMA_E4M3: return ws_run<CV_BF16, CV_E4M3>(p, b, ws, q, st, msg, msg_len);
-    default:
-        return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-large: %s x %s is "
-                            "not built", smma_format_name(s->a_fmt), smma_format_name(s->b_fmt));
-    }
+    return cv_fast_pair(
+        s->a_fmt, s->b_fmt, "sm80-bs-large",
+        [&](auto af, auto bf) {
+            return ws_run<decltype(af)::value, decltype(bf)::value>(p, b, ws, q, st, msg, msg_len);
+        },
+        msg, msg_len);
 }
 
 } /* namespace */

@@ -900,19 +900,10 @@ smma_sm80_bs_small_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len
     if (vec != 16 && vec != 32)
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-small: vec = %u must "
                             "be 16 or 32", vec);
-    switch (sh->a_fmt * 16 + sh->b_fmt) {
-    case SMMA_E4M3 * 16 + SMMA_E4M3: return small_run<CV_E4M3, CV_E4M3>(p, s, st, msg, msg_len);
-    case SMMA_E4M3 * 16 + SMMA_E5M2: return small_run<CV_E4M3, CV_E5M2>(p, s, st, msg, msg_len);
-    case SMMA_E5M2 * 16 + SMMA_E4M3: return small_run<CV_E5M2, CV_E4M3>(p, s, st, msg, msg_len);
-    case SMMA_E5M2 * 16 + SMMA_E5M2: return small_run<CV_E5M2, CV_E5M2>(p, s, st, msg, msg_len);
-    case SMMA_E2M3 * 16 + SMMA_E2M3: return small_run<CV_E2M3, CV_E2M3>(p, s, st, msg, msg_len);
-    case SMMA_E3M2 * 16 + SMMA_E3M2: return small_run<CV_E3M2, CV_E3M2>(p, s, st, msg, msg_len);
-    case SMMA_E2M1 * 16 + SMMA_E2M1: return small_run<CV_E2M1, CV_E2M1>(p, s, st, msg, msg_len);
-    case SMMA_E4M3 * 16 + SMMA_E2M1: return small_run<CV_E4M3, CV_E2M1>(p, s, st, msg, msg_len);
-    case SMMA_BF16 * 16 + SMMA_E2M1: return small_run<CV_BF16, CV_E2M1>(p, s, st, msg, msg_len);
-    case SMMA_BF16 * 16 + SMMA_E4M3: return small_run<CV_BF16, CV_E4M3>(p, s, st, msg, msg_len);
-    default:
-        return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-small: %s x %s is "
-                            "not built", smma_format_name(sh->a_fmt), smma_format_name(sh->b_fmt));
-    }
+    return cv_fast_pair(
+        sh->a_fmt, sh->b_fmt, "sm80-bs-small",
+        [&](auto af, auto bf) {
+            return small_run<decltype(af)::value, decltype(bf)::value>(p, s, st, msg, msg_len);
+        },
+        msg, msg_len);
 }

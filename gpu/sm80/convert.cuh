@@ -32,7 +32,11 @@
 
 #include <stdint.h>
 
+#include <type_traits>
+
 #include <cuda_runtime.h>
+
+#include "common.cuh"
 
 /* Element formats as the kernels number them (the smma_format numbers). */
 enum { CV_E2M1 = 0, CV_E2M3 = 1, CV_E3M2 = 2, CV_E4M3 = 3, CV_E5M2 = 4, CV_BF16 = 7 };
@@ -355,6 +359,36 @@ cv_f16_scale(int f, uint32_t b)
     uint32_t lo = f == CV_E4M3 ? 122u : 114u, hi = f == CV_E4M3 ? 134u : 140u;
 
     return (b >= lo && b <= hi) || b == 0xffu;
+}
+
+/* Runs run(AF, BF), std::integral_constant<int, CV_...> each, for the pair
+ * A x B, one of those smma_gpu_bs_pair_fast names (the pairs sm80-bs-large
+ * and sm80-bs-small are built for); another pair is refused with a message
+ * that names kernel kn.  So that the launchers share one table. */
+template <class F>
+__host__ int
+cv_fast_pair(smma_format a, smma_format b, const char *kn, F &&run, char *msg, size_t msg_len)
+{
+#define CV_PAIR(A, B)                                                                       \
+    case SMMA_##A * 16 + SMMA_##B:                                                          \
+        return run(std::integral_constant<int, CV_##A>(), std::integral_constant<int, CV_##B>())
+
+    switch (a * 16 + b) {
+        CV_PAIR(E4M3, E4M3);
+        CV_PAIR(E4M3, E5M2);
+        CV_PAIR(E5M2, E4M3);
+        CV_PAIR(E5M2, E5M2);
+        CV_PAIR(E2M3, E2M3);
+        CV_PAIR(E3M2, E3M2);
+        CV_PAIR(E2M1, E2M1);
+        CV_PAIR(E4M3, E2M1);
+        CV_PAIR(BF16, E2M1);
+        CV_PAIR(BF16, E4M3);
+    default:
+        return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "%s: %s x %s is not built", kn,
+                            smma_format_name(a), smma_format_name(b));
+    }
+#undef CV_PAIR
 }
 
 #endif /* SOFTMMA_GPU_SM80_CONVERT_CUH */
