@@ -9,14 +9,15 @@
  * through mma.sync.m16n8k16 in k order.  No split-K: one warp owns eight
  * columns of D and walks all of K for them.
  *
- * The file holds two versions.  Version 1 (below) gives each warp its
+ * The file holds three versions.  Version 1 (below) gives each warp its
  * columns' whole chain: load, shuffle, convert, mma.  Version 2 (further
- * down, the one that runs unless smma_gpu_bs_small_choose says otherwise)
- * lets separate warps convert and keeps the mma warps on their chains; on
- * the H100 it is faster in 86 of the 90 benchmark cases
- * (bench/sm80-kernels.md).  Version 3 (bs_small3.cu) puts B's rows on the
- * mma's m16 side; the launcher below runs it where the choice gives it the
- * problem.
+ * down) lets separate warps convert and keeps the mma warps on their
+ * chains; on the H100 it is faster than version 1 in 86 of the 90
+ * benchmark cases (bench/sm80-kernels.md).  Version 3 (bs_small3.cu) puts
+ * B's rows on the mma's m16 side, converted by the mma warps; version 4
+ * (version 2's code with TR set) keeps version 2's converter warps and
+ * gives the mma warps version 3's orientation.  smma_gpu_bs_small_choose
+ * picks one; the launcher below runs it.
  *
  * Version 1: how it streams B, and why:
  *   - B never touches shared memory.  A warp reads its eight columns in
@@ -96,7 +97,7 @@ struct small_params {
     uint32_t b_row;        /* bytes of a row (column n) of B */
     uint32_t b_kbytes;     /* bytes of a row of B inside K */
     uint32_t a_row, a_kbytes; /* the same of A */
-    int split;             /* version 2 takes the problem (small_run) */
+    int split;             /* 1: version 2 takes the problem, 2: version 4 (small_run) */
 };
 
 /* One chunk of B as a lane loaded it: 16-byte pieces and its scale words. */
@@ -460,13 +461,17 @@ struct fbytes { /* bytes of a row of a chunk of KC k in format F */
     static constexpr int V = (F == CV_BF16 ? 2 * KC2 : F == CV_E2M1 ? KC2 / 2 : KC2);
 };
 
-template <int AF, int BF>
+/* TR: version 4 (below), B's rows on the mma's m16 side. */
+template <int AF, int BF, bool TR>
 struct sgeom {
-    static constexpr int WARPS = 12, THREADS = 32 * WARPS, BN = 32, MMA_WARPS = BN / 8;
-    static constexpr int CONV = THREADS - 32 * MMA_WARPS;     /* the converter threads */
+    static constexpr int BN = 32, MMA_WARPS = TR ? BN / 16 : BN / 8;
+    static constexpr int CONV = 256;                           /* the converter threads */
+    static constexpr int WARPS = MMA_WARPS + CONV / 32, THREADS = 32 * WARPS;
     static constexpr int KC = KC2, BLOCKS = KC / 16;
     static constexpr int CB = fbytes<BF>::V, CA = fbytes<AF>::V; /* bytes of a row a chunk */
-    static constexpr int BP = BN * CB / 16 / CONV;              /* B pieces a thread: 2 or 1 */
+    static constexpr int BP = TR ? 2 : BN * CB / 16 / CONV;     /* B pieces a thread: 2 or 1 */
+    /* bytes of a piece of B: 16, or one block of e2m1 in version 4 */
+    static constexpr int BPS = TR && BF == CV_E2M1 ? 8 : 16;
     static constexpr int AP_ALL = 16 * CA / 16;                 /* A pieces of 16 rows */
     static constexpr int AP = (AP_ALL + CONV - 1) / CONV;       /* A pieces a thread */
     static constexpr int PIECES = BP + AP;
@@ -474,7 +479,8 @@ struct sgeom {
     static constexpr int RAW = CONV * PIECES * 16;              /* a raw chunk */
     static constexpr int SCL = CONV * PIECES * 4;               /* its scale words */
     static constexpr int CVT = BN * KC * 2;                     /* B of a chunk converted */
-    static constexpr int AFR = BLOCKS * SMMA_SM80_SMALL_ABLOCK; /* A's fragments of a chunk */
+    static constexpr int AFR = TR ? 2 * BLOCKS * 256            /* A's fragments of a chunk */
+                                  : BLOCKS * SMMA_SM80_SMALL_ABLOCK;
     static constexpr int OFF_SCL = STAGES * RAW, OFF_CVT = OFF_SCL + STAGES * SCL;
     static constexpr int OFF_AFR = OFF_CVT + 2 * CVT;
     static constexpr int OFF_BAR = OFF_AFR + 2 * AFR; /* mbarriers full[2], empty[2] */
@@ -489,16 +495,18 @@ struct spiece {
     uint32_t lim, slim;  /* bytes of the row from the piece on; scale blocks from its word on */
     uint32_t row;        /* column of B (in the CTA) or row of A */
     uint32_t k0;         /* its first k inside a chunk */
+    uint32_t sslot;      /* the slot whose scale word it reads */
     bool live;           /* inside N (B) or M (A): copied and converted */
+    bool slead;          /* it copies that word (sslot is its own slot) */
 };
 
 /* The pieces of this thread: B's (it < BP) and A's. */
-template <int AF, int BF>
+template <int AF, int BF, bool TR>
 __device__ __forceinline__ void
-split_plan(const sm80_params &p, const small_params &s, spiece (&pc)[sgeom<AF, BF>::PIECES],
+split_plan(const sm80_params &p, const small_params &s, spiece (&pc)[sgeom<AF, BF, TR>::PIECES],
            uint32_t &sstep)
 {
-    using G = sgeom<AF, BF>;
+    using G = sgeom<AF, BF, TR>;
     const uint32_t kstep = G::KC >> s.vshift;
 
     sstep = s.layout ? kstep / 4 * 512 : kstep;
@@ -511,7 +519,10 @@ split_plan(const sm80_params &p, const small_params &s, spiece (&pc)[sgeom<AF, B
         unsigned row, byte;
         uint32_t gr, kb0, live;
 
-        if (isb)
+        if (isb && TR) {
+            smma_sm80_s4_piece(it, ct, &row, &byte);
+            byte *= G::BPS;
+        } else if (isb)
             smma_sm80_small_piece(idx, G::BN, &row, &byte);
         else
             smma_sm80_small_apiece(idx, G::CA / 16, &row, &byte);
@@ -521,6 +532,23 @@ split_plan(const sm80_params &p, const small_params &s, spiece (&pc)[sgeom<AF, B
         pc[it].live = live;
         pc[it].k0 = byte * G::KC / rb;
         kb0 = (pc[it].k0 >> s.vshift) & ~3u;
+        {
+            /* Version 4: runs of consecutive slots hold consecutive pieces
+             * of a row (16 blocks of B's row, a row of A); in each, the
+             * first of the pieces that share a scale word copies it for
+             * all, which read it after a __syncwarp (they are one warp's):
+             * one 4-byte copy a word instead of one a piece.  Nsight
+             * Compute had found the 4-byte copies of every piece at 16
+             * shared-memory wavefronts an instruction, a third of the
+             * kernel's (bench/sm80-kernels.md, eighth round).  Version 2
+             * copies a word a piece (measured no faster the other way). */
+            const uint32_t psz = isb ? G::BPS : 16, run = isb ? 16u : G::CA / 16;
+            const uint32_t wb = (f == CV_E2M1 ? 2u : 4u) << s.vshift; /* bytes of a word */
+            const uint32_t grp = TR ? min(run, wb / psz) : 1u, slot = it * G::CONV + ct;
+
+            pc[it].sslot = slot - slot % grp;
+            pc[it].slead = slot % grp == 0;
+        }
         {
             const uint8_t *base = isb ? (const uint8_t *) p.b : (const uint8_t *) p.a;
             const uint32_t ld = isb ? s.b_row : s.a_row, kbytes = isb ? s.b_kbytes : s.a_kbytes;
@@ -542,12 +570,12 @@ split_plan(const sm80_params &p, const small_params &s, spiece (&pc)[sgeom<AF, B
 /* Issues this thread's copies of chunk c into stage st; `inside`: the
  * chunk lies inside K (every piece whole, every scale word too), the
  * common case, with nothing to compute but the addresses. */
-template <int AF, int BF>
+template <int AF, int BF, bool TR>
 __device__ __forceinline__ void
-split_issue(const spiece (&pc)[sgeom<AF, BF>::PIECES], uint32_t sstep, uint32_t kstep,
+split_issue(const spiece (&pc)[sgeom<AF, BF, TR>::PIECES], uint32_t sstep, uint32_t kstep,
             uint32_t smem, uint32_t st, uint32_t c, bool inside)
 {
-    using G = sgeom<AF, BF>;
+    using G = sgeom<AF, BF, TR>;
 
     if (inside) {
 #pragma unroll
@@ -557,8 +585,11 @@ split_issue(const spiece (&pc)[sgeom<AF, BF>::PIECES], uint32_t sstep, uint32_t 
 
             if (!pc[it].live)
                 continue;
-            cp_async16_stream_all(smem + st * G::RAW + slot * 16, pc[it].src + c * rb);
-            if ((it < G::BP ? BF : AF) != CV_BF16)
+            if (it < G::BP && G::BPS == 8)
+                cp_async8_stream_all(smem + st * G::RAW + slot * 16, pc[it].src + c * rb);
+            else
+                cp_async16_stream_all(smem + st * G::RAW + slot * 16, pc[it].src + c * rb);
+            if ((it < G::BP ? BF : AF) != CV_BF16 && pc[it].slead)
                 cp_async4_all(smem + G::OFF_SCL + st * G::SCL + slot * 4,
                               pc[it].scl + (size_t) c * sstep);
         }
@@ -573,10 +604,17 @@ split_issue(const spiece (&pc)[sgeom<AF, BF>::PIECES], uint32_t sstep, uint32_t 
 
         if (!pc[it].live)
             continue;
-        bytes = pc[it].lim > off ? min(16u, pc[it].lim - off) : 0;
+
+        const uint32_t psz = it < G::BP ? G::BPS : 16;
+
+        bytes = pc[it].lim > off ? min(psz, pc[it].lim - off) : 0;
         sbytes = pc[it].slim > koff ? min(4u, pc[it].slim - koff) : 0;
-        cp_async16_stream(smem + st * G::RAW + slot * 16, pc[it].src + (bytes ? off : 0), bytes);
-        if ((it < G::BP ? BF : AF) != CV_BF16)
+        if (psz == 8)
+            cp_async8_stream(smem + st * G::RAW + slot * 16, pc[it].src + (bytes ? off : 0), bytes);
+        else
+            cp_async16_stream(smem + st * G::RAW + slot * 16, pc[it].src + (bytes ? off : 0),
+                              bytes);
+        if ((it < G::BP ? BF : AF) != CV_BF16 && pc[it].slead)
             cp_async4(smem + G::OFF_SCL + st * G::SCL + slot * 4,
                       pc[it].scl + (sbytes ? (size_t) c * sstep : 0), sbytes);
     }
@@ -610,16 +648,18 @@ piece_pairs(const uint32_t (&x)[4], uint32_t sw, uint32_t k0, uint32_t vshift,
 /* Converts this thread's pieces of chunk c (landed in stage st) into the
  * converted B buffer cvt and the A fragments afr (shared addresses; the
  * registers of a lane and block at smma_sm80_small_afrag_off). */
-template <int AF, int BF, int SF>
+template <int AF, int BF, int SF, bool TR>
 __device__ __forceinline__ void
 split_convert(const sm80_params &p, const small_params &s,
-              const spiece (&pc)[sgeom<AF, BF>::PIECES], uint32_t smem, uint32_t st, uint32_t c,
-              uint32_t cvt, uint32_t afr)
+              const spiece (&pc)[sgeom<AF, BF, TR>::PIECES], uint32_t smem, uint32_t st,
+              uint32_t c, uint32_t cvt, uint32_t afr)
 {
-    using G = sgeom<AF, BF>;
+    using G = sgeom<AF, BF, TR>;
 
     uint32_t raw[G::PIECES][4], sws[G::PIECES];
 
+    if constexpr (TR)
+        __syncwarp(); /* the scale words other lanes copied (spiece::sslot) */
     /* Every piece's bytes first, so that their latencies overlap. */
 #pragma unroll
     for (int it = 0; it < G::PIECES; it++) {
@@ -631,10 +671,32 @@ split_convert(const sm80_params &p, const small_params &s,
                      : "=r"(raw[it][0]), "=r"(raw[it][1]), "=r"(raw[it][2]), "=r"(raw[it][3])
                      : "r"(smem + st * G::RAW + slot * 16));
         asm volatile("ld.shared.u32 %0, [%1];\n"
-                     : "=r"(sws[it]) : "r"(smem + G::OFF_SCL + st * G::SCL + slot * 4));
+                     : "=r"(sws[it]) : "r"(smem + G::OFF_SCL + st * G::SCL + pc[it].sslot * 4));
+    }
+    if constexpr (TR) {
+        /* Version 4: the thread's two pieces are one block of rows r and r +
+         * 8; their pairs 2 u, 2 u + 1 (k 4 u .. 4 u + 3) are the registers
+         * a0 .. a3 of lane (r % 8) 4 + u, one 16-byte store
+         * (smma_sm80_s4_bfrag_off). */
+        uint32_t e[2][8];
+        const uint32_t row = pc[0].row, j = pc[0].k0 / 16;
+        const uint32_t sh = 8 * ((pc[0].k0 >> s.vshift) & 3u);
+
+#pragma unroll
+        for (int it = 0; it < 2; it++)
+            cv_convert16<BF, false>(raw[it], SF, (sws[it] >> sh) & 0xffu, e[it]);
+#pragma unroll
+        for (int u = 0; u < 4; u++) {
+            const uint32_t at = cvt + smma_sm80_s4_bfrag_off(row / 16, j, G::BLOCKS,
+                                                             (row % 8) * 4 + u);
+
+            asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"r"(at),
+                         "r"(e[0][2 * u]), "r"(e[1][2 * u]), "r"(e[0][2 * u + 1]),
+                         "r"(e[1][2 * u + 1]));
+        }
     }
 #pragma unroll
-    for (int it = 0; it < G::PIECES; it++) {
+    for (int it = TR ? G::BP : 0; it < G::PIECES; it++) {
         const bool isb = it < G::BP;
         const uint32_t(&x)[4] = raw[it], sw = sws[it];
 
@@ -673,17 +735,33 @@ split_convert(const sm80_params &p, const small_params &s,
 #pragma unroll
                 for (int q = 0; q < NP; q++)
                     e[q] = kc + 2 * q < p.k ? e[q] : 0x80008000u;
-            /* pairs 2 u and 2 u + 1 are k 4 t .. 4 t + 3 of block j:
-             * registers i / 8 and i / 8 + 2 of lane (i % 8) * 4 + t
-             * (smma_sm80_small_afrag_off spreads a row's blocks over the
-             * banks: tests/sim/sm80-plan-t.c) */
+            if constexpr (TR) {
+                /* version 4: four pairs (8 k) are the b0, b1 of two lanes
+                 * of n8 tile i / 8 (smma_sm80_s4_afrag_off) */
 #pragma unroll
-            for (int u = 0; u < NP / 2; u++) {
-                const uint32_t k = pc[it].k0 + 4 * u, j = k / 16, t = (k % 16) / 4;
-                const uint32_t at = afr + smma_sm80_small_afrag_off(j, (i % 8) * 4 + t, i / 8);
+                for (int q = 0; q < NP / 4; q++) {
+                    const uint32_t k = pc[it].k0 + 8 * q, j = k / 16, h = (k % 16) / 8;
+                    const uint32_t at = afr + smma_sm80_s4_afrag_off(i / 8, j, G::BLOCKS,
+                                                                     (i % 8) * 4 + 2 * h);
 
-                asm volatile("st.shared.u32 [%0], %1;\n" ::"r"(at), "r"(e[2 * u]));
-                asm volatile("st.shared.u32 [%0], %1;\n" ::"r"(at + 8), "r"(e[2 * u + 1]));
+                    asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"r"(at),
+                                 "r"(e[4 * q]), "r"(e[4 * q + 1]), "r"(e[4 * q + 2]),
+                                 "r"(e[4 * q + 3]));
+                }
+            } else {
+                /* pairs 2 u and 2 u + 1 are k 4 t .. 4 t + 3 of block j:
+                 * registers i / 8 and i / 8 + 2 of lane (i % 8) * 4 + t
+                 * (smma_sm80_small_afrag_off spreads a row's blocks over
+                 * the banks: tests/sim/sm80-plan-t.c) */
+#pragma unroll
+                for (int u = 0; u < NP / 2; u++) {
+                    const uint32_t k = pc[it].k0 + 4 * u, j = k / 16, t = (k % 16) / 4;
+                    const uint32_t at = afr + smma_sm80_small_afrag_off(j, (i % 8) * 4 + t,
+                                                                        i / 8);
+
+                    asm volatile("st.shared.u32 [%0], %1;\n" ::"r"(at), "r"(e[2 * u]));
+                    asm volatile("st.shared.u32 [%0], %1;\n" ::"r"(at + 8), "r"(e[2 * u + 1]));
+                }
             }
         }
     }
@@ -699,7 +777,7 @@ template <int AF, int BF>
 __device__ __forceinline__ void
 split_mma(float (&acc)[4], uint32_t cvt, uint32_t afr, unsigned g, unsigned lane)
 {
-    using G = sgeom<AF, BF>;
+    using G = sgeom<AF, BF, false>;
 
     constexpr int AHEAD = 4; /* blocks whose fragments are loaded ahead */
     uint32_t av[AHEAD][4], bv[AHEAD][2], bb[4];
@@ -723,11 +801,100 @@ split_mma(float (&acc)[4], uint32_t cvt, uint32_t afr, unsigned g, unsigned lane
     }
 }
 
-template <int AF, int BF, int SF>
-__global__ void __launch_bounds__(sgeom<AF, BF>::THREADS, 2)
+/* ---- version 4: version 2's converters, B's rows on the m16 side ---------
+ *
+ * Version 2's mma warps read, per mma, A's four registers (16 rows of A
+ * on the m16 side, the same for every mma warp) and B's two (8 columns):
+ * 768 bytes of shared memory for 128 elements of B.  Version 4 multiplies
+ * D^T = B^T A^T as version 3 does: an mma warp owns 16 rows of B (two mma
+ * warps, 32 rows a CTA) and A's rows are the n8 side (one n8 tile for M <=
+ * 8, two for M <= 16), so that an mma reads 512 bytes of B and 256 of A
+ * for 256 elements.  The converter threads are version 2's (the same
+ * ring, the same conversion); what changes (sim/softmma/sm80.h section 7):
+ *   - a converter thread copies the same 16-k block of rows r and r + 8 of
+ *     B (16 bytes each, 8 for e2m1, whose pieces are one block so that
+ *     every thread holds two rows), converts both and stores, for each of
+ *     the four lanes of row r % 8, the lane's four registers a0 .. a3 with
+ *     one 16-byte store (smma_sm80_s4_bfrag_off: the mma warp's load of a
+ *     block goes straight into the mma's registers; a first layout that
+ *     needed the registers permuted cost 64 moves a chunk);
+ *   - A's pieces become n8 fragments (smma_sm80_s4_afrag_off);
+ *   - the scale word of a row is copied once for the pieces that share it
+ *     (spiece::slead).
+ * The k order inside a block and the sums are version 2's, so the results
+ * are equal bit for bit (tests/gpu/gemm-bs-t, SMMA_SM80_BS_SMALL=
+ * split-transposed). */
+
+/* Version 4's mma chain of one chunk for 16-row tile w: per block one
+ * 16-byte load of B's four registers, an 8-byte load of A's two for each
+ * of the MT n8 tiles, and MT mma, straight from the loads' registers.
+ * bo[f]: the lane's offset of block f < 8 (block j's is block j % 8's plus
+ * 512 (j - j % 8)); ao[f]: A's of block f < 8 (block j's is that of the
+ * first block with its XOR plus 256 times the difference,
+ * smma_sm80_s4_axor). */
+template <int MT>
+__device__ __forceinline__ void
+s4_mma(float (&acc)[2][4], uint32_t cvt, uint32_t afr, const uint32_t (&bo)[8],
+       const uint32_t (&ao)[8])
+{
+    constexpr int BLOCKS = KC2 / 16, AHEAD = 4; /* blocks whose fragments are loaded ahead */
+    uint32_t bv[AHEAD][4], av[AHEAD][MT][2];
+
+#pragma unroll
+    for (int j = 0; j < BLOCKS + AHEAD; j++) {
+        if (j >= AHEAD)
+#pragma unroll
+            for (int nt = 0; nt < MT; nt++)
+                mma16816<false>(acc[nt], bv[(j - AHEAD) % AHEAD], av[(j - AHEAD) % AHEAD][nt]);
+        if (j < BLOCKS) {
+            const int fa = j < 8 ? j : (j - 8) ^ 1; /* the block < 8 with j's XOR */
+
+            asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];\n"
+                         : "=r"(bv[j % AHEAD][0]), "=r"(bv[j % AHEAD][1]),
+                           "=r"(bv[j % AHEAD][2]), "=r"(bv[j % AHEAD][3])
+                         : "r"(cvt + bo[j % 8] + 512u * (j - j % 8)));
+#pragma unroll
+            for (int nt = 0; nt < MT; nt++)
+                asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];\n"
+                             : "=r"(av[j % AHEAD][nt][0]), "=r"(av[j % AHEAD][nt][1])
+                             : "r"(afr + ao[fa] + 256u * (nt * BLOCKS + j - fa)));
+        }
+    }
+}
+
+/* Version 4's mma warp w: rows 16 w .. 16 w + 15 of the CTA's B, D^T =
+ * B^T A^T; MT n8 tiles of A (M <= 8 or <= 16). */
+template <int MT, int CVT, int AFR>
+__device__ __forceinline__ void
+s4_role(const sm80_params &p, uint32_t cvt0, uint32_t afr0, uint32_t full0, uint32_t empty0,
+        uint32_t chunks, unsigned w, unsigned lane)
+{
+    constexpr int BLOCKS = KC2 / 16;
+    const uint32_t n0 = blockIdx.x * 32 + 16 * w;
+    uint32_t bo[8], ao[8];
+    float acc[2][4];
+
+#pragma unroll
+    for (int f = 0; f < 8; f++) {
+        bo[f] = smma_sm80_s4_bfrag_off(w, f, BLOCKS, lane);
+        ao[f] = smma_sm80_s4_afrag_off(0, f, BLOCKS, lane);
+    }
+    tacc_init<MT>(p, acc, n0, lane);
+    for (uint32_t c = 0; c < chunks; c++) {
+        const uint32_t buf = c % 2;
+
+        mbar_wait(full0 + 8 * buf, (c / 2) & 1u);
+        s4_mma<MT>(acc, cvt0 + buf * CVT, afr0 + buf * AFR, bo, ao);
+        mbar_arrive(empty0 + 8 * buf);
+    }
+    tacc_store<MT>(p, acc, n0, lane);
+}
+
+template <int AF, int BF, int SF, bool TR>
+__global__ void __launch_bounds__(sgeom<AF, BF, TR>::THREADS, 2)
 bs_split_kernel(sm80_params p, small_params s)
 {
-    using G = sgeom<AF, BF>;
+    using G = sgeom<AF, BF, TR>;
     extern __shared__ __align__(128) uint8_t smem_raw[];
     const uint32_t smem = smem_u32(smem_raw);
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -743,7 +910,14 @@ bs_split_kernel(sm80_params p, small_params s)
      * through mbarriers: full[c % 2] once the converters have written chunk
      * c into buffer c % 2, empty[c % 2] once the mma warps have read it.  So
      * that the converters' state is not live in the mma warps' loop. */
-    if (warp < G::MMA_WARPS) {
+    if (TR && warp < G::MMA_WARPS) {
+        if (p.m > 8)
+            s4_role<2, G::CVT, G::AFR>(p, smem + G::OFF_CVT, smem + G::OFF_AFR, full0, empty0,
+                                       chunks, warp, lane);
+        else
+            s4_role<1, G::CVT, G::AFR>(p, smem + G::OFF_CVT, smem + G::OFF_AFR, full0, empty0,
+                                       chunks, warp, lane);
+    } else if (warp < G::MMA_WARPS) {
         const uint32_t j0 = blockIdx.x * G::BN + warp * 8;
         float acc[4];
 
@@ -772,15 +946,16 @@ bs_split_kernel(sm80_params p, small_params s)
         uint32_t sstep, ist = G::STAGES - 1, cst = 1; /* the stages issued into and
                                                        * converted from next */
 
-        split_plan<AF, BF>(p, s, pc, sstep);
+        split_plan<AF, BF, TR>(p, s, pc, sstep);
 #pragma unroll
         for (int d = 0; d < G::STAGES - 1; d++) {
             if (d < chunks)
-                split_issue<AF, BF>(pc, sstep, kstep, smem, d, d, (d + 1) * G::KC <= p.k);
+                split_issue<AF, BF, TR>(pc, sstep, kstep, smem, d, d, (d + 1) * G::KC <= p.k);
             cp_async_commit();
         }
         cp_async_wait<G::STAGES - 2>();
-        split_convert<AF, BF, SF>(p, s, pc, smem, 0, 0, smem + G::OFF_CVT, smem + G::OFF_AFR);
+        split_convert<AF, BF, SF, TR>(p, s, pc, smem, 0, 0, smem + G::OFF_CVT,
+                                      smem + G::OFF_AFR);
         mbar_arrive(full0);
         /* Chunk c: the mma warps multiply it while these issue the copies
          * of chunk c + STAGES - 1 and convert chunk c + 1 into the buffer
@@ -789,15 +964,15 @@ bs_split_kernel(sm80_params p, small_params s)
             const uint32_t nbuf = (c + 1) % 2;
 
             if (c + G::STAGES - 1 < chunks)
-                split_issue<AF, BF>(pc, sstep, kstep, smem, ist, c + G::STAGES - 1,
-                                    (c + G::STAGES) * G::KC <= p.k);
+                split_issue<AF, BF, TR>(pc, sstep, kstep, smem, ist, c + G::STAGES - 1,
+                                        (c + G::STAGES) * G::KC <= p.k);
             cp_async_commit();
             cp_async_wait<G::STAGES - 2>();
             if (c >= 1)
                 mbar_wait(empty0 + 8 * nbuf, ((c - 1) / 2) & 1u);
-            split_convert<AF, BF, SF>(p, s, pc, smem, cst, c + 1,
-                                      smem + G::OFF_CVT + nbuf * G::CVT,
-                                      smem + G::OFF_AFR + nbuf * G::AFR);
+            split_convert<AF, BF, SF, TR>(p, s, pc, smem, cst, c + 1,
+                                          smem + G::OFF_CVT + nbuf * G::CVT,
+                                          smem + G::OFF_AFR + nbuf * G::AFR);
             mbar_arrive(full0 + 8 * nbuf);
             ist = ist + 1 == G::STAGES ? 0 : ist + 1;
             cst = cst + 1 == G::STAGES ? 0 : cst + 1;
@@ -806,23 +981,24 @@ bs_split_kernel(sm80_params p, small_params s)
     }
 }
 
-template <int AF, int BF, int SF>
+template <int AF, int BF, int SF, bool TR>
 int
 split_run(const sm80_params &p, const small_params &s, cudaStream_t st, char *msg,
           size_t msg_len)
 {
-    using G = sgeom<AF, BF>;
-    int rc = sm80tile::raise_smem<bs_split_kernel<AF, BF, SF>>(G::SMEM, "sm80-bs-small", msg,
-                                                                msg_len);
+    using G = sgeom<AF, BF, TR>;
+    int rc = sm80tile::raise_smem<bs_split_kernel<AF, BF, SF, TR>>(G::SMEM, "sm80-bs-small", msg,
+                                                                    msg_len);
 
     if (rc != SMMA_GPU_STATUS_OK)
         return rc;
-    bs_split_kernel<AF, BF, SF><<<(p.n + G::BN - 1) / G::BN, G::THREADS, G::SMEM, st>>>(p, s);
+    bs_split_kernel<AF, BF, SF, TR><<<(p.n + G::BN - 1) / G::BN, G::THREADS, G::SMEM, st>>>(p, s);
     return sm80_launched("sm80-bs-small", msg, msg_len);
 }
 
-/* Whether the device holds version 2's shared memory for A x B. */
-template <int AF, int BF>
+/* Whether the device holds version 2's (TR: version 4's) shared memory for
+ * A x B. */
+template <int AF, int BF, bool TR>
 bool
 split_fits(void)
 {
@@ -831,25 +1007,32 @@ split_fits(void)
     return cudaGetDevice(&dev) == cudaSuccess &&
            cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) ==
                cudaSuccess &&
-           optin >= sgeom<AF, BF>::SMEM;
+           optin >= sgeom<AF, BF, TR>::SMEM;
 }
 
 /* Version 2 where smma_gpu_bs_small_choose chose it (s.split) and the
  * device holds its shared memory, else version 1.  Version 2 is built with
  * e8m0 scales, and with ue4m3 scales for e2m1 B (NVFP4), the only pairs the
  * choice gives it. */
+template <int AF, int BF, bool TR>
+int
+split_scales(const sm80_params &p, const small_params &s, cudaStream_t st, char *msg,
+             size_t msg_len)
+{
+    if (s.sfmt == CV_E8M0 || BF != CV_E2M1)
+        return split_run<AF, BF, CV_E8M0, TR>(p, s, st, msg, msg_len);
+    return split_run<AF, BF, BF == CV_E2M1 ? CV_UE4M3 : CV_E8M0, TR>(p, s, st, msg, msg_len);
+}
+
 template <int AF, int BF>
 int
 small_run(const sm80_params &p, const small_params &s, cudaStream_t st, char *msg,
           size_t msg_len)
 {
-    if (s.split && split_fits<AF, BF>()) {
-        if (s.sfmt == CV_E8M0)
-            return split_run<AF, BF, CV_E8M0>(p, s, st, msg, msg_len);
-        if (BF == CV_E2M1)
-            return split_run<AF, BF, BF == CV_E2M1 ? CV_UE4M3 : CV_E8M0>(p, s, st, msg,
-                                                                         msg_len);
-    }
+    if (s.split == 2 && split_fits<AF, BF, true>())
+        return split_scales<AF, BF, true>(p, s, st, msg, msg_len);
+    if (s.split != 0 && split_fits<AF, BF, false>() && (s.sfmt == CV_E8M0 || BF == CV_E2M1))
+        return split_scales<AF, BF, false>(p, s, st, msg, msg_len);
     bs_small_kernel<AF, BF><<<(p.n + BN - 1) / BN, THREADS, 0, st>>>(p, s);
     return sm80_launched("sm80-bs-small", msg, msg_len);
 }
@@ -895,7 +1078,7 @@ smma_sm80_bs_small_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len
                 return rc;
             version = 2; /* the device lacks version 3's shared memory */
         }
-        s.split = version == 2;
+        s.split = version == 2 ? 1 : version == 4 ? 2 : 0;
     }
     if (vec != 16 && vec != 32)
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-small: vec = %u must "

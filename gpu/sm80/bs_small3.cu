@@ -409,14 +409,7 @@ bs_s3_kernel(sm80_params p, s3_params s)
             s3_issue<G>(q, s, d, wring + d * G::WST, sring + d * G::SST, lane);
         cp_async_commit();
     }
-#pragma unroll
-    for (int nt = 0; nt < MT; nt++)
-#pragma unroll
-        for (int r = 0; r < 4; r++) {
-            const uint32_t m = 8 * nt + 2 * tig + (r & 1), n = n0 + g + 8 * (r >> 1);
-
-            acc[nt][r] = m < p.m && n < p.n ? epi_c(p, m, n) : 0.0f;
-        }
+    tacc_init<MT>(p, acc, n0, lane);
     s3_load_a<AF, SF, G>(p, s, 0, ap);
     __syncthreads(); /* the zeros before A's rows */
     s3_convert_a<AF, SF, G>(p, 0, ap, abuf);
@@ -440,15 +433,7 @@ bs_s3_kernel(sm80_params p, s3_params s)
             s3_convert_a<AF, SF, G>(p, c + 1, ap, abuf + ((c + 1) % 2) * G::ABUF);
     }
     cp_async_wait<0>();
-#pragma unroll
-    for (int nt = 0; nt < MT; nt++)
-#pragma unroll
-        for (int r = 0; r < 4; r++) {
-            const uint32_t m = 8 * nt + 2 * tig + (r & 1), n = n0 + g + 8 * (r >> 1);
-
-            if (m < p.m && n < p.n)
-                epi_store(p, m, n, acc[nt][r], 0.0f, false);
-        }
+    tacc_store<MT>(p, acc, n0, lane);
 }
 
 template <int AF, int BF, int SF, int MT>

@@ -69,6 +69,20 @@ cp_async16_stream_all(uint32_t dst, const void *src)
     asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
 }
 
+/* 8 bytes streamed the same way (cp.async.cg copies 16 bytes only). */
+__device__ __forceinline__ void
+cp_async8_stream(uint32_t dst, const void *src, uint32_t src_bytes)
+{
+    asm volatile("cp.async.ca.shared.global.L2::256B [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(src),
+                 "r"(src_bytes));
+}
+
+__device__ __forceinline__ void
+cp_async8_stream_all(uint32_t dst, const void *src)
+{
+    asm volatile("cp.async.ca.shared.global.L2::256B [%0], [%1], 8;\n" ::"r"(dst), "l"(src));
+}
+
 /* cp.async of 4 bytes (src_bytes < 4: that many, the rest zeros). */
 __device__ __forceinline__ void
 cp_async4(uint32_t dst, const void *src, uint32_t src_bytes)
@@ -286,6 +300,40 @@ epi_store(const sm80_params &p, uint32_t i, uint32_t j, float v0, float v1, bool
                 d[1] = h1;
         }
     }
+}
+
+/* The accumulators of D^T = B^T A^T (sm80-bs-small versions 3 and 4: 16
+ * rows n0 .. n0 + 15 of B on the mma's m16 side, MT n8 tiles of A's rows):
+ * register r of n8 tile nt of lane (g, t) is D[8 nt + 2 t + (r & 1)][n0 +
+ * g + 8 (r >> 1)].  tacc_init sets them from C (0 without C or outside D),
+ * tacc_store writes those inside D. */
+template <int MT, int NT>
+__device__ __forceinline__ void
+tacc_init(const sm80_params &p, float (&acc)[NT][4], uint32_t n0, unsigned lane)
+{
+#pragma unroll
+    for (int nt = 0; nt < MT; nt++)
+#pragma unroll
+        for (int r = 0; r < 4; r++) {
+            const uint32_t m = 8 * nt + 2 * (lane % 4) + (r & 1), n = n0 + lane / 4 + 8 * (r >> 1);
+
+            acc[nt][r] = m < p.m && n < p.n ? epi_c(p, m, n) : 0.0f;
+        }
+}
+
+template <int MT, int NT>
+__device__ __forceinline__ void
+tacc_store(const sm80_params &p, const float (&acc)[NT][4], uint32_t n0, unsigned lane)
+{
+#pragma unroll
+    for (int nt = 0; nt < MT; nt++)
+#pragma unroll
+        for (int r = 0; r < 4; r++) {
+            const uint32_t m = 8 * nt + 2 * (lane % 4) + (r & 1), n = n0 + lane / 4 + 8 * (r >> 1);
+
+            if (m < p.m && n < p.n)
+                epi_store(p, m, n, acc[nt][r], 0.0f, false);
+        }
 }
 
 /* ---- host side --------------------------------------------------------- */

@@ -374,4 +374,67 @@ smma_sm80_s3_act_off(unsigned m, unsigned k, unsigned kc)
     return m * (2u * kc + 32u) + 2u * k;
 }
 
+/* ---- 7. sm80-bs-small version 4: version 2's converters, version 3's sides -
+ *
+ * Version 4 keeps version 2's converter threads and mma warps but gives the
+ * mma warps version 3's orientation, D^T = B^T A^T: an mma warp owns 16 rows
+ * of B, the m16 side, and A's rows are the n8 side.  The converters store
+ * B's bf16 registers in the m16 side's fragment order and A's in the n8
+ * side's, so that an mma warp reads 512 bytes of B and 256 of A (one n8
+ * tile) per mma, 3 bytes per element of B instead of version 2's 6.  The k
+ * order inside a 16-k block is version 2's: lane (g, t) holds k 4 t .. 4 t +
+ * 3 (registers a0, a2 of row g, a1, a3 of row g + 8; b0, b1). */
+
+/* B piece `it` (0 or 1) of converter thread ct: row `row` of the CTA's 32
+ * rows and 16-k block `block` of a chunk of 16 blocks (16 bytes of an 8-bit
+ * format, 8 of e2m1).  A thread's two pieces are the same block of rows r
+ * and r + 8 of a 16-row tile, so that it holds whole lanes of the m16 side
+ * (both rows' registers) and stores 16 bytes a lane; a warp's 32 threads
+ * copy a block each of two rows (two runs of 256 or 128 consecutive
+ * bytes). */
+SMMA_HD void
+smma_sm80_s4_piece(unsigned it, unsigned ct, unsigned *row, unsigned *block)
+{
+    unsigned rr = ct / 16u;
+
+    *block = ct % 16u;
+    *row = (rr / 8u) * 16u + rr % 8u + 8u * it;
+}
+
+/* The byte offset of the four B registers of lane `lane` (a0 .. a3: rows g
+ * = lane / 4 and g + 8, k 4 t, 4 t + 1 in a0, a1 and 4 t + 2, 4 t + 3 in
+ * a2, a3, t = lane % 4) of 16-row tile w in block j of a chunk of `blocks`
+ * blocks: one aligned 16-byte slot in the order the mma reads them, at
+ * lane ^ (j % 8) in its block's 512 bytes.  So the 16-byte stores of eight
+ * converter threads (one pair of rows, eight consecutive blocks) and the
+ * mma lanes' 16-byte loads meet no bank conflict (tests/sim/sm80-plan-t.c),
+ * and block j's offset is block (j % 8)'s plus 512 (j - j % 8). */
+SMMA_HD uint32_t
+smma_sm80_s4_bfrag_off(unsigned w, unsigned j, unsigned blocks, unsigned lane)
+{
+    return ((w * blocks + j) * 32u + (lane ^ (j & 7u))) * 16u;
+}
+
+/* The XOR on the 16-byte unit (two lanes) of A's block j. */
+SMMA_HD unsigned
+smma_sm80_s4_axor(unsigned j)
+{
+    return ((j >> 2) & 1u) | (((j ^ (j >> 3)) & 1u) << 1) | (((j >> 1) & 1u) << 2);
+}
+
+/* The byte offset of the two A registers (b0, b1: k 4 t .. 4 t + 3 of row 8
+ * nt + lane / 4) of lane `lane` in n8 tile nt and block j: 256 bytes a
+ * block, lanes 2 u and 2 u + 1 one 16-byte unit, at u ^
+ * smma_sm80_s4_axor(j).  The converters' 16-byte stores (pieces of one row
+ * of A a quarter-warp: eight consecutive blocks of 8-bit A, every other
+ * block of e2m1, four blocks of bf16 in halves) and the mma lanes' 8-byte
+ * loads meet no bank conflict (tests/sim/sm80-plan-t.c).  Block j's offset
+ * is that of a block with the same XOR plus 256 times the difference. */
+SMMA_HD uint32_t
+smma_sm80_s4_afrag_off(unsigned nt, unsigned j, unsigned blocks, unsigned lane)
+{
+    return ((nt * blocks + j) * 16u + ((lane >> 1) ^ smma_sm80_s4_axor(j))) * 16u +
+           (lane & 1u) * 8u;
+}
+
 #endif /* SOFTMMA_SM80_H */

@@ -17,9 +17,10 @@
  *    (SMMA_SEED replays it).  Level 0: the suites and the ragged problems.
  *
  * 3. sm80-bs-small's knob SMMA_SM80_BS_SMALL: everything else runs the
- *    version smma_gpu_bs_small_choose picks (2, and 3 for the sampled
- *    e2m1 shapes of n >= 16384); "regs" runs version 1 on a problem
- *    version 2 would take, "transposed" version 3 on the special values and
+ *    version smma_gpu_bs_small_choose picks (4 for 8-bit B with bf16 A or
+ *    m >= 4, 3 for the e2m1 shapes of n >= 16384, else 2); "regs" runs
+ *    version 1 on a problem version 2 would take, "split", "transposed"
+ *    and "split-transposed" versions 2, 3 and 4 on the special values and
  *    ragged problems of every pair, checked like the others; an unknown
  *    value is refused on the device with the value named
  *    (smma_gpu_bs_small_choose; tests/gpu/gemm-check-t tests its rules
@@ -407,26 +408,34 @@ main(void)
         kt_knob_refused(SMMA_GPU_SM80_BS_SMALL, &sm, SMMA_SL_128X4, seed, "SMMA_SM80_BS_SMALL",
                         "Regs");
     }
-    /* Everything above ran sm80-bs-small's version 2 (version 3 takes e2m1
-     * B with n >= 16384 only); "transposed" runs version 3 on the special
-     * values and two ragged problems of every pair, one for each number of
-     * A's n8 tiles. */
+    /* Everything above ran the version smma_gpu_bs_small_choose picks
+     * (version 4 for 8-bit B with bf16 A or m >= 4, 3 for e2m1 B with n >=
+     * 16384, else 2); "split", "transposed" and "split-transposed" run
+     * versions 2, 3 and 4 on the special values and two ragged problems of
+     * every pair, one for each number of A's n8 tiles. */
     if (wanted(SMMA_GPU_SM80_BS_SMALL)) {
-        if (setenv("SMMA_SM80_BS_SMALL", "transposed", 1) != 0)
-            bail("setenv SMMA_SM80_BS_SMALL");
-        diag("SMMA_SM80_BS_SMALL=transposed: sm80-bs-small version 3");
-        for (pi = 0; pi < NPAIRS; pi++) {
-            smma_gemm_shape sm = pair_shape(&pairs[pi], 16, 264, 136, SMMA_BF16);
-            smma_gemm_shape r = pair_shape(&pairs[pi], 6, 301, 1032, SMMA_FP16);
-            smma_gemm_shape r2 = pair_shape(&pairs[pi], 13, 333, 1544, SMMA_FP32);
+        static const char *const knobs[] = { "split", "transposed", "split-transposed" };
+        unsigned kv;
 
-            check_problem(&dev, SMMA_GPU_SM80_BS_SMALL, &small_geometry, &pairs[pi], &sm,
-                          false, pi % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4, seed + q++,
-                          samples + 1);
-            check_problem(&dev, SMMA_GPU_SM80_BS_SMALL, &small_geometry, &pairs[pi], &r, true,
-                          pi % 2 ? SMMA_SL_128X4 : SMMA_SL_LINEAR, seed + q++, samples);
-            check_problem(&dev, SMMA_GPU_SM80_BS_SMALL, &small_geometry, &pairs[pi], &r2,
-                          pi % 2, pi % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4, seed + q++, samples);
+        for (kv = 0; kv < 3; kv++) {
+            if (setenv("SMMA_SM80_BS_SMALL", knobs[kv], 1) != 0)
+                bail("setenv SMMA_SM80_BS_SMALL");
+            diag("SMMA_SM80_BS_SMALL=%s: sm80-bs-small version %u", knobs[kv], 2 + kv);
+            for (pi = 0; pi < NPAIRS; pi++) {
+                smma_gemm_shape sm = pair_shape(&pairs[pi], 16, 264, 136, SMMA_BF16);
+                smma_gemm_shape r = pair_shape(&pairs[pi], 6, 301, 1032, SMMA_FP16);
+                smma_gemm_shape r2 = pair_shape(&pairs[pi], 13, 333, 1544, SMMA_FP32);
+
+                check_problem(&dev, SMMA_GPU_SM80_BS_SMALL, &small_geometry, &pairs[pi], &sm,
+                              false, pi % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4, seed + q++,
+                              samples + 1);
+                check_problem(&dev, SMMA_GPU_SM80_BS_SMALL, &small_geometry, &pairs[pi], &r,
+                              true, pi % 2 ? SMMA_SL_128X4 : SMMA_SL_LINEAR, seed + q++,
+                              samples);
+                check_problem(&dev, SMMA_GPU_SM80_BS_SMALL, &small_geometry, &pairs[pi], &r2,
+                              pi % 2, pi % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4, seed + q++,
+                              samples);
+            }
         }
         unsetenv("SMMA_SM80_BS_SMALL");
     }

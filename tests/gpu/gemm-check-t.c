@@ -418,6 +418,8 @@ test_bs_small_version(void)
     small_version(&x, "", SMMA_GPU_STATUS_OK, 2, "knob empty");
     small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 3, "SMMA_SM80_BS_SMALL=transposed");
     small_version(&x, "split", SMMA_GPU_STATUS_OK, 2, "SMMA_SM80_BS_SMALL=split");
+    small_version(&x, "split-transposed", SMMA_GPU_STATUS_OK, 4,
+                  "SMMA_SM80_BS_SMALL=split-transposed");
     small_version(&x, "regs", SMMA_GPU_STATUS_OK, 1, "SMMA_SM80_BS_SMALL=regs");
     small_version(&x, "Regs", SMMA_GPU_STATUS_EINVAL, 0, "SMMA_SM80_BS_SMALL=Regs");
     x.scale_layout = SMMA_SL_LINEAR;
@@ -431,15 +433,21 @@ test_bs_small_version(void)
     x.shape.vec = 16;
     small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 2, "e8m0 scales per 16, "
                   "SMMA_SM80_BS_SMALL=transposed");
+    small_version(&x, "split-transposed", SMMA_GPU_STATUS_OK, 4, "e8m0 scales per 16, "
+                  "SMMA_SM80_BS_SMALL=split-transposed");
     x.shape.vec = 32;
     x.sb = (const void *) 0x5001;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 1, "B's scales not 4-byte aligned");
+    small_version(&x, "split-transposed", SMMA_GPU_STATUS_OK, 1, "B's scales not 4-byte "
+                  "aligned, SMMA_SM80_BS_SMALL=split-transposed");
     x.sb = (const void *) 0x5000;
     x.sa = (const void *) 0x4002;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 1, "A's scales not 4-byte aligned");
     x.sa = (const void *) 0x4000;
     x.shape.scale_fmt = SMMA_UE4M3;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 1, "e4m3 x e4m3 with ue4m3 scales");
+    small_version(&x, "split-transposed", SMMA_GPU_STATUS_OK, 1, "e4m3 x e4m3 with ue4m3 "
+                  "scales, SMMA_SM80_BS_SMALL=split-transposed");
     x = bs_args(SMMA_E2M1, SMMA_E2M1, 16, 8192, 8192);
     x.shape.scale_fmt = SMMA_UE4M3;
     x.shape.vec = 16;
@@ -449,6 +457,8 @@ test_bs_small_version(void)
     x.shape.vec = 32;
     small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 2, "e2m1 with ue4m3 scales per 32, "
                   "SMMA_SM80_BS_SMALL=transposed");
+    small_version(&x, "split-transposed", SMMA_GPU_STATUS_OK, 4, "e2m1 with ue4m3 scales per "
+                  "32, SMMA_SM80_BS_SMALL=split-transposed");
     x = bs_args(SMMA_E2M1, SMMA_E2M1, 1, 16384, 8192);
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 3, "mxfp4 m 1, n 16384");
     small_version(&x, "split", SMMA_GPU_STATUS_OK, 2, "mxfp4 m 1, n 16384, "
@@ -459,13 +469,23 @@ test_bs_small_version(void)
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 3, "mxfp8 x mxfp4 m 16, n 28672");
     x = bs_args(SMMA_E4M3, SMMA_E4M3, 1, 28672, 8192);
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "mxfp8 m 1, n 28672");
+    x.shape.m = 3;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "mxfp8 m 3, n 28672");
+    x.shape.m = 4;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 4, "mxfp8 m 4, n 28672");
+    x.shape.b_fmt = SMMA_E5M2;
+    x.shape.m = 16;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 4, "e4m3 x e5m2 m 16");
+    small_version(&x, "split", SMMA_GPU_STATUS_OK, 2, "e4m3 x e5m2 m 16, SMMA_SM80_BS_SMALL=split");
+    x = bs_args(SMMA_E2M3, SMMA_E2M3, 16, 8192, 8192);
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "mxfp6 e2m3 m 16");
     x = bs_args(SMMA_BF16, SMMA_E4M3, 4, 8192, 8192);
     x.sa = NULL;
-    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "bf16 x mxfp8 m 4");
-    x.shape.m = 5;
-    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "bf16 x mxfp8 m 5");
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 4, "bf16 x mxfp8 m 4");
+    x.shape.m = 1;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 4, "bf16 x mxfp8 m 1");
     x.shape.m = 16;
-    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "bf16 x mxfp8 m 16");
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 4, "bf16 x mxfp8 m 16");
     x.sb = (const void *) 0x5001;
     small_version(&x, "split", SMMA_GPU_STATUS_OK, 1, "bf16 x mxfp8 m 16, SMMA_SM80_BS_SMALL=split, "
                   "B's scales not 4-byte aligned");

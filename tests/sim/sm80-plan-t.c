@@ -27,6 +27,15 @@
  *    land where the mma lanes read them, at most four to a bank in a warp
  *    (a row's blocks are one warp's consecutive pieces); an mma warp's
  *    loads are conflict-free.
+ * 6. sm80-bs-small version 3's raw ring, ldmatrix addresses, e2m1 exchange
+ *    and A loads.
+ * 7. sm80-bs-small version 4: the converters' pieces of B cover a chunk
+ *    once in runs of consecutive bytes; every bf16 pair a converter stores
+ *    (B, and e2m1, 8-bit and bf16 A) is read by the mma lane
+ *    and register that the m16n8k16 fragments, with the k order inside a
+ *    block, assign it; the converters' stores and the mma warps' loads
+ *    meet no bank conflict; block j's addresses are those of a block with
+ *    the same swizzle plus a constant.
  */
 #include <config.h>
 
@@ -672,6 +681,185 @@ test_s3(void)
        bad_act);
 }
 
+/* sm80-bs-small version 4 (softmma/sm80.h section 7): 256 converter
+ * threads, chunks of 256 k (16 blocks), a CTA of 32 rows of B (two 16-row
+ * tiles) and A's at most 16 rows (two n8 tiles).  A tag names a bf16 pair
+ * by its row and first k: the converters write tags where the offsets say,
+ * the mma lanes read them back into registers. */
+#define S4_TAG(row, k) (((uint32_t) (row) << 16) | (uint32_t) (k))
+
+static void
+test_s4_b(void)
+{
+    enum { CT = 256, BLOCKS = 16, ROWS = 32, CVT = 2 * BLOCKS * 512 };
+    static uint32_t mem[CVT / 4];
+    uint8_t seen[ROWS * BLOCKS];
+    unsigned it, ct, bad_cover = 0, bad_run = 0, bad_st = 0, bad_bank = 0, bad_k = 0;
+    unsigned bad_rd = 0, bad_imm = 0;
+
+    memset(seen, 0, sizeof(seen));
+    memset(mem, 0xff, sizeof(mem));
+    for (it = 0; it < 2; it++)
+        for (ct = 0; ct < CT; ct++) {
+            unsigned row, blk, row1, blk1;
+
+            smma_sm80_s4_piece(it, ct, &row, &blk);
+            if (row >= ROWS || blk >= BLOCKS || seen[row * BLOCKS + blk]++)
+                bad_cover++;
+            /* a warp: blocks 0 .. 15 of a row, then of the next */
+            if (ct % 32 != 0) {
+                smma_sm80_s4_piece(it, ct - 1, &row1, &blk1);
+                if (blk == 0 ? row1 + 1 != row || blk1 != 15 : row1 != row || blk1 + 1 != blk)
+                    bad_run++;
+            }
+        }
+    /* The stores: thread ct stores, for each u, the slot of lane (r % 8) 4
+     * + u: its two pieces' pairs 2 u and 2 u + 1 (k 4 u .. 4 u + 3). */
+    for (ct = 0; ct < CT; ct += 8) {
+        unsigned u, t;
+
+        for (u = 0; u < 4; u++) {
+            unsigned mask = 0;
+
+            for (t = ct; t < ct + 8; t++) {
+                unsigned row, blk, row1, blk1, lane;
+                uint32_t off;
+
+                smma_sm80_s4_piece(0, t, &row, &blk);
+                smma_sm80_s4_piece(1, t, &row1, &blk1);
+                lane = (row % 8) * 4 + u;
+                off = smma_sm80_s4_bfrag_off(row / 16, blk, BLOCKS, lane);
+                if (blk1 != blk || row1 != row + 8 || row % 16 >= 8 || off % 16 != 0 ||
+                    off + 16 > CVT || mem[off / 4] != 0xffffffffu)
+                    bad_st++;
+                mem[off / 4] = S4_TAG(row, 16 * blk + 4 * u);
+                mem[off / 4 + 1] = S4_TAG(row1, 16 * blk + 4 * u);
+                mem[off / 4 + 2] = S4_TAG(row, 16 * blk + 4 * u + 2);
+                mem[off / 4 + 3] = S4_TAG(row1, 16 * blk + 4 * u + 2);
+                mask |= 1u << (off / 16 % 8);
+            }
+            if (mask != 0xffu)
+                bad_bank++;
+        }
+    }
+    /* Every mma lane's registers of every block: a0, a2 row g, a1, a3 row
+     * g + 8, k 4 t and 4 t + 2 of the block. */
+    for (ct = 0; ct < 2 * BLOCKS * 32; ct++) {
+        unsigned w = ct / (BLOCKS * 32), j = ct / 32 % BLOCKS, lane = ct % 32;
+        unsigned g = lane / 4, t = lane % 4;
+        uint32_t off = smma_sm80_s4_bfrag_off(w, j, BLOCKS, lane);
+
+        if (mem[off / 4] != S4_TAG(16 * w + g, 16 * j + 4 * t) ||
+            mem[off / 4 + 1] != S4_TAG(16 * w + g + 8, 16 * j + 4 * t) ||
+            mem[off / 4 + 2] != S4_TAG(16 * w + g, 16 * j + 4 * t + 2) ||
+            mem[off / 4 + 3] != S4_TAG(16 * w + g + 8, 16 * j + 4 * t + 2))
+            bad_k++;
+        if (off != smma_sm80_s4_bfrag_off(w, j % 8, BLOCKS, lane) + 512 * (j - j % 8))
+            bad_imm++;
+        if (lane % 8 == 0) {
+            unsigned mask = 0, l;
+
+            for (l = lane; l < lane + 8; l++)
+                mask |= 1u << (smma_sm80_s4_bfrag_off(w, j, BLOCKS, l) / 16 % 8);
+            if (mask != 0xffu)
+                bad_rd++;
+        }
+    }
+    ok(bad_cover == 0 && bad_run == 0, "bs-small v4 B: the pieces cover a chunk's 32 rows x 16 "
+       "blocks once, a warp's copies two rows' blocks in order (%u, %u wrong)", bad_cover,
+       bad_run);
+    ok(bad_st == 0, "bs-small v4 B: a thread's pieces are one block of rows r and r + 8, each "
+       "16-byte store fills a free slot (%u wrong)", bad_st);
+    ok(bad_bank == 0, "bs-small v4 B: a quarter-warp's stores hit 8 bank groups (%u)", bad_bank);
+    ok(bad_k == 0, "bs-small v4 B: every mma lane reads rows g, g + 8 and k 4t .. 4t + 3 of each "
+       "block into a0 .. a3 (%u wrong)", bad_k);
+    ok(bad_rd == 0, "bs-small v4 B: an mma warp's 16-byte loads meet no bank conflict (%u)",
+       bad_rd);
+    ok(bad_imm == 0, "bs-small v4 B: block j's slot is block j %% 8's plus 512 (j - j %% 8) "
+       "(%u wrong)", bad_imm);
+}
+
+static void
+test_s4_a(void)
+{
+    enum { CT = 256, BLOCKS = 16, KC = 256, AFR = 2 * BLOCKS * 256 };
+    static const unsigned rbs[] = { 128, 256, 512 };
+    static const char *const names[] = { "e2m1", "8-bit", "bf16" };
+    unsigned f, bad_rd = 0, bad_imm = 0;
+
+    for (f = 0; f < 3; f++) {
+        const unsigned rb = rbs[f], rp = rb / 16, pieces = 16 * rp;
+        const unsigned np = rb == 128 ? 16 : rb == 512 ? 4 : 8; /* bf16 pairs of a piece */
+        static uint32_t mem[AFR / 4];
+        unsigned it, ct, q, bad_st = 0, bad_bank = 0, bad_k = 0;
+
+        memset(mem, 0xff, sizeof(mem));
+        for (it = 0; it * CT < pieces; it++)
+            for (ct = 0; ct < CT; ct += 8)
+                for (q = 0; q < np / 4; q++) { /* a quarter-warp's q-th 16-byte store */
+                    unsigned mask = 0, t;
+
+                    for (t = ct; t < ct + 8; t++) {
+                        unsigned row, byte, k, j, h, lane;
+                        uint32_t off;
+
+                        if (it * CT + t >= pieces)
+                            continue;
+                        smma_sm80_small_apiece(it * CT + t, rp, &row, &byte);
+                        k = byte * KC / rb + 8 * q;
+                        j = k / 16;
+                        h = k % 16 / 8;
+                        lane = (row % 8) * 4 + 2 * h;
+                        off = smma_sm80_s4_afrag_off(row / 8, j, BLOCKS, lane);
+                        if (off % 16 != 0 || off + 16 > AFR || mem[off / 4] != 0xffffffffu ||
+                            smma_sm80_s4_afrag_off(row / 8, j, BLOCKS, lane + 1) != off + 8)
+                            bad_st++;
+                        mem[off / 4] = S4_TAG(row, k);
+                        mem[off / 4 + 1] = S4_TAG(row, k + 2);
+                        mem[off / 4 + 2] = S4_TAG(row, k + 4);
+                        mem[off / 4 + 3] = S4_TAG(row, k + 6);
+                        mask |= 1u << (off / 16 % 8);
+                    }
+                    if (it * CT + ct < pieces && mask != 0xffu)
+                        bad_bank++;
+                }
+        for (ct = 0; ct < 2 * BLOCKS * 32; ct++) {
+            unsigned nt = ct / (BLOCKS * 32), j = ct / 32 % BLOCKS, lane = ct % 32;
+            uint32_t off = smma_sm80_s4_afrag_off(nt, j, BLOCKS, lane);
+
+            if (mem[off / 4] != S4_TAG(8 * nt + lane / 4, 16 * j + 4 * (lane % 4)) ||
+                mem[off / 4 + 1] != S4_TAG(8 * nt + lane / 4, 16 * j + 4 * (lane % 4) + 2))
+                bad_k++;
+            if (f == 0) {
+                unsigned j0 = 0;
+
+                while (smma_sm80_s4_axor(j0) != smma_sm80_s4_axor(j))
+                    j0++;
+                if (off != smma_sm80_s4_afrag_off(nt, j0, BLOCKS, lane) + 256 * (j - j0))
+                    bad_imm++;
+                if (lane % 16 == 0) {
+                    unsigned mask = 0, l;
+
+                    for (l = lane; l < lane + 16; l++)
+                        mask |= 1u << (smma_sm80_s4_afrag_off(nt, j, BLOCKS, l) / 8 % 16);
+                    if (mask != 0xffffu)
+                        bad_rd++;
+                }
+            }
+        }
+        ok(bad_st == 0, "bs-small v4 %s A: each 16-byte store fills two lanes' free registers "
+           "(%u wrong)", names[f], bad_st);
+        ok(bad_bank == 0, "bs-small v4 %s A: a quarter-warp's stores hit 8 bank groups (%u)",
+           names[f], bad_bank);
+        ok(bad_k == 0, "bs-small v4 %s A: every mma lane reads row 8 nt + g, k 4t .. 4t + 3 of "
+           "each block into b0, b1 (%u wrong)", names[f], bad_k);
+    }
+    ok(bad_rd == 0, "bs-small v4 A: an mma warp's 8-byte loads meet no bank conflict (%u)",
+       bad_rd);
+    ok(bad_imm == 0, "bs-small v4 A: block j's offset is that of the first block with its XOR "
+       "plus 256 times the difference (%u wrong)", bad_imm);
+}
+
 int
 main(void)
 {
@@ -686,5 +874,7 @@ main(void)
     test_small();
     test_small_a();
     test_s3();
+    test_s4_b();
+    test_s4_a();
     return exit_status();
 }
