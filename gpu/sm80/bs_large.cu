@@ -94,7 +94,7 @@ scale_byte(const bs_params &b, const uint8_t *s, uint32_t rows, uint32_t row, ui
 {
     if (row >= rows || kbi >= b.kb)
         return cv_scale_one(b.sfmt);
-    return s[b.layout ? smma_sm80_scale_128x4(row, kbi, b.kb_pad) : (size_t) row * b.kb + kbi];
+    return s[smma_sm80_scale_off(b.layout, row, kbi, b.kb, b.kb_pad)];
 }
 
 /* A thread's share of the ring loads (NT threads load: all 256 in version

@@ -115,7 +115,7 @@ scale_word(const small_params &s, const uint8_t *sc, uint32_t n, uint32_t kb0)
     uint32_t v = 0;
 
     if (s.sword && kb0 + 4 <= s.kb) {
-        size_t at = s.layout ? smma_sm80_scale_128x4(n, kb0, s.kb_pad) : (size_t) n * s.kb + kb0;
+        size_t at = smma_sm80_scale_off(s.layout, n, kb0, s.kb, s.kb_pad);
 
         return __ldg((const uint32_t *) (sc + at));
     }
@@ -124,7 +124,7 @@ scale_word(const small_params &s, const uint8_t *sc, uint32_t n, uint32_t kb0)
         uint32_t kbi = kb0 + e, b = cv_scale_one(s.sfmt);
 
         if (kbi < s.kb)
-            b = sc[s.layout ? smma_sm80_scale_128x4(n, kbi, s.kb_pad) : (size_t) n * s.kb + kbi];
+            b = sc[smma_sm80_scale_off(s.layout, n, kbi, s.kb, s.kb_pad)];
         v |= b << (8 * e);
     }
     return v;
@@ -141,10 +141,9 @@ block_scales(const small_params &s, const uint8_t *sc, uint32_t n, uint32_t c, u
         uint32_t kb0 = c * (KC / 32) + 2 * w, b0 = cv_scale_one(s.sfmt), b1 = b0;
 
         if (kb0 < s.kb)
-            b0 = sc[s.layout ? smma_sm80_scale_128x4(n, kb0, s.kb_pad) : (size_t) n * s.kb + kb0];
+            b0 = sc[smma_sm80_scale_off(s.layout, n, kb0, s.kb, s.kb_pad)];
         if (kb0 + 1 < s.kb)
-            b1 = sc[s.layout ? smma_sm80_scale_128x4(n, kb0 + 1, s.kb_pad)
-                             : (size_t) n * s.kb + kb0 + 1];
+            b1 = sc[smma_sm80_scale_off(s.layout, n, kb0 + 1, s.kb, s.kb_pad)];
         return b0 * 0x0101u + b1 * 0x01010000u;
     }
 }
@@ -289,8 +288,7 @@ load_a(const sm80_params &p, const small_params &s, uint32_t c, araw &ar)
             else
                 ar.code[q] = __ldg((const uint16_t *) ((const uint8_t *) p.a + at));
             if (AF != CV_BF16) {
-                size_t sat = s.layout ? smma_sm80_scale_128x4(i, kbi, s.kb_pad)
-                                      : (size_t) i * s.kb + kbi;
+                size_t sat = smma_sm80_scale_off(s.layout, i, kbi, s.kb, s.kb_pad);
 
                 ar.scale[q / 4] |= (uint32_t) s.sa[sat] << (8 * (q % 4));
             }
@@ -560,8 +558,7 @@ split_plan(const sm80_params &p, const small_params &s, spiece (&pc)[sgeom<AF, B
             pc[it].lim = live && kbytes > byte ? kbytes - byte : 0;
             pc[it].scl = f == CV_BF16 ? s.sb
                          : !live ? sc
-                         : sc + (s.layout ? smma_sm80_scale_128x4(gr, kb0, s.kb_pad)
-                                          : (size_t) gr * s.kb + kb0);
+                         : sc + smma_sm80_scale_off(s.layout, gr, kb0, s.kb, s.kb_pad);
             pc[it].slim = f != CV_BF16 && live && s.kb > kb0 ? s.kb - kb0 : 0;
         }
     }

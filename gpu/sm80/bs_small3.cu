@@ -123,8 +123,7 @@ s3_scale_byte(const s3_params &s, const uint8_t *sc, int sfmt, uint32_t row, uin
 {
     if (kb >= s.kb)
         return cv_scale_one(sfmt);
-    return __ldg(sc + (s.layout ? smma_sm80_scale_128x4(row, kb, s.kb_pad)
-                                : (size_t) row * s.kb + kb));
+    return __ldg(sc + smma_sm80_scale_off(s.layout, row, kb, s.kb, s.kb_pad));
 }
 
 /* Where a lane's copies of B and of B's scales come from, computed once. */
@@ -160,8 +159,7 @@ s3_plan_make(const sm80_params &p, const s3_params &s, uint32_t n0, unsigned lan
         q.sc[i] = s.sb;
         if (n0 + r < p.n) {
             q.sc_live |= 1u << i;
-            q.sc[i] = s.sb + (s.layout ? smma_sm80_scale_128x4(n0 + r, kb0, s.kb_pad)
-                                       : (size_t) (n0 + r) * s.kb + kb0);
+            q.sc[i] = s.sb + smma_sm80_scale_off(s.layout, n0 + r, kb0, s.kb, s.kb_pad);
         }
     }
 }

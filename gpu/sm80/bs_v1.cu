@@ -69,8 +69,7 @@ v1_scale(const v1_scales &s, const uint8_t *sc, uint32_t row, uint32_t kk)
 
     if (sc == NULL)
         return 1.0f;
-    return cv_scale(s.sfmt, sc[s.layout ? smma_sm80_scale_128x4(row, kbi, s.kb_pad)
-                                        : (size_t) row * s.kb + kbi]);
+    return cv_scale(s.sfmt, sc[smma_sm80_scale_off(s.layout, row, kbi, s.kb, s.kb_pad)]);
 }
 
 /* Two elements (k_lo, k_lo + 1) of row i of A as a bf16 pair: -0 past K,

@@ -231,6 +231,15 @@ smma_sm80_scale_128x4(uint32_t row, uint32_t kb, uint32_t kb_pad)
            kb % 4;
 }
 
+/* The byte offset of scale (row, kb) of an operand with kb_n scale blocks
+ * a row: the 128x4 layout (layout128 non-zero; kb_pad is kb_n rounded up to
+ * 4) or the linear one, row after row. */
+SMMA_HD size_t
+smma_sm80_scale_off(int layout128, uint32_t row, uint32_t kb, uint32_t kb_n, uint32_t kb_pad)
+{
+    return layout128 ? (size_t) smma_sm80_scale_128x4(row, kb, kb_pad) : (size_t) row * kb_n + kb;
+}
+
 /* ---- 4. the order of CTA tiles ------------------------------------------ */
 
 /* The tile (tm, tn) computed by CTA number pid of tiles_m x tiles_n tiles,

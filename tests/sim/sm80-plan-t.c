@@ -287,6 +287,30 @@ test_scales(void)
     ok(bad == 0, "smma_sm80_scale_128x4 equals smma_scale_offset on %zu scales (%zu wrong)", n,
        bad);
 
+    /* smma_sm80_scale_off: either layout, vectors of 32 and 16 */
+    bad = n = 0;
+    for (si = 0; si < sizeof(shapes) / sizeof(shapes[0]); si++) {
+        unsigned vec, lay;
+
+        for (vec = 16; vec <= 32; vec += 16)
+            for (lay = 0; lay < 2; lay++) {
+                size_t rows = shapes[si][0], k = shapes[si][1], kb = (k + vec - 1) / vec, m, j;
+                size_t off;
+                smma_error err;
+
+                for (m = 0; m < rows; m++)
+                    for (j = 0; j < kb; j++, n++)
+                        if (smma_scale_offset(lay ? SMMA_SL_128X4 : SMMA_SL_LINEAR, rows, k, vec,
+                                              m, j, &off, &err) != SMMA_OK ||
+                            off != smma_sm80_scale_off((int) lay, (uint32_t) m, (uint32_t) j,
+                                                       (uint32_t) kb,
+                                                       (uint32_t) ((kb + 3) / 4 * 4)))
+                            bad++;
+            }
+    }
+    ok(bad == 0, "smma_sm80_scale_off equals smma_scale_offset in both layouts on %zu scales "
+       "(%zu wrong)", n, bad);
+
     /* sm80-bs-large's version 2 copies one aligned word per row and k tile:
      * blocks 4w .. 4w + 3 of a row lie at its offset for block 0 plus 512 w
      * plus 0 .. 3. */
