@@ -1005,11 +1005,8 @@ ws_run(const sm80_params &p, const bs_params &b, bool ws, bs_query *q, cudaStrea
        char *msg, size_t msg_len)
 {
     const int smem = ws_geom<AF, BF>::SMEM;
-    int dev = 0, optin = 0;
 
-    if (!ws || cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) !=
-            cudaSuccess || optin < smem)
+    if (!ws || !sm80tile::device_holds_smem(smem))
         return v1_run<AF, BF>(p, b, q, st, msg, msg_len);
     if ((size_t) smem != smma_gpu_bs_large_smem2((smma_format) AF, (smma_format) BF))
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_ECUDA, "sm80-bs-large: shared memory "

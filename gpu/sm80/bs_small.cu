@@ -999,12 +999,7 @@ template <int AF, int BF, bool TR>
 bool
 split_fits(void)
 {
-    int dev = 0, optin = 0;
-
-    return cudaGetDevice(&dev) == cudaSuccess &&
-           cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) ==
-               cudaSuccess &&
-           optin >= sgeom<AF, BF, TR>::SMEM;
+    return sm80tile::device_holds_smem(sgeom<AF, BF, TR>::SMEM);
 }
 
 /* Version 2 where smma_gpu_bs_small_choose chose it (s.split) and the

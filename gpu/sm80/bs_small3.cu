@@ -440,12 +440,9 @@ s3_run(const sm80_params &p, const s3_params &s, cudaStream_t st, int *ran, char
        size_t msg_len)
 {
     using G = g3<AF, BF, SF, MT>;
-    int dev = 0, optin = 0, rc;
+    int rc;
 
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) !=
-            cudaSuccess ||
-        optin < G::SMEM) {
+    if (!sm80tile::device_holds_smem(G::SMEM)) {
         *ran = 0; /* the caller runs version 2 or 1 */
         return SMMA_GPU_STATUS_OK;
     }

@@ -150,6 +150,19 @@ store_d(const sm80_params &p, uint32_t i0, uint32_t j0, unsigned lane,
             }
 }
 
+/* Whether the current device gives a block `bytes` of shared memory (its
+ * opt-in limit); false where the device cannot be asked. */
+__host__ inline bool
+device_holds_smem(int bytes)
+{
+    int dev = 0, optin = 0;
+
+    return cudaGetDevice(&dev) == cudaSuccess &&
+           cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) ==
+               cudaSuccess &&
+           optin >= bytes;
+}
+
 /* Raises the dynamic shared memory limit of KERNEL once per device. */
 template <auto KERNEL>
 __host__ int
