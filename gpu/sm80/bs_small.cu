@@ -473,16 +473,23 @@ struct sgeom {
     static constexpr int AP_ALL = 16 * CA / 16;                 /* A pieces of 16 rows */
     static constexpr int AP = (AP_ALL + CONV - 1) / CONV;       /* A pieces a thread */
     static constexpr int PIECES = BP + AP;
+    /* Converted buffers: two.  (Three, with a raw ring of three stages to
+     * hold two CTAs an SM, measured 0.89-1.04x of two in version 4:
+     * bench/sm80-kernels.md, ninth round.) */
+    static constexpr int NB = 2;
     static constexpr int STAGES = AF == CV_BF16 ? 3 : 4;        /* two CTAs an SM */
+    /* A scale word serves SG pieces or more (version 4: every word is
+     * shared by 2 pieces at least, spiece::sslot), one slot each. */
+    static constexpr int SG = TR ? 2 : 1;
     static constexpr int RAW = CONV * PIECES * 16;              /* a raw chunk */
-    static constexpr int SCL = CONV * PIECES * 4;               /* its scale words */
+    static constexpr int SCL = CONV * PIECES * 4 / SG;          /* its scale words */
     static constexpr int CVT = BN * KC * 2;                     /* B of a chunk converted */
     static constexpr int AFR = TR ? 2 * BLOCKS * 256            /* A's fragments of a chunk */
                                   : BLOCKS * SMMA_SM80_SMALL_ABLOCK;
     static constexpr int OFF_SCL = STAGES * RAW, OFF_CVT = OFF_SCL + STAGES * SCL;
-    static constexpr int OFF_AFR = OFF_CVT + 2 * CVT;
-    static constexpr int OFF_BAR = OFF_AFR + 2 * AFR; /* mbarriers full[2], empty[2] */
-    static constexpr int SMEM = OFF_BAR + 32;
+    static constexpr int OFF_AFR = OFF_CVT + NB * CVT;
+    static constexpr int OFF_BAR = OFF_AFR + NB * AFR; /* mbarriers full[NB], empty[NB] */
+    static constexpr int SMEM = OFF_BAR + 16 * NB;
 };
 
 /* Where one piece of a thread comes from, computed once: its bytes at
@@ -493,9 +500,9 @@ struct spiece {
     uint32_t lim, slim;  /* bytes of the row from the piece on; scale blocks from its word on */
     uint32_t row;        /* column of B (in the CTA) or row of A */
     uint32_t k0;         /* its first k inside a chunk */
-    uint32_t sslot;      /* the slot whose scale word it reads */
+    uint32_t sslot;      /* the slot of the scale word it reads (and copies, if slead) */
     bool live;           /* inside N (B) or M (A): copied and converted */
-    bool slead;          /* it copies that word (sslot is its own slot) */
+    bool slead;          /* it copies that word (it leads the pieces sharing sslot) */
 };
 
 /* The pieces of this thread: B's (it < BP) and A's. */
@@ -544,7 +551,7 @@ split_plan(const sm80_params &p, const small_params &s, spiece (&pc)[sgeom<AF, B
             const uint32_t wb = (f == CV_E2M1 ? 2u : 4u) << s.vshift; /* bytes of a word */
             const uint32_t grp = TR ? min(run, wb / psz) : 1u, slot = it * G::CONV + ct;
 
-            pc[it].sslot = slot - slot % grp;
+            pc[it].sslot = (slot - slot % grp) / G::SG; /* grp >= SG: vec 16 or 32 */
             pc[it].slead = slot % grp == 0;
         }
         {
@@ -574,6 +581,25 @@ split_issue(const spiece (&pc)[sgeom<AF, BF, TR>::PIECES], uint32_t sstep, uint3
 {
     using G = sgeom<AF, BF, TR>;
 
+    if (inside && TR) {
+        /* Version 4: predicated copies, no branch (a piece outside N or M
+         * points at the matrix and is not copied). */
+#pragma unroll
+        for (int it = 0; it < G::PIECES; it++) {
+            const int rb = it < G::BP ? G::CB : G::CA;
+            const uint32_t slot = it * G::CONV + threadIdx.x - 32 * G::MMA_WARPS;
+            const uint32_t dst = smem + st * G::RAW + slot * 16;
+
+            if (it < G::BP && G::BPS == 8)
+                cp_async8_stream_if(dst, pc[it].src + c * rb, pc[it].live);
+            else
+                cp_async16_stream_if(dst, pc[it].src + c * rb, pc[it].live);
+            if ((it < G::BP ? BF : AF) != CV_BF16)
+                cp_async4_if(smem + G::OFF_SCL + st * G::SCL + pc[it].sslot * 4,
+                             pc[it].scl + (size_t) c * sstep, pc[it].live && pc[it].slead);
+        }
+        return;
+    }
     if (inside) {
 #pragma unroll
         for (int it = 0; it < G::PIECES; it++) {
@@ -587,7 +613,7 @@ split_issue(const spiece (&pc)[sgeom<AF, BF, TR>::PIECES], uint32_t sstep, uint3
             else
                 cp_async16_stream_all(smem + st * G::RAW + slot * 16, pc[it].src + c * rb);
             if ((it < G::BP ? BF : AF) != CV_BF16 && pc[it].slead)
-                cp_async4_all(smem + G::OFF_SCL + st * G::SCL + slot * 4,
+                cp_async4_all(smem + G::OFF_SCL + st * G::SCL + pc[it].sslot * 4,
                               pc[it].scl + (size_t) c * sstep);
         }
         return;
@@ -612,7 +638,7 @@ split_issue(const spiece (&pc)[sgeom<AF, BF, TR>::PIECES], uint32_t sstep, uint3
             cp_async16_stream(smem + st * G::RAW + slot * 16, pc[it].src + (bytes ? off : 0),
                               bytes);
         if ((it < G::BP ? BF : AF) != CV_BF16 && pc[it].slead)
-            cp_async4(smem + G::OFF_SCL + st * G::SCL + slot * 4,
+            cp_async4(smem + G::OFF_SCL + st * G::SCL + pc[it].sslot * 4,
                       pc[it].scl + (sbytes ? (size_t) c * sstep : 0), sbytes);
     }
 }
@@ -861,14 +887,14 @@ s4_mma(float (&acc)[2][4], uint32_t cvt, uint32_t afr, const uint32_t (&bo)[8],
 
 /* Version 4's mma warp w: rows 16 w .. 16 w + 15 of the CTA's B, D^T =
  * B^T A^T; MT n8 tiles of A (M <= 8 or <= 16). */
-template <int MT, int CVT, int AFR>
+template <int MT, int CVT, int AFR, int NB>
 __device__ __forceinline__ void
 s4_role(const sm80_params &p, uint32_t cvt0, uint32_t afr0, uint32_t full0, uint32_t empty0,
         uint32_t chunks, unsigned w, unsigned lane)
 {
     constexpr int BLOCKS = KC2 / 16;
     const uint32_t n0 = blockIdx.x * 32 + 16 * w;
-    uint32_t bo[8], ao[8];
+    uint32_t bo[8], ao[8], buf = 0, phase = 0;
     float acc[2][4];
 
 #pragma unroll
@@ -878,11 +904,13 @@ s4_role(const sm80_params &p, uint32_t cvt0, uint32_t afr0, uint32_t full0, uint
     }
     tacc_init<MT>(p, acc, n0, lane);
     for (uint32_t c = 0; c < chunks; c++) {
-        const uint32_t buf = c % 2;
-
-        mbar_wait(full0 + 8 * buf, (c / 2) & 1u);
+        mbar_wait(full0 + 8 * buf, phase);
         s4_mma<MT>(acc, cvt0 + buf * CVT, afr0 + buf * AFR, bo, ao);
         mbar_arrive(empty0 + 8 * buf);
+        if (++buf == NB) { /* chunk c + 1 is in buffer (c + 1) % NB, phase (c + 1) / NB */
+            buf = 0;
+            phase ^= 1u;
+        }
     }
     tacc_store<MT>(p, acc, n0, lane);
 }
@@ -896,24 +924,25 @@ bs_split_kernel(sm80_params p, small_params s)
     const uint32_t smem = smem_u32(smem_raw);
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const uint32_t chunks = (p.k + G::KC - 1) / G::KC;
-    const uint32_t full0 = smem + G::OFF_BAR, empty0 = full0 + 16;
+    const uint32_t full0 = smem + G::OFF_BAR, empty0 = full0 + 8 * G::NB;
 
-    if (threadIdx.x < 4) /* full[b]: every converter thread; empty[b]: every mma thread */
-        mbar_init(full0 + 8 * threadIdx.x, threadIdx.x < 2 ? G::CONV : 32 * G::MMA_WARPS);
-    for (unsigned w = threadIdx.x; w < 2 * G::AFR / 4; w += G::THREADS)
+    if (threadIdx.x < 2 * G::NB) /* full[b]: every converter thread; empty[b]: every mma thread */
+        mbar_init(full0 + 8 * threadIdx.x, threadIdx.x < G::NB ? G::CONV : 32 * G::MMA_WARPS);
+    for (unsigned w = threadIdx.x; w < G::NB * G::AFR / 4; w += G::THREADS)
         ((uint32_t *) (smem_raw + G::OFF_AFR))[w] = 0;
     __syncthreads();
     /* The two roles run separate loops and hand the converted buffers over
-     * through mbarriers: full[c % 2] once the converters have written chunk
-     * c into buffer c % 2, empty[c % 2] once the mma warps have read it.  So
-     * that the converters' state is not live in the mma warps' loop. */
+     * through mbarriers: full[c % NB] once the converters have written
+     * chunk c into buffer c % NB, empty[c % NB] once the mma warps have read
+     * it.  So that the converters' state is not live in the mma warps'
+     * loop. */
     if (TR && warp < G::MMA_WARPS) {
         if (p.m > 8)
-            s4_role<2, G::CVT, G::AFR>(p, smem + G::OFF_CVT, smem + G::OFF_AFR, full0, empty0,
-                                       chunks, warp, lane);
+            s4_role<2, G::CVT, G::AFR, G::NB>(p, smem + G::OFF_CVT, smem + G::OFF_AFR, full0,
+                                              empty0, chunks, warp, lane);
         else
-            s4_role<1, G::CVT, G::AFR>(p, smem + G::OFF_CVT, smem + G::OFF_AFR, full0, empty0,
-                                       chunks, warp, lane);
+            s4_role<1, G::CVT, G::AFR, G::NB>(p, smem + G::OFF_CVT, smem + G::OFF_AFR, full0,
+                                              empty0, chunks, warp, lane);
     } else if (warp < G::MMA_WARPS) {
         const uint32_t j0 = blockIdx.x * G::BN + warp * 8;
         float acc[4];
@@ -956,21 +985,28 @@ bs_split_kernel(sm80_params p, small_params s)
         mbar_arrive(full0);
         /* Chunk c: the mma warps multiply it while these issue the copies
          * of chunk c + STAGES - 1 and convert chunk c + 1 into the buffer
-         * chunk c - 1 held, once the mma warps have read it. */
-        for (uint32_t c = 0; c + 1 < chunks; c++) {
-            const uint32_t nbuf = (c + 1) % 2;
+         * chunk c + 1 - NB held, once the mma warps have read it. */
+        uint32_t nbuf = 1 % G::NB, ephase = 0; /* chunk c + 1's buffer; its empty phase */
 
+        for (uint32_t c = 0; c + 1 < chunks; c++) {
+            if (TR && G::STAGES == 3)
+                __syncwarp(); /* the scale words of the stage copied into next were read */
             if (c + G::STAGES - 1 < chunks)
                 split_issue<AF, BF, TR>(pc, sstep, kstep, smem, ist, c + G::STAGES - 1,
                                         (c + G::STAGES) * G::KC <= p.k);
             cp_async_commit();
             cp_async_wait<G::STAGES - 2>();
-            if (c >= 1)
-                mbar_wait(empty0 + 8 * nbuf, ((c - 1) / 2) & 1u);
+            if (c + 1 >= G::NB)
+                mbar_wait(empty0 + 8 * nbuf, ephase);
             split_convert<AF, BF, SF, TR>(p, s, pc, smem, cst, c + 1,
                                           smem + G::OFF_CVT + nbuf * G::CVT,
                                           smem + G::OFF_AFR + nbuf * G::AFR);
             mbar_arrive(full0 + 8 * nbuf);
+            if (++nbuf == G::NB) {
+                nbuf = 0;
+                if (c + 1 >= G::NB) /* buffer 0's first wait is chunk NB's, phase 0 */
+                    ephase ^= 1u;
+            }
             ist = ist + 1 == G::STAGES ? 0 : ist + 1;
             cst = cst + 1 == G::STAGES ? 0 : cst + 1;
         }

@@ -83,6 +83,31 @@ cp_async8_stream_all(uint32_t dst, const void *src)
     asm volatile("cp.async.ca.shared.global.L2::256B [%0], [%1], 8;\n" ::"r"(dst), "l"(src));
 }
 
+/* The copies above, issued only where p holds: predicated, no branch. */
+__device__ __forceinline__ void
+cp_async16_stream_if(uint32_t dst, const void *src, bool p)
+{
+    asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n"
+                 " @q cp.async.cg.shared.global.L2::256B [%0], [%1], 16;\n}\n" ::"r"(dst),
+                 "l"(src), "r"((uint32_t) p));
+}
+
+__device__ __forceinline__ void
+cp_async8_stream_if(uint32_t dst, const void *src, bool p)
+{
+    asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n"
+                 " @q cp.async.ca.shared.global.L2::256B [%0], [%1], 8;\n}\n" ::"r"(dst),
+                 "l"(src), "r"((uint32_t) p));
+}
+
+__device__ __forceinline__ void
+cp_async4_if(uint32_t dst, const void *src, bool p)
+{
+    asm volatile("{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n"
+                 " @q cp.async.ca.shared.global [%0], [%1], 4;\n}\n" ::"r"(dst), "l"(src),
+                 "r"((uint32_t) p));
+}
+
 /* cp.async of 4 bytes (src_bytes < 4: that many, the rest zeros). */
 __device__ __forceinline__ void
 cp_async4(uint32_t dst, const void *src, uint32_t src_bytes)
