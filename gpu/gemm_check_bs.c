@@ -175,15 +175,18 @@ smma_gpu_bs_small_choose(const char *knob, const smma_gpu_gemm_args *x, int *ver
 
     *version = 0;
     if (set && strcmp(knob, "regs") != 0 && strcmp(knob, "split") != 0 &&
-        strcmp(knob, "transposed") != 0 && strcmp(knob, "split-transposed") != 0)
+        strcmp(knob, "transposed") != 0 && strcmp(knob, "split-transposed") != 0 &&
+        strcmp(knob, "split-transposed-wide") != 0)
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-small: "
-                            "SMMA_SM80_BS_SMALL=%s: not regs, split, transposed or "
-                            "split-transposed", knob);
+                            "SMMA_SM80_BS_SMALL=%s: not regs, split, transposed, "
+                            "split-transposed or split-transposed-wide", knob);
     if ((set && strcmp(knob, "regs") == 0) || !words ||
         (s->scale_fmt == SMMA_UE4M3 && s->b_fmt != SMMA_E2M1))
         *version = 1;
     else if (set && strcmp(knob, "split-transposed") == 0)
         *version = 4; /* built for every scale format and vector version 2 is */
+    else if (set && strcmp(knob, "split-transposed-wide") == 0)
+        *version = 5; /* the same */
     else if (s->scale_fmt == SMMA_UE4M3 ? s->vec != 16 : s->vec != 32)
         *version = 2; /* version 3 is built for e8m0 per 32 and NVFP4 */
     else if (set && strcmp(knob, "transposed") == 0)
@@ -197,12 +200,12 @@ smma_gpu_bs_small_choose(const char *knob, const smma_gpu_gemm_args *x, int *ver
          * least 16384 (two warps of 16 rows of B per scheduler). */
         *version = 3;
     else
-        /* Version 4 where it was the faster (eighth round): 8-bit B with
-         * bf16 A, or with M >= 4. */
-        *version = (s->b_fmt == SMMA_E4M3 || s->b_fmt == SMMA_E5M2) &&
-                           (s->a_fmt == SMMA_BF16 || s->m >= 4)
-                       ? 4
-                       : 2;
+        /* Versions 4 and 5 where each was the faster (ninth round): version
+         * 5 (converter threads of two blocks, half as many) for e2m1 B, and
+         * for 6- and 8-bit B with quantized A where the CTAs are one wave
+         * (N <= 8192: two CTAs an SM on the H100); else version 4, whose
+         * lone CTA at the end of the last wave has twice the converters. */
+        *version = s->b_fmt == SMMA_E2M1 || (s->a_fmt != SMMA_BF16 && s->n <= 8192) ? 5 : 4;
     return SMMA_GPU_STATUS_OK;
 }
 

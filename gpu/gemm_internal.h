@@ -56,14 +56,15 @@ int smma_gpu_v2_choose(const char *tile, const char *stages, size_t smem, smma_g
  * time (the linear layout with a number of blocks a row not a multiple of
  * 4, or a pointer not 4-byte aligned), and for ue4m3 scales with B other
  * than e2m1 (versions 2 and 3 are built with ue4m3 for NVFP4's B only).
- * Otherwise 2 (converter warps and mma warps), except 3 (B's rows on the
- * mma's m16 side) for e2m1 B with e8m0 scales per 32, A e2m1 or e4m3 and
- * n >= 16384, and 4 (version 2's converters, version 3's sides) for B e4m3
- * or e5m2 with A bf16 or m >= 4, where those were the faster on the H100;
- * knob "transposed" asks
- * for 3 and "split" for 2 (version 3 needs e8m0 per 32 or ue4m3 per 16),
- * "split-transposed" for 4 (converter warps, B's rows on the m16 side;
- * built for what version 2 is).
+ * Otherwise, for e8m0 scales per 32 or ue4m3 per 16: 3 (B's rows on the
+ * mma's m16 side) for e2m1 B with e8m0 scales, A e2m1 or e4m3 and n >=
+ * 16384; 5 (version 4 with converter threads of two blocks) for other e2m1
+ * B and for 6- and 8-bit B with quantized A and n <= 8192; 4 (version 2's
+ * converters, version 3's sides) for the rest, where each was the faster
+ * on the H100; 2 (converter warps and mma warps) for other scale vectors.
+ * Knob "transposed" asks for 3 and "split" for 2 (version 3 needs e8m0 per
+ * 32 or ue4m3 per 16), "split-transposed" for 4 and
+ * "split-transposed-wide" for 5 (both built for what version 2 is).
  * A knob NULL or empty asks for nothing; another value is refused (EINVAL)
  * with a message that names it.  (The launcher also runs version 2 on a
  * device without the shared memory of version 3 or 4, and version 1 on one

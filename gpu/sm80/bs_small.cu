@@ -9,15 +9,17 @@
  * through mma.sync.m16n8k16 in k order.  No split-K: one warp owns eight
  * columns of D and walks all of K for them.
  *
- * The file holds three versions.  Version 1 (below) gives each warp its
+ * The file holds four versions.  Version 1 (below) gives each warp its
  * columns' whole chain: load, shuffle, convert, mma.  Version 2 (further
  * down) lets separate warps convert and keeps the mma warps on their
  * chains; on the H100 it is faster than version 1 in 86 of the 90
  * benchmark cases (bench/sm80-kernels.md).  Version 3 (bs_small3.cu) puts
  * B's rows on the mma's m16 side, converted by the mma warps; version 4
  * (version 2's code with TR set) keeps version 2's converter warps and
- * gives the mma warps version 3's orientation.  smma_gpu_bs_small_choose
- * picks one; the launcher below runs it.
+ * gives the mma warps version 3's orientation; version 5 (TR and H = 2) is
+ * version 4 with half as many converter threads, each converting twice
+ * the elements.  smma_gpu_bs_small_choose picks one; the launcher below
+ * runs it.
  *
  * Version 1: how it streams B, and why:
  *   - B never touches shared memory.  A warp reads its eight columns in
@@ -459,15 +461,18 @@ struct fbytes { /* bytes of a row of a chunk of KC k in format F */
     static constexpr int V = (F == CV_BF16 ? 2 * KC2 : F == CV_E2M1 ? KC2 / 2 : KC2);
 };
 
-/* TR: version 4 (below), B's rows on the mma's m16 side. */
-template <int AF, int BF, bool TR>
+/* TR: version 4 (below), B's rows on the mma's m16 side; with H = 2
+ * version 5. */
+template <int AF, int BF, bool TR, int H>
 struct sgeom {
     static constexpr int BN = 32, MMA_WARPS = TR ? BN / 16 : BN / 8;
-    static constexpr int CONV = 256;                           /* the converter threads */
+    /* H: blocks of B a converter thread converts, 2 in version 5 */
+    static_assert(H == 1 || (TR && H == 2), "H is 1, or 2 with TR (version 5)");
+    static constexpr int CONV = 256 / H;                        /* the converter threads */
     static constexpr int WARPS = MMA_WARPS + CONV / 32, THREADS = 32 * WARPS;
     static constexpr int KC = KC2, BLOCKS = KC / 16;
     static constexpr int CB = fbytes<BF>::V, CA = fbytes<AF>::V; /* bytes of a row a chunk */
-    static constexpr int BP = TR ? 2 : BN * CB / 16 / CONV;     /* B pieces a thread: 2 or 1 */
+    static constexpr int BP = TR ? 2 * H : BN * CB / 16 / CONV; /* B pieces a thread: 4, 2, 1 */
     /* bytes of a piece of B: 16, or one block of e2m1 in version 4 */
     static constexpr int BPS = TR && BF == CV_E2M1 ? 8 : 16;
     static constexpr int AP_ALL = 16 * CA / 16;                 /* A pieces of 16 rows */
@@ -506,12 +511,12 @@ struct spiece {
 };
 
 /* The pieces of this thread: B's (it < BP) and A's. */
-template <int AF, int BF, bool TR>
+template <int AF, int BF, bool TR, int H>
 __device__ __forceinline__ void
-split_plan(const sm80_params &p, const small_params &s, spiece (&pc)[sgeom<AF, BF, TR>::PIECES],
+split_plan(const sm80_params &p, const small_params &s, spiece (&pc)[sgeom<AF, BF, TR, H>::PIECES],
            uint32_t &sstep)
 {
-    using G = sgeom<AF, BF, TR>;
+    using G = sgeom<AF, BF, TR, H>;
     const uint32_t kstep = G::KC >> s.vshift;
 
     sstep = s.layout ? kstep / 4 * 512 : kstep;
@@ -525,7 +530,7 @@ split_plan(const sm80_params &p, const small_params &s, spiece (&pc)[sgeom<AF, B
         uint32_t gr, kb0, live;
 
         if (isb && TR) {
-            smma_sm80_s4_piece(it, ct, &row, &byte);
+            smma_sm80_s4_piece(it, ct, H, &row, &byte);
             byte *= G::BPS;
         } else if (isb)
             smma_sm80_small_piece(idx, G::BN, &row, &byte);
@@ -547,7 +552,7 @@ split_plan(const sm80_params &p, const small_params &s, spiece (&pc)[sgeom<AF, B
              * shared-memory wavefronts an instruction, a third of the
              * kernel's (bench/sm80-kernels.md, eighth round).  Version 2
              * copies a word a piece (measured no faster the other way). */
-            const uint32_t psz = isb ? G::BPS : 16, run = isb ? 16u : G::CA / 16;
+            const uint32_t psz = isb ? G::BPS : 16, run = isb ? 16u / H : G::CA / 16;
             const uint32_t wb = (f == CV_E2M1 ? 2u : 4u) << s.vshift; /* bytes of a word */
             const uint32_t grp = TR ? min(run, wb / psz) : 1u, slot = it * G::CONV + ct;
 
@@ -574,12 +579,12 @@ split_plan(const sm80_params &p, const small_params &s, spiece (&pc)[sgeom<AF, B
 /* Issues this thread's copies of chunk c into stage st; `inside`: the
  * chunk lies inside K (every piece whole, every scale word too), the
  * common case, with nothing to compute but the addresses. */
-template <int AF, int BF, bool TR>
+template <int AF, int BF, bool TR, int H>
 __device__ __forceinline__ void
-split_issue(const spiece (&pc)[sgeom<AF, BF, TR>::PIECES], uint32_t sstep, uint32_t kstep,
+split_issue(const spiece (&pc)[sgeom<AF, BF, TR, H>::PIECES], uint32_t sstep, uint32_t kstep,
             uint32_t smem, uint32_t st, uint32_t c, bool inside)
 {
-    using G = sgeom<AF, BF, TR>;
+    using G = sgeom<AF, BF, TR, H>;
 
     if (inside && TR) {
         /* Version 4: predicated copies, no branch (a piece outside N or M
@@ -671,13 +676,13 @@ piece_pairs(const uint32_t (&x)[4], uint32_t sw, uint32_t k0, uint32_t vshift,
 /* Converts this thread's pieces of chunk c (landed in stage st) into the
  * converted B buffer cvt and the A fragments afr (shared addresses; the
  * registers of a lane and block at smma_sm80_small_afrag_off). */
-template <int AF, int BF, int SF, bool TR>
+template <int AF, int BF, int SF, bool TR, int H>
 __device__ __forceinline__ void
 split_convert(const sm80_params &p, const small_params &s,
-              const spiece (&pc)[sgeom<AF, BF, TR>::PIECES], uint32_t smem, uint32_t st,
+              const spiece (&pc)[sgeom<AF, BF, TR, H>::PIECES], uint32_t smem, uint32_t st,
               uint32_t c, uint32_t cvt, uint32_t afr)
 {
-    using G = sgeom<AF, BF, TR>;
+    using G = sgeom<AF, BF, TR, H>;
 
     uint32_t raw[G::PIECES][4], sws[G::PIECES];
 
@@ -697,25 +702,29 @@ split_convert(const sm80_params &p, const small_params &s,
                      : "=r"(sws[it]) : "r"(smem + G::OFF_SCL + st * G::SCL + pc[it].sslot * 4));
     }
     if constexpr (TR) {
-        /* Version 4: the thread's two pieces are one block of rows r and r +
-         * 8; their pairs 2 u, 2 u + 1 (k 4 u .. 4 u + 3) are the registers
-         * a0 .. a3 of lane (r % 8) 4 + u, one 16-byte store
+        /* Version 4: the thread's pieces 2 b and 2 b + 1 are one block of
+         * rows r and r + 8; their pairs 2 u, 2 u + 1 (k 4 u .. 4 u + 3) are
+         * the registers a0 .. a3 of lane (r % 8) 4 + u, one 16-byte store
          * (smma_sm80_s4_bfrag_off). */
-        uint32_t e[2][8];
-        const uint32_t row = pc[0].row, j = pc[0].k0 / 16;
-        const uint32_t sh = 8 * ((pc[0].k0 >> s.vshift) & 3u);
+#pragma unroll
+        for (int b = 0; b < G::BP / 2; b++) {
+            uint32_t e[2][8];
+            const uint32_t row = pc[2 * b].row, j = pc[2 * b].k0 / 16;
+            const uint32_t sh = 8 * ((pc[2 * b].k0 >> s.vshift) & 3u);
 
 #pragma unroll
-        for (int it = 0; it < 2; it++)
-            cv_convert16<BF, false>(raw[it], SF, (sws[it] >> sh) & 0xffu, e[it]);
+            for (int it = 0; it < 2; it++)
+                cv_convert16<BF, false>(raw[2 * b + it], SF, (sws[2 * b + it] >> sh) & 0xffu,
+                                        e[it]);
 #pragma unroll
-        for (int u = 0; u < 4; u++) {
-            const uint32_t at = cvt + smma_sm80_s4_bfrag_off(row / 16, j, G::BLOCKS,
-                                                             (row % 8) * 4 + u);
+            for (int u = 0; u < 4; u++) {
+                const uint32_t at = cvt + smma_sm80_s4_bfrag_off(row / 16, j, G::BLOCKS,
+                                                                 (row % 8) * 4 + u);
 
-            asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"r"(at),
-                         "r"(e[0][2 * u]), "r"(e[1][2 * u]), "r"(e[0][2 * u + 1]),
-                         "r"(e[1][2 * u + 1]));
+                asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"r"(at),
+                             "r"(e[0][2 * u]), "r"(e[1][2 * u]), "r"(e[0][2 * u + 1]),
+                             "r"(e[1][2 * u + 1]));
+            }
         }
     }
 #pragma unroll
@@ -800,7 +809,7 @@ template <int AF, int BF>
 __device__ __forceinline__ void
 split_mma(float (&acc)[4], uint32_t cvt, uint32_t afr, unsigned g, unsigned lane)
 {
-    using G = sgeom<AF, BF, false>;
+    using G = sgeom<AF, BF, false, 1>;
 
     constexpr int AHEAD = 4; /* blocks whose fragments are loaded ahead */
     uint32_t av[AHEAD][4], bv[AHEAD][2], bb[4];
@@ -846,7 +855,26 @@ split_mma(float (&acc)[4], uint32_t cvt, uint32_t afr, unsigned g, unsigned lane
  *     (spiece::slead).
  * The k order inside a block and the sums are version 2's, so the results
  * are equal bit for bit (tests/gpu/gemm-bs-t, SMMA_SM80_BS_SMALL=
- * split-transposed). */
+ * split-transposed).
+ *
+ * Its copies are predicated, without a branch, and a scale word takes one
+ * slot of the stage for all the pieces that share it (1.5 KB a stage, not
+ * 3): 1.00-1.22x on the H100 over the first version 4 (bench/sm80-kernels.md,
+ * ninth round).
+ *
+ * ---- version 5: version 4 with converter threads of two blocks ----------
+ *
+ * Half as many converter threads (4 warps, H = 2), each converting pieces
+ * 2 i and 2 i + 1 of blocks b and b + 8 of its two rows (64 elements a
+ * chunk, smma_sm80_s4_piece): the work of a chunk that does not grow with
+ * its elements (the copies' and stores' addresses, the waits, the scale
+ * words) is spread over twice the elements, and with 168 registers a
+ * thread nothing is recomputed in the loop.  Everything else, the layouts
+ * included, is version 4's.  On the H100, 1.10-1.22x version 4 for e2m1 B,
+ * 1.02-1.10x for 8-bit B with quantized A at N = 8192, but 0.88-0.97x where
+ * the CTAs take more than one wave (N = 28672): at the end of the last wave
+ * a lone CTA an SM has 4 converter warps where version 4's has 8
+ * (smma_gpu_bs_small_choose). */
 
 /* Version 4's mma chain of one chunk for 16-row tile w: per block one
  * 16-byte load of B's four registers, an 8-byte load of A's two for each
@@ -915,11 +943,11 @@ s4_role(const sm80_params &p, uint32_t cvt0, uint32_t afr0, uint32_t full0, uint
     tacc_store<MT>(p, acc, n0, lane);
 }
 
-template <int AF, int BF, int SF, bool TR>
-__global__ void __launch_bounds__(sgeom<AF, BF, TR>::THREADS, 2)
+template <int AF, int BF, int SF, bool TR, int H>
+__global__ void __launch_bounds__(sgeom<AF, BF, TR, H>::THREADS, 2)
 bs_split_kernel(sm80_params p, small_params s)
 {
-    using G = sgeom<AF, BF, TR>;
+    using G = sgeom<AF, BF, TR, H>;
     extern __shared__ __align__(128) uint8_t smem_raw[];
     const uint32_t smem = smem_u32(smem_raw);
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -972,15 +1000,15 @@ bs_split_kernel(sm80_params p, small_params s)
         uint32_t sstep, ist = G::STAGES - 1, cst = 1; /* the stages issued into and
                                                        * converted from next */
 
-        split_plan<AF, BF, TR>(p, s, pc, sstep);
+        split_plan<AF, BF, TR, H>(p, s, pc, sstep);
 #pragma unroll
         for (int d = 0; d < G::STAGES - 1; d++) {
             if (d < chunks)
-                split_issue<AF, BF, TR>(pc, sstep, kstep, smem, d, d, (d + 1) * G::KC <= p.k);
+                split_issue<AF, BF, TR, H>(pc, sstep, kstep, smem, d, d, (d + 1) * G::KC <= p.k);
             cp_async_commit();
         }
         cp_async_wait<G::STAGES - 2>();
-        split_convert<AF, BF, SF, TR>(p, s, pc, smem, 0, 0, smem + G::OFF_CVT,
+        split_convert<AF, BF, SF, TR, H>(p, s, pc, smem, 0, 0, smem + G::OFF_CVT,
                                       smem + G::OFF_AFR);
         mbar_arrive(full0);
         /* Chunk c: the mma warps multiply it while these issue the copies
@@ -992,13 +1020,13 @@ bs_split_kernel(sm80_params p, small_params s)
             if (TR && G::STAGES == 3)
                 __syncwarp(); /* the scale words of the stage copied into next were read */
             if (c + G::STAGES - 1 < chunks)
-                split_issue<AF, BF, TR>(pc, sstep, kstep, smem, ist, c + G::STAGES - 1,
+                split_issue<AF, BF, TR, H>(pc, sstep, kstep, smem, ist, c + G::STAGES - 1,
                                         (c + G::STAGES) * G::KC <= p.k);
             cp_async_commit();
             cp_async_wait<G::STAGES - 2>();
             if (c + 1 >= G::NB)
                 mbar_wait(empty0 + 8 * nbuf, ephase);
-            split_convert<AF, BF, SF, TR>(p, s, pc, smem, cst, c + 1,
+            split_convert<AF, BF, SF, TR, H>(p, s, pc, smem, cst, c + 1,
                                           smem + G::OFF_CVT + nbuf * G::CVT,
                                           smem + G::OFF_AFR + nbuf * G::AFR);
             mbar_arrive(full0 + 8 * nbuf);
@@ -1014,42 +1042,42 @@ bs_split_kernel(sm80_params p, small_params s)
     }
 }
 
-template <int AF, int BF, int SF, bool TR>
+template <int AF, int BF, int SF, bool TR, int H>
 int
 split_run(const sm80_params &p, const small_params &s, cudaStream_t st, char *msg,
           size_t msg_len)
 {
-    using G = sgeom<AF, BF, TR>;
-    int rc = sm80tile::raise_smem<bs_split_kernel<AF, BF, SF, TR>>(G::SMEM, "sm80-bs-small", msg,
+    using G = sgeom<AF, BF, TR, H>;
+    int rc = sm80tile::raise_smem<bs_split_kernel<AF, BF, SF, TR, H>>(G::SMEM, "sm80-bs-small", msg,
                                                                     msg_len);
 
     if (rc != SMMA_GPU_STATUS_OK)
         return rc;
-    bs_split_kernel<AF, BF, SF, TR><<<(p.n + G::BN - 1) / G::BN, G::THREADS, G::SMEM, st>>>(p, s);
+    bs_split_kernel<AF, BF, SF, TR, H><<<(p.n + G::BN - 1) / G::BN, G::THREADS, G::SMEM, st>>>(p, s);
     return sm80_launched("sm80-bs-small", msg, msg_len);
 }
 
 /* Whether the device holds version 2's (TR: version 4's) shared memory for
  * A x B. */
-template <int AF, int BF, bool TR>
+template <int AF, int BF, bool TR, int H>
 bool
 split_fits(void)
 {
-    return sm80tile::device_holds_smem(sgeom<AF, BF, TR>::SMEM);
+    return sm80tile::device_holds_smem(sgeom<AF, BF, TR, H>::SMEM);
 }
 
 /* Version 2 where smma_gpu_bs_small_choose chose it (s.split) and the
  * device holds its shared memory, else version 1.  Version 2 is built with
  * e8m0 scales, and with ue4m3 scales for e2m1 B (NVFP4), the only pairs the
  * choice gives it. */
-template <int AF, int BF, bool TR>
+template <int AF, int BF, bool TR, int H>
 int
 split_scales(const sm80_params &p, const small_params &s, cudaStream_t st, char *msg,
              size_t msg_len)
 {
     if (s.sfmt == CV_E8M0 || BF != CV_E2M1)
-        return split_run<AF, BF, CV_E8M0, TR>(p, s, st, msg, msg_len);
-    return split_run<AF, BF, BF == CV_E2M1 ? CV_UE4M3 : CV_E8M0, TR>(p, s, st, msg, msg_len);
+        return split_run<AF, BF, CV_E8M0, TR, H>(p, s, st, msg, msg_len);
+    return split_run<AF, BF, BF == CV_E2M1 ? CV_UE4M3 : CV_E8M0, TR, H>(p, s, st, msg, msg_len);
 }
 
 template <int AF, int BF>
@@ -1057,10 +1085,12 @@ int
 small_run(const sm80_params &p, const small_params &s, cudaStream_t st, char *msg,
           size_t msg_len)
 {
-    if (s.split == 2 && split_fits<AF, BF, true>())
-        return split_scales<AF, BF, true>(p, s, st, msg, msg_len);
-    if (s.split != 0 && split_fits<AF, BF, false>() && (s.sfmt == CV_E8M0 || BF == CV_E2M1))
-        return split_scales<AF, BF, false>(p, s, st, msg, msg_len);
+    if (s.split == 3 && split_fits<AF, BF, true, 2>())
+        return split_scales<AF, BF, true, 2>(p, s, st, msg, msg_len);
+    if (s.split >= 2 && split_fits<AF, BF, true, 1>())
+        return split_scales<AF, BF, true, 1>(p, s, st, msg, msg_len);
+    if (s.split != 0 && split_fits<AF, BF, false, 1>() && (s.sfmt == CV_E8M0 || BF == CV_E2M1))
+        return split_scales<AF, BF, false, 1>(p, s, st, msg, msg_len);
     bs_small_kernel<AF, BF><<<(p.n + BN - 1) / BN, THREADS, 0, st>>>(p, s);
     return sm80_launched("sm80-bs-small", msg, msg_len);
 }
@@ -1106,7 +1136,7 @@ smma_sm80_bs_small_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len
                 return rc;
             version = 2; /* the device lacks version 3's shared memory */
         }
-        s.split = version == 2 ? 1 : version == 4 ? 2 : 0;
+        s.split = version == 2 ? 1 : version == 4 ? 2 : version == 5 ? 3 : 0;
     }
     if (vec != 16 && vec != 32)
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-small: vec = %u must "

@@ -394,20 +394,22 @@ smma_sm80_s3_act_off(unsigned m, unsigned k, unsigned kc)
  * order inside a 16-k block is version 2's: lane (g, t) holds k 4 t .. 4 t +
  * 3 (registers a0, a2 of row g, a1, a3 of row g + 8; b0, b1). */
 
-/* B piece `it` (0 or 1) of converter thread ct: row `row` of the CTA's 32
- * rows and 16-k block `block` of a chunk of 16 blocks (16 bytes of an 8-bit
- * format, 8 of e2m1).  A thread's two pieces are the same block of rows r
- * and r + 8 of a 16-row tile, so that it holds whole lanes of the m16 side
- * (both rows' registers) and stores 16 bytes a lane; a warp's 32 threads
- * copy a block each of two rows (two runs of 256 or 128 consecutive
- * bytes). */
+/* B piece `it` (0 .. 2 h - 1) of converter thread ct (0 .. 256 / h - 1),
+ * where a thread converts h blocks of two rows (h = 1: 256 threads, 2:
+ * 128): row `row` of the CTA's 32 rows and 16-k block `block` of a chunk of
+ * 16 blocks (16 bytes of an 8-bit format, 8 of e2m1).  Pieces 2 i and 2 i
+ * + 1 are the same block of rows r and r + 8 of a 16-row tile, so that a
+ * thread holds whole lanes of the m16 side (both rows' registers) and
+ * stores 16 bytes a lane; its blocks are b, b + 16 / h, ...  For each
+ * piece, 16 / h consecutive threads copy as many consecutive blocks of a
+ * row (256 / h or 128 / h consecutive bytes). */
 SMMA_HD void
-smma_sm80_s4_piece(unsigned it, unsigned ct, unsigned *row, unsigned *block)
+smma_sm80_s4_piece(unsigned it, unsigned ct, unsigned h, unsigned *row, unsigned *block)
 {
-    unsigned rr = ct / 16u;
+    unsigned tpr = 16u / h, rr = ct / tpr;
 
-    *block = ct % 16u;
-    *row = (rr / 8u) * 16u + rr % 8u + 8u * it;
+    *block = ct % tpr + tpr * (it / 2u);
+    *row = (rr / 8u) * 16u + rr % 8u + 8u * (it % 2u);
 }
 
 /* The byte offset of the four B registers of lane `lane` (a0 .. a3: rows g

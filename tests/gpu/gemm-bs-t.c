@@ -17,11 +17,12 @@
  *    (SMMA_SEED replays it).  Level 0: the suites and the ragged problems.
  *
  * 3. sm80-bs-small's knob SMMA_SM80_BS_SMALL: everything else runs the
- *    version smma_gpu_bs_small_choose picks (4 for 8-bit B with bf16 A or
- *    m >= 4, 3 for the e2m1 shapes of n >= 16384, else 2); "regs" runs
- *    version 1 on a problem version 2 would take, "split", "transposed"
- *    and "split-transposed" versions 2, 3 and 4 on the special values and
- *    ragged problems of every pair, checked like the others; an unknown
+ *    version smma_gpu_bs_small_choose picks (3 for e2m1 B with quantized A
+ *    and n >= 16384, else 5 or 4; 2 for scales per 16 of MX formats); "regs"
+ *    runs version 1 on a problem version 2 would take, "split",
+ *    "transposed", "split-transposed" and "split-transposed-wide" versions
+ *    2, 3, 4 and 5 on the special values and ragged problems of every pair,
+ *    checked like the others; an unknown
  *    value is refused on the device with the value named
  *    (smma_gpu_bs_small_choose; tests/gpu/gemm-check-t tests its rules
  *    without a GPU).  sm80-bs-large's SMMA_SM80_BS_LARGE the same way:
@@ -408,16 +409,16 @@ main(void)
         kt_knob_refused(SMMA_GPU_SM80_BS_SMALL, &sm, SMMA_SL_128X4, seed, "SMMA_SM80_BS_SMALL",
                         "Regs");
     }
-    /* Everything above ran the version smma_gpu_bs_small_choose picks
-     * (version 4 for 8-bit B with bf16 A or m >= 4, 3 for e2m1 B with n >=
-     * 16384, else 2); "split", "transposed" and "split-transposed" run
-     * versions 2, 3 and 4 on the special values and two ragged problems of
-     * every pair, one for each number of A's n8 tiles. */
+    /* Everything above ran the version smma_gpu_bs_small_choose picks;
+     * "split", "transposed", "split-transposed" and "split-transposed-wide"
+     * run versions 2, 3, 4 and 5 on the special values and two ragged
+     * problems of every pair, one for each number of A's n8 tiles. */
     if (wanted(SMMA_GPU_SM80_BS_SMALL)) {
-        static const char *const knobs[] = { "split", "transposed", "split-transposed" };
+        static const char *const knobs[] = { "split", "transposed", "split-transposed",
+                                             "split-transposed-wide" };
         unsigned kv;
 
-        for (kv = 0; kv < 3; kv++) {
+        for (kv = 0; kv < 4; kv++) {
             if (setenv("SMMA_SM80_BS_SMALL", knobs[kv], 1) != 0)
                 bail("setenv SMMA_SM80_BS_SMALL");
             diag("SMMA_SM80_BS_SMALL=%s: sm80-bs-small version %u", knobs[kv], 2 + kv);

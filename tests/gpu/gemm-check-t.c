@@ -414,20 +414,22 @@ test_bs_small_version(void)
 {
     smma_gpu_gemm_args x = bs_args(SMMA_E4M3, SMMA_E4M3, 1, 8192, 8192);
 
-    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "mxfp8 m 1, 128x4");
-    small_version(&x, "", SMMA_GPU_STATUS_OK, 2, "knob empty");
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "mxfp8 m 1, 128x4");
+    small_version(&x, "", SMMA_GPU_STATUS_OK, 5, "knob empty");
     small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 3, "SMMA_SM80_BS_SMALL=transposed");
     small_version(&x, "split", SMMA_GPU_STATUS_OK, 2, "SMMA_SM80_BS_SMALL=split");
     small_version(&x, "split-transposed", SMMA_GPU_STATUS_OK, 4,
                   "SMMA_SM80_BS_SMALL=split-transposed");
+    small_version(&x, "split-transposed-wide", SMMA_GPU_STATUS_OK, 5,
+                  "SMMA_SM80_BS_SMALL=split-transposed-wide");
     small_version(&x, "regs", SMMA_GPU_STATUS_OK, 1, "SMMA_SM80_BS_SMALL=regs");
     small_version(&x, "Regs", SMMA_GPU_STATUS_EINVAL, 0, "SMMA_SM80_BS_SMALL=Regs");
     x.scale_layout = SMMA_SL_LINEAR;
-    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "linear scales, 256 blocks a row");
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "linear scales, 256 blocks a row");
     x.shape.k = x.lda = x.ldb = 8256; /* 258 blocks a row */
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 1, "linear scales, 258 blocks a row");
     x.scale_layout = SMMA_SL_128X4;
-    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "128x4 scales, 258 blocks a row");
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "128x4 scales, 258 blocks a row");
     small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 3, "128x4 scales, 258 blocks a row, "
                   "SMMA_SM80_BS_SMALL=transposed");
     x.shape.vec = 16;
@@ -435,6 +437,9 @@ test_bs_small_version(void)
                   "SMMA_SM80_BS_SMALL=transposed");
     small_version(&x, "split-transposed", SMMA_GPU_STATUS_OK, 4, "e8m0 scales per 16, "
                   "SMMA_SM80_BS_SMALL=split-transposed");
+    small_version(&x, "split-transposed-wide", SMMA_GPU_STATUS_OK, 5, "e8m0 scales per 16, "
+                  "SMMA_SM80_BS_SMALL=split-transposed-wide");
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "e8m0 scales per 16");
     x.shape.vec = 32;
     x.sb = (const void *) 0x5001;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 1, "B's scales not 4-byte aligned");
@@ -448,10 +453,12 @@ test_bs_small_version(void)
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 1, "e4m3 x e4m3 with ue4m3 scales");
     small_version(&x, "split-transposed", SMMA_GPU_STATUS_OK, 1, "e4m3 x e4m3 with ue4m3 "
                   "scales, SMMA_SM80_BS_SMALL=split-transposed");
+    small_version(&x, "split-transposed-wide", SMMA_GPU_STATUS_OK, 1, "e4m3 x e4m3 with ue4m3 "
+                  "scales, SMMA_SM80_BS_SMALL=split-transposed-wide");
     x = bs_args(SMMA_E2M1, SMMA_E2M1, 16, 8192, 8192);
     x.shape.scale_fmt = SMMA_UE4M3;
     x.shape.vec = 16;
-    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "nvfp4 m 16");
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "nvfp4 m 16");
     small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 3, "nvfp4 m 16, "
                   "SMMA_SM80_BS_SMALL=transposed");
     x.shape.vec = 32;
@@ -464,13 +471,16 @@ test_bs_small_version(void)
     small_version(&x, "split", SMMA_GPU_STATUS_OK, 2, "mxfp4 m 1, n 16384, "
                   "SMMA_SM80_BS_SMALL=split");
     x.shape.n = 16383;
-    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "mxfp4 m 1, n 16383");
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "mxfp4 m 1, n 16383");
     x = bs_args(SMMA_E4M3, SMMA_E2M1, 16, 28672, 8192);
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 3, "mxfp8 x mxfp4 m 16, n 28672");
     x = bs_args(SMMA_E4M3, SMMA_E4M3, 1, 28672, 8192);
-    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "mxfp8 m 1, n 28672");
-    x.shape.m = 3;
-    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "mxfp8 m 3, n 28672");
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 4, "mxfp8 m 1, n 28672");
+    x.shape.n = 8193;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 4, "mxfp8 m 1, n 8193");
+    x.shape.n = 8192;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "mxfp8 m 1, n 8192");
+    x.shape.n = 28672;
     x.shape.m = 4;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 4, "mxfp8 m 4, n 28672");
     x.shape.b_fmt = SMMA_E5M2;
@@ -478,7 +488,9 @@ test_bs_small_version(void)
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 4, "e4m3 x e5m2 m 16");
     small_version(&x, "split", SMMA_GPU_STATUS_OK, 2, "e4m3 x e5m2 m 16, SMMA_SM80_BS_SMALL=split");
     x = bs_args(SMMA_E2M3, SMMA_E2M3, 16, 8192, 8192);
-    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "mxfp6 e2m3 m 16");
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "mxfp6 e2m3 m 16");
+    x.shape.n = 28672;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 4, "mxfp6 e2m3 m 16, n 28672");
     x = bs_args(SMMA_BF16, SMMA_E4M3, 4, 8192, 8192);
     x.sa = NULL;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 4, "bf16 x mxfp8 m 4");
@@ -492,9 +504,9 @@ test_bs_small_version(void)
     x.sb = (const void *) 0x5000;
     x.shape.b_fmt = SMMA_E2M1;
     x.shape.m = 16;
-    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "bf16 x mxfp4 m 16");
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "bf16 x mxfp4 m 16");
     x.shape.n = 28672;
-    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "bf16 x mxfp4 m 16, n 28672");
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "bf16 x mxfp4 m 16, n 28672");
 }
 
 static void

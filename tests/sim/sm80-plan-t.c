@@ -713,9 +713,10 @@ test_s3(void)
 #define S4_TAG(row, k) (((uint32_t) (row) << 16) | (uint32_t) (k))
 
 static void
-test_s4_b(void)
+test_s4_b(unsigned h)
 {
-    enum { CT = 256, BLOCKS = 16, ROWS = 32, CVT = 2 * BLOCKS * 512 };
+    enum { BLOCKS = 16, ROWS = 32, CVT = 2 * BLOCKS * 512 };
+    const unsigned CT = 256 / h, tpr = 16 / h;
     static uint32_t mem[CVT / 4];
     uint8_t seen[ROWS * BLOCKS];
     unsigned it, ct, bad_cover = 0, bad_run = 0, bad_st = 0, bad_bank = 0, bad_k = 0;
@@ -723,34 +724,42 @@ test_s4_b(void)
 
     memset(seen, 0, sizeof(seen));
     memset(mem, 0xff, sizeof(mem));
-    for (it = 0; it < 2; it++)
+    for (it = 0; it < 2 * h; it++)
         for (ct = 0; ct < CT; ct++) {
             unsigned row, blk, row1, blk1;
 
-            smma_sm80_s4_piece(it, ct, &row, &blk);
+            smma_sm80_s4_piece(it, ct, h, &row, &blk);
             if (row >= ROWS || blk >= BLOCKS || seen[row * BLOCKS + blk]++)
                 bad_cover++;
-            /* a warp: blocks 0 .. 15 of a row, then of the next */
-            if (ct % 32 != 0) {
-                smma_sm80_s4_piece(it, ct - 1, &row1, &blk1);
-                if (blk == 0 ? row1 + 1 != row || blk1 != 15 : row1 != row || blk1 + 1 != blk)
+            /* 16 / h threads: as many consecutive blocks of a row (block
+             * group it / 2), then of the next row */
+            if (ct % tpr != 0) {
+                smma_sm80_s4_piece(it, ct - 1, h, &row1, &blk1);
+                if (row1 != row || blk1 + 1 != blk)
+                    bad_run++;
+            } else if (blk != tpr * (it / 2))
+                bad_run++;
+            else if (ct % 32 != 0) {
+                smma_sm80_s4_piece(it, ct - tpr, h, &row1, &blk1);
+                if (row1 + 1 != row || blk1 != blk)
                     bad_run++;
             }
         }
-    /* The stores: thread ct stores, for each u, the slot of lane (r % 8) 4
-     * + u: its two pieces' pairs 2 u and 2 u + 1 (k 4 u .. 4 u + 3). */
-    for (ct = 0; ct < CT; ct += 8) {
-        unsigned u, t;
+    /* The stores: thread ct stores, for each block (pieces 2 b and 2 b + 1)
+     * and u, the slot of lane (r % 8) 4 + u: the two pieces' pairs 2 u and
+     * 2 u + 1 (k 4 u .. 4 u + 3). */
+    for (ct = 0; ct < h * CT; ct += 8) {
+        unsigned u, t, b = ct / CT;
 
         for (u = 0; u < 4; u++) {
             unsigned mask = 0;
 
-            for (t = ct; t < ct + 8; t++) {
+            for (t = ct % CT; t < ct % CT + 8; t++) {
                 unsigned row, blk, row1, blk1, lane;
                 uint32_t off;
 
-                smma_sm80_s4_piece(0, t, &row, &blk);
-                smma_sm80_s4_piece(1, t, &row1, &blk1);
+                smma_sm80_s4_piece(2 * b, t, h, &row, &blk);
+                smma_sm80_s4_piece(2 * b + 1, t, h, &row1, &blk1);
                 lane = (row % 8) * 4 + u;
                 off = smma_sm80_s4_bfrag_off(row / 16, blk, BLOCKS, lane);
                 if (blk1 != blk || row1 != row + 8 || row % 16 >= 8 || off % 16 != 0 ||
@@ -789,14 +798,17 @@ test_s4_b(void)
                 bad_rd++;
         }
     }
-    ok(bad_cover == 0 && bad_run == 0, "bs-small v4 B: the pieces cover a chunk's 32 rows x 16 "
-       "blocks once, a warp's copies two rows' blocks in order (%u, %u wrong)", bad_cover,
-       bad_run);
-    ok(bad_st == 0, "bs-small v4 B: a thread's pieces are one block of rows r and r + 8, each "
-       "16-byte store fills a free slot (%u wrong)", bad_st);
-    ok(bad_bank == 0, "bs-small v4 B: a quarter-warp's stores hit 8 bank groups (%u)", bad_bank);
-    ok(bad_k == 0, "bs-small v4 B: every mma lane reads rows g, g + 8 and k 4t .. 4t + 3 of each "
-       "block into a0 .. a3 (%u wrong)", bad_k);
+    ok(bad_cover == 0 && bad_run == 0, "bs-small v4 B, %u block(s) a thread: the pieces cover a "
+       "chunk's 32 rows x 16 blocks once, %u threads' copies as many blocks of a row in order "
+       "(%u, %u wrong)", h, tpr, bad_cover, bad_run);
+    ok(bad_st == 0, "bs-small v4 B, %u block(s) a thread: a thread's pieces 2 b, 2 b + 1 are one "
+       "block of rows r and r + 8, each 16-byte store fills a free slot (%u wrong)", h, bad_st);
+    ok(bad_bank == 0, "bs-small v4 B, %u block(s) a thread: a quarter-warp's stores hit 8 bank "
+       "groups (%u)", h, bad_bank);
+    ok(bad_k == 0, "bs-small v4 B, %u block(s) a thread: every mma lane reads rows g, g + 8 and k "
+       "4t .. 4t + 3 of each block into a0 .. a3 (%u wrong)", h, bad_k);
+    if (h > 1)
+        return; /* the mma warps' side does not depend on h */
     ok(bad_rd == 0, "bs-small v4 B: an mma warp's 16-byte loads meet no bank conflict (%u)",
        bad_rd);
     ok(bad_imm == 0, "bs-small v4 B: block j's slot is block j %% 8's plus 512 (j - j %% 8) "
@@ -898,7 +910,8 @@ main(void)
     test_small();
     test_small_a();
     test_s3();
-    test_s4_b();
+    test_s4_b(1);
+    test_s4_b(2);
     test_s4_a();
     return exit_status();
 }
