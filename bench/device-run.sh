@@ -44,7 +44,8 @@
 #   ncu-small Nsight Compute on one launch of sm80-bs-small (mxfp8,
 #             1 x 8192 x 8192; the version SMMA_SM80_BS_SMALL asks for:
 #             version 2 unset, 1 with =regs, 3 with =transposed, 4 with
-#             =split-transposed) and the SASS of gpu/sm80/bs_small.o,
+#             =split-transposed, 5 with =split-transposed-wide) and the
+#             SASS of gpu/sm80/bs_small.o,
 #             bs_small3.o and gemm_v2.o (ncu-small.txt, sass-sm80.tgz)
 set -u
 tarball=$1

@@ -859,8 +859,8 @@ split_mma(float (&acc)[4], uint32_t cvt, uint32_t afr, unsigned g, unsigned lane
  *
  * Its copies are predicated, without a branch, and a scale word takes one
  * slot of the stage for all the pieces that share it (1.5 KB a stage, not
- * 3): 1.00-1.22x on the H100 over the first version 4 (bench/sm80-kernels.md,
- * ninth round).
+ * 3): 0.99-1.22x (median 1.10) on the H100 over the first version 4
+ * (bench/sm80-kernels.md, ninth round).
  *
  * ---- version 5: version 4 with converter threads of two blocks ----------
  *
@@ -868,13 +868,14 @@ split_mma(float (&acc)[4], uint32_t cvt, uint32_t afr, unsigned g, unsigned lane
  * 2 i and 2 i + 1 of blocks b and b + 8 of its two rows (64 elements a
  * chunk, smma_sm80_s4_piece): the work of a chunk that does not grow with
  * its elements (the copies' and stores' addresses, the waits, the scale
- * words) is spread over twice the elements, and with 168 registers a
- * thread nothing is recomputed in the loop.  Everything else, the layouts
- * included, is version 4's.  On the H100, 1.10-1.22x version 4 for e2m1 B,
- * 1.02-1.10x for 8-bit B with quantized A at N = 8192, but 0.88-0.97x where
- * the CTAs take more than one wave (N = 28672): at the end of the last wave
- * a lone CTA an SM has 4 converter warps where version 4's has 8
- * (smma_gpu_bs_small_choose). */
+ * words) is spread over twice the elements: about 390 instructions a
+ * thread and chunk for 64 elements of MXFP8 where version 4 spends about
+ * 260 on 32 (Nsight Compute).  Everything else, the layouts included, is
+ * version 4's.  On the H100, against version 4: 1.03-1.21x for
+ * e2m1 B with quantized A, a median 1.02-1.06x for 6- and 8-bit B with
+ * quantized A at N = 8192, but 0.88-0.99x where the CTAs take more than one
+ * wave (N = 28672): at the end of the last wave a lone CTA an SM has 4
+ * converter warps where version 4's has 8 (smma_gpu_bs_small_choose). */
 
 /* Version 4's mma chain of one chunk for 16-row tile w: per block one
  * 16-byte load of B's four registers, an 8-byte load of A's two for each
