@@ -1121,9 +1121,10 @@ smma_sm80_bs_small_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len
     s.a_row = sh->a_fmt == SMMA_E2M1 ? p.lda / 2 : sh->a_fmt == SMMA_BF16 ? 2 * p.lda : p.lda;
     s.a_kbytes = sh->a_fmt == SMMA_E2M1 ? p.k / 2 : sh->a_fmt == SMMA_BF16 ? 2 * p.k : p.k;
     {
-        /* Version 3 (bs_small3.cu), 2 or 1 (gpu/gemm_check_bs.c;
-         * SMMA_SM80_BS_SMALL=split and =regs ask for versions 2 and 1, for
-         * bench/gemm-bench to compare them). */
+        /* Version 5, 4, 3 (bs_small3.cu), 2 or 1 (gpu/gemm_check_bs.c;
+         * SMMA_SM80_BS_SMALL=split-transposed-wide, =split-transposed,
+         * =transposed, =split and =regs ask for each, for bench/gemm-bench
+         * and the tests). */
         int version, rc = smma_gpu_bs_small_choose(getenv("SMMA_SM80_BS_SMALL"), x, &version,
                                                    msg, msg_len);
 
