@@ -66,9 +66,9 @@ int smma_gpu_v2_choose(const char *tile, const char *stages, size_t smem, smma_g
  * 32 or ue4m3 per 16), "split-transposed" for 4 and
  * "split-transposed-wide" for 5 (both built for what version 2 is).
  * A knob NULL or empty asks for nothing; another value is refused (EINVAL)
- * with a message that names it.  (The launcher also runs version 2 on a
- * device without the shared memory of version 3 or 4, and version 1 on one
- * without that of version 2.) */
+ * with a message that names it.  (The launcher also runs version 4 on a
+ * device without version 5's shared memory, version 2 on one without that
+ * of version 3 or 4, and version 1 on one without that of version 2.) */
 int smma_gpu_bs_small_choose(const char *knob, const smma_gpu_gemm_args *x, int *version,
                              char *msg, size_t msg_len);
 

@@ -99,7 +99,7 @@ struct small_params {
     uint32_t b_row;        /* bytes of a row (column n) of B */
     uint32_t b_kbytes;     /* bytes of a row of B inside K */
     uint32_t a_row, a_kbytes; /* the same of A */
-    int split;             /* 1: version 2 takes the problem, 2: version 4 (small_run) */
+    int split;             /* 1: version 2 takes the problem, 2: 4, 3: 5 (small_run) */
 };
 
 /* One chunk of B as a lane loaded it: 16-byte pieces and its scale words. */
@@ -587,8 +587,8 @@ split_issue(const spiece (&pc)[sgeom<AF, BF, TR, H>::PIECES], uint32_t sstep, ui
     using G = sgeom<AF, BF, TR, H>;
 
     if (inside && TR) {
-        /* Version 4: predicated copies, no branch (a piece outside N or M
-         * points at the matrix and is not copied). */
+        /* Versions 4 and 5: predicated copies, no branch (a piece outside
+         * N or M points at the matrix and is not copied). */
 #pragma unroll
         for (int it = 0; it < G::PIECES; it++) {
             const int rb = it < G::BP ? G::CB : G::CA;
@@ -1010,7 +1010,7 @@ bs_split_kernel(sm80_params p, small_params s)
         }
         cp_async_wait<G::STAGES - 2>();
         split_convert<AF, BF, SF, TR, H>(p, s, pc, smem, 0, 0, smem + G::OFF_CVT,
-                                      smem + G::OFF_AFR);
+                                         smem + G::OFF_AFR);
         mbar_arrive(full0);
         /* Chunk c: the mma warps multiply it while these issue the copies
          * of chunk c + STAGES - 1 and convert chunk c + 1 into the buffer
@@ -1022,14 +1022,14 @@ bs_split_kernel(sm80_params p, small_params s)
                 __syncwarp(); /* the scale words of the stage copied into next were read */
             if (c + G::STAGES - 1 < chunks)
                 split_issue<AF, BF, TR, H>(pc, sstep, kstep, smem, ist, c + G::STAGES - 1,
-                                        (c + G::STAGES) * G::KC <= p.k);
+                                           (c + G::STAGES) * G::KC <= p.k);
             cp_async_commit();
             cp_async_wait<G::STAGES - 2>();
             if (c + 1 >= G::NB)
                 mbar_wait(empty0 + 8 * nbuf, ephase);
             split_convert<AF, BF, SF, TR, H>(p, s, pc, smem, cst, c + 1,
-                                          smem + G::OFF_CVT + nbuf * G::CVT,
-                                          smem + G::OFF_AFR + nbuf * G::AFR);
+                                             smem + G::OFF_CVT + nbuf * G::CVT,
+                                             smem + G::OFF_AFR + nbuf * G::AFR);
             mbar_arrive(full0 + 8 * nbuf);
             if (++nbuf == G::NB) {
                 nbuf = 0;
@@ -1049,17 +1049,18 @@ split_run(const sm80_params &p, const small_params &s, cudaStream_t st, char *ms
           size_t msg_len)
 {
     using G = sgeom<AF, BF, TR, H>;
-    int rc = sm80tile::raise_smem<bs_split_kernel<AF, BF, SF, TR, H>>(G::SMEM, "sm80-bs-small", msg,
-                                                                    msg_len);
+    int rc = sm80tile::raise_smem<bs_split_kernel<AF, BF, SF, TR, H>>(G::SMEM, "sm80-bs-small",
+                                                                       msg, msg_len);
 
     if (rc != SMMA_GPU_STATUS_OK)
         return rc;
-    bs_split_kernel<AF, BF, SF, TR, H><<<(p.n + G::BN - 1) / G::BN, G::THREADS, G::SMEM, st>>>(p, s);
+    bs_split_kernel<AF, BF, SF, TR, H>
+        <<<(p.n + G::BN - 1) / G::BN, G::THREADS, G::SMEM, st>>>(p, s);
     return sm80_launched("sm80-bs-small", msg, msg_len);
 }
 
-/* Whether the device holds version 2's (TR: version 4's) shared memory for
- * A x B. */
+/* Whether the device holds version 2's (TR: version 4's, with H = 2
+ * version 5's) shared memory for A x B. */
 template <int AF, int BF, bool TR, int H>
 bool
 split_fits(void)
@@ -1067,10 +1068,9 @@ split_fits(void)
     return sm80tile::device_holds_smem(sgeom<AF, BF, TR, H>::SMEM);
 }
 
-/* Version 2 where smma_gpu_bs_small_choose chose it (s.split) and the
- * device holds its shared memory, else version 1.  Version 2 is built with
- * e8m0 scales, and with ue4m3 scales for e2m1 B (NVFP4), the only pairs the
- * choice gives it. */
+/* Version 2, 4 or 5 with the scale format of the problem: built with e8m0
+ * scales, and with ue4m3 scales for e2m1 B (NVFP4), the only pairs the
+ * choice gives them. */
 template <int AF, int BF, bool TR, int H>
 int
 split_scales(const sm80_params &p, const small_params &s, cudaStream_t st, char *msg,
@@ -1081,6 +1081,9 @@ split_scales(const sm80_params &p, const small_params &s, cudaStream_t st, char 
     return split_run<AF, BF, BF == CV_E2M1 ? CV_UE4M3 : CV_E8M0, TR, H>(p, s, st, msg, msg_len);
 }
 
+/* The version smma_gpu_bs_small_choose chose (s.split: 3 for version 5, 2
+ * for 4, 1 for 2) where the device holds its shared memory, else the next
+ * one down that it holds, else version 1. */
 template <int AF, int BF>
 int
 small_run(const sm80_params &p, const small_params &s, cudaStream_t st, char *msg,
