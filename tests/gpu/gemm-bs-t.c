@@ -18,11 +18,11 @@
  *
  * 3. sm80-bs-small's knob SMMA_SM80_BS_SMALL: everything else runs the
  *    version smma_gpu_bs_small_choose picks (3 for e2m1 B with quantized A
- *    and n >= 16384, else 5 or 4; 2 for scales per 16 of MX formats); "regs"
- *    runs version 1 on a problem version 2 would take, "split",
- *    "transposed", "split-transposed" and "split-transposed-wide" versions
- *    2, 3, 4 and 5 on the special values and ragged problems of every pair,
- *    checked like the others; an unknown
+ *    and n >= 16384, else 5 or 4; 2 for scale vectors other than MX's 32
+ *    and NVFP4's 16); "regs" runs version 1 on a problem version 2 would
+ *    take, "split", "transposed", "split-transposed" and
+ *    "split-transposed-wide" versions 2, 3, 4 and 5 on the special values
+ *    and ragged problems of every pair, checked like the others; an unknown
  *    value is refused on the device with the value named
  *    (smma_gpu_bs_small_choose; tests/gpu/gemm-check-t tests its rules
  *    without a GPU).  sm80-bs-large's SMMA_SM80_BS_LARGE the same way:
