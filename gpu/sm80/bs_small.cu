@@ -478,23 +478,22 @@ struct sgeom {
     static constexpr int AP_ALL = 16 * CA / 16;                 /* A pieces of 16 rows */
     static constexpr int AP = (AP_ALL + CONV - 1) / CONV;       /* A pieces a thread */
     static constexpr int PIECES = BP + AP;
-    /* Converted buffers: two.  (Three, with a raw ring of three stages to
-     * hold two CTAs an SM, measured 0.89-1.04x of two in version 4:
-     * bench/sm80-kernels.md, ninth round.) */
-    static constexpr int NB = 2;
     static constexpr int STAGES = AF == CV_BF16 ? 3 : 4;        /* two CTAs an SM */
     /* A scale word serves SG pieces or more (version 4: every word is
      * shared by 2 pieces at least, spiece::sslot), one slot each. */
     static constexpr int SG = TR ? 2 : 1;
     static constexpr int RAW = CONV * PIECES * 16;              /* a raw chunk */
     static constexpr int SCL = CONV * PIECES * 4 / SG;          /* its scale words */
-    static constexpr int CVT = BN * KC * 2;                     /* B of a chunk converted */
+    /* B of a chunk converted, in two buffers (three, with a raw ring of three
+     * stages to hold two CTAs an SM, measured 0.89-1.04x of two in version
+     * 4: bench/sm80-kernels.md, ninth round) */
+    static constexpr int CVT = BN * KC * 2;
     static constexpr int AFR = TR ? 2 * BLOCKS * 256            /* A's fragments of a chunk */
                                   : BLOCKS * SMMA_SM80_SMALL_ABLOCK;
     static constexpr int OFF_SCL = STAGES * RAW, OFF_CVT = OFF_SCL + STAGES * SCL;
-    static constexpr int OFF_AFR = OFF_CVT + NB * CVT;
-    static constexpr int OFF_BAR = OFF_AFR + NB * AFR; /* mbarriers full[NB], empty[NB] */
-    static constexpr int SMEM = OFF_BAR + 16 * NB;
+    static constexpr int OFF_AFR = OFF_CVT + 2 * CVT;
+    static constexpr int OFF_BAR = OFF_AFR + 2 * AFR; /* mbarriers full[2], empty[2] */
+    static constexpr int SMEM = OFF_BAR + 32;
 };
 
 /* Where one piece of a thread comes from, computed once: its bytes at
@@ -586,9 +585,10 @@ split_issue(const spiece (&pc)[sgeom<AF, BF, TR, H>::PIECES], uint32_t sstep, ui
 {
     using G = sgeom<AF, BF, TR, H>;
 
-    if (inside && TR) {
-        /* Versions 4 and 5: predicated copies, no branch (a piece outside
-         * N or M points at the matrix and is not copied). */
+    if (inside) {
+        /* Predicated copies, no branch: a piece outside N or M points at
+         * the matrix and is not copied, nor is the scale word of a piece
+         * that does not lead its group (spiece::slead). */
 #pragma unroll
         for (int it = 0; it < G::PIECES; it++) {
             const int rb = it < G::BP ? G::CB : G::CA;
@@ -602,24 +602,6 @@ split_issue(const spiece (&pc)[sgeom<AF, BF, TR, H>::PIECES], uint32_t sstep, ui
             if ((it < G::BP ? BF : AF) != CV_BF16)
                 cp_async4_if(smem + G::OFF_SCL + st * G::SCL + pc[it].sslot * 4,
                              pc[it].scl + (size_t) c * sstep, pc[it].live && pc[it].slead);
-        }
-        return;
-    }
-    if (inside) {
-#pragma unroll
-        for (int it = 0; it < G::PIECES; it++) {
-            const int rb = it < G::BP ? G::CB : G::CA;
-            const uint32_t slot = it * G::CONV + threadIdx.x - 32 * G::MMA_WARPS;
-
-            if (!pc[it].live)
-                continue;
-            if (it < G::BP && G::BPS == 8)
-                cp_async8_stream_all(smem + st * G::RAW + slot * 16, pc[it].src + c * rb);
-            else
-                cp_async16_stream_all(smem + st * G::RAW + slot * 16, pc[it].src + c * rb);
-            if ((it < G::BP ? BF : AF) != CV_BF16 && pc[it].slead)
-                cp_async4_all(smem + G::OFF_SCL + st * G::SCL + pc[it].sslot * 4,
-                              pc[it].scl + (size_t) c * sstep);
         }
         return;
     }
@@ -857,10 +839,10 @@ split_mma(float (&acc)[4], uint32_t cvt, uint32_t afr, unsigned g, unsigned lane
  * are equal bit for bit (tests/gpu/gemm-bs-t, SMMA_SM80_BS_SMALL=
  * split-transposed).
  *
- * Its copies are predicated, without a branch, and a scale word takes one
- * slot of the stage for all the pieces that share it (1.5 KB a stage, not
- * 3): 0.99-1.22x (median 1.10) on the H100 over the first version 4
- * (bench/sm80-kernels.md, ninth round).
+ * Its copies (version 2's too) are predicated, without a branch, and a
+ * scale word takes one slot of the stage for all the pieces that share it
+ * (1.5 KB a stage, not 3): 0.99-1.22x (median 1.10) on the H100 over the
+ * first version 4 (bench/sm80-kernels.md, ninth round).
  *
  * ---- version 5: version 4 with converter threads of two blocks ----------
  *
@@ -916,14 +898,14 @@ s4_mma(float (&acc)[2][4], uint32_t cvt, uint32_t afr, const uint32_t (&bo)[8],
 
 /* Version 4's mma warp w: rows 16 w .. 16 w + 15 of the CTA's B, D^T =
  * B^T A^T; MT n8 tiles of A (M <= 8 or <= 16). */
-template <int MT, int CVT, int AFR, int NB>
+template <int MT, int CVT, int AFR>
 __device__ __forceinline__ void
 s4_role(const sm80_params &p, uint32_t cvt0, uint32_t afr0, uint32_t full0, uint32_t empty0,
         uint32_t chunks, unsigned w, unsigned lane)
 {
     constexpr int BLOCKS = KC2 / 16;
     const uint32_t n0 = blockIdx.x * 32 + 16 * w;
-    uint32_t bo[8], ao[8], buf = 0, phase = 0;
+    uint32_t bo[8], ao[8];
     float acc[2][4];
 
 #pragma unroll
@@ -933,13 +915,11 @@ s4_role(const sm80_params &p, uint32_t cvt0, uint32_t afr0, uint32_t full0, uint
     }
     tacc_init<MT>(p, acc, n0, lane);
     for (uint32_t c = 0; c < chunks; c++) {
-        mbar_wait(full0 + 8 * buf, phase);
+        const uint32_t buf = c % 2;
+
+        mbar_wait(full0 + 8 * buf, (c / 2) & 1u);
         s4_mma<MT>(acc, cvt0 + buf * CVT, afr0 + buf * AFR, bo, ao);
         mbar_arrive(empty0 + 8 * buf);
-        if (++buf == NB) { /* chunk c + 1 is in buffer (c + 1) % NB, phase (c + 1) / NB */
-            buf = 0;
-            phase ^= 1u;
-        }
     }
     tacc_store<MT>(p, acc, n0, lane);
 }
@@ -953,25 +933,24 @@ bs_split_kernel(sm80_params p, small_params s)
     const uint32_t smem = smem_u32(smem_raw);
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const uint32_t chunks = (p.k + G::KC - 1) / G::KC;
-    const uint32_t full0 = smem + G::OFF_BAR, empty0 = full0 + 8 * G::NB;
+    const uint32_t full0 = smem + G::OFF_BAR, empty0 = full0 + 16;
 
-    if (threadIdx.x < 2 * G::NB) /* full[b]: every converter thread; empty[b]: every mma thread */
-        mbar_init(full0 + 8 * threadIdx.x, threadIdx.x < G::NB ? G::CONV : 32 * G::MMA_WARPS);
-    for (unsigned w = threadIdx.x; w < G::NB * G::AFR / 4; w += G::THREADS)
+    if (threadIdx.x < 4) /* full[b]: every converter thread; empty[b]: every mma thread */
+        mbar_init(full0 + 8 * threadIdx.x, threadIdx.x < 2 ? G::CONV : 32 * G::MMA_WARPS);
+    for (unsigned w = threadIdx.x; w < 2 * G::AFR / 4; w += G::THREADS)
         ((uint32_t *) (smem_raw + G::OFF_AFR))[w] = 0;
     __syncthreads();
     /* The two roles run separate loops and hand the converted buffers over
-     * through mbarriers: full[c % NB] once the converters have written
-     * chunk c into buffer c % NB, empty[c % NB] once the mma warps have read
-     * it.  So that the converters' state is not live in the mma warps'
-     * loop. */
+     * through mbarriers: full[c % 2] once the converters have written chunk
+     * c into buffer c % 2, empty[c % 2] once the mma warps have read it.  So
+     * that the converters' state is not live in the mma warps' loop. */
     if (TR && warp < G::MMA_WARPS) {
         if (p.m > 8)
-            s4_role<2, G::CVT, G::AFR, G::NB>(p, smem + G::OFF_CVT, smem + G::OFF_AFR, full0,
-                                              empty0, chunks, warp, lane);
+            s4_role<2, G::CVT, G::AFR>(p, smem + G::OFF_CVT, smem + G::OFF_AFR, full0, empty0,
+                                       chunks, warp, lane);
         else
-            s4_role<1, G::CVT, G::AFR, G::NB>(p, smem + G::OFF_CVT, smem + G::OFF_AFR, full0,
-                                              empty0, chunks, warp, lane);
+            s4_role<1, G::CVT, G::AFR>(p, smem + G::OFF_CVT, smem + G::OFF_AFR, full0, empty0,
+                                       chunks, warp, lane);
     } else if (warp < G::MMA_WARPS) {
         const uint32_t j0 = blockIdx.x * G::BN + warp * 8;
         float acc[4];
@@ -1014,10 +993,10 @@ bs_split_kernel(sm80_params p, small_params s)
         mbar_arrive(full0);
         /* Chunk c: the mma warps multiply it while these issue the copies
          * of chunk c + STAGES - 1 and convert chunk c + 1 into the buffer
-         * chunk c + 1 - NB held, once the mma warps have read it. */
-        uint32_t nbuf = 1 % G::NB, ephase = 0; /* chunk c + 1's buffer; its empty phase */
-
+         * chunk c - 1 held, once the mma warps have read it. */
         for (uint32_t c = 0; c + 1 < chunks; c++) {
+            const uint32_t nbuf = (c + 1) % 2;
+
             if (TR && G::STAGES == 3)
                 __syncwarp(); /* the scale words of the stage copied into next were read */
             if (c + G::STAGES - 1 < chunks)
@@ -1025,17 +1004,12 @@ bs_split_kernel(sm80_params p, small_params s)
                                            (c + G::STAGES) * G::KC <= p.k);
             cp_async_commit();
             cp_async_wait<G::STAGES - 2>();
-            if (c + 1 >= G::NB)
-                mbar_wait(empty0 + 8 * nbuf, ephase);
+            if (c >= 1)
+                mbar_wait(empty0 + 8 * nbuf, ((c - 1) / 2) & 1u);
             split_convert<AF, BF, SF, TR, H>(p, s, pc, smem, cst, c + 1,
                                              smem + G::OFF_CVT + nbuf * G::CVT,
                                              smem + G::OFF_AFR + nbuf * G::AFR);
             mbar_arrive(full0 + 8 * nbuf);
-            if (++nbuf == G::NB) {
-                nbuf = 0;
-                if (c + 1 >= G::NB) /* buffer 0's first wait is chunk NB's, phase 0 */
-                    ephase ^= 1u;
-            }
             ist = ist + 1 == G::STAGES ? 0 : ist + 1;
             cst = cst + 1 == G::STAGES ? 0 : cst + 1;
         }
@@ -1069,31 +1043,34 @@ split_fits(void)
 }
 
 /* Version 2, 4 or 5 with the scale format of the problem: built with e8m0
- * scales, and with ue4m3 scales for e2m1 B (NVFP4), the only pairs the
- * choice gives them. */
+ * scales, and with ue4m3 scales for e2m1 B (NVFP4) only (small_run asks
+ * for no other). */
 template <int AF, int BF, bool TR, int H>
 int
 split_scales(const sm80_params &p, const small_params &s, cudaStream_t st, char *msg,
              size_t msg_len)
 {
-    if (s.sfmt == CV_E8M0 || BF != CV_E2M1)
+    if (s.sfmt == CV_E8M0)
         return split_run<AF, BF, CV_E8M0, TR, H>(p, s, st, msg, msg_len);
     return split_run<AF, BF, BF == CV_E2M1 ? CV_UE4M3 : CV_E8M0, TR, H>(p, s, st, msg, msg_len);
 }
 
 /* The version smma_gpu_bs_small_choose chose (s.split: 3 for version 5, 2
  * for 4, 1 for 2) where the device holds its shared memory, else the next
- * one down that it holds, else version 1. */
+ * one down that it holds, else version 1; version 1 too for a scale format
+ * versions 2, 4 and 5 are not built with. */
 template <int AF, int BF>
 int
 small_run(const sm80_params &p, const small_params &s, cudaStream_t st, char *msg,
           size_t msg_len)
 {
-    if (s.split == 3 && split_fits<AF, BF, true, 2>())
+    const bool built = s.sfmt == CV_E8M0 || BF == CV_E2M1;
+
+    if (built && s.split == 3 && split_fits<AF, BF, true, 2>())
         return split_scales<AF, BF, true, 2>(p, s, st, msg, msg_len);
-    if (s.split >= 2 && split_fits<AF, BF, true, 1>())
+    if (built && s.split >= 2 && split_fits<AF, BF, true, 1>())
         return split_scales<AF, BF, true, 1>(p, s, st, msg, msg_len);
-    if (s.split != 0 && split_fits<AF, BF, false, 1>() && (s.sfmt == CV_E8M0 || BF == CV_E2M1))
+    if (built && s.split != 0 && split_fits<AF, BF, false, 1>())
         return split_scales<AF, BF, false, 1>(p, s, st, msg, msg_len);
     bs_small_kernel<AF, BF><<<(p.n + BN - 1) / BN, THREADS, 0, st>>>(p, s);
     return sm80_launched("sm80-bs-small", msg, msg_len);

@@ -77,13 +77,8 @@ cp_async8_stream(uint32_t dst, const void *src, uint32_t src_bytes)
                  "r"(src_bytes));
 }
 
-__device__ __forceinline__ void
-cp_async8_stream_all(uint32_t dst, const void *src)
-{
-    asm volatile("cp.async.ca.shared.global.L2::256B [%0], [%1], 8;\n" ::"r"(dst), "l"(src));
-}
-
-/* The copies above, issued only where p holds: predicated, no branch. */
+/* cp.async of 16 bytes streamed, 8 bytes streamed and 4 bytes, issued only
+ * where p holds: predicated, no branch. */
 __device__ __forceinline__ void
 cp_async16_stream_if(uint32_t dst, const void *src, bool p)
 {
@@ -114,12 +109,6 @@ cp_async4(uint32_t dst, const void *src, uint32_t src_bytes)
 {
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src),
                  "r"(src_bytes));
-}
-
-__device__ __forceinline__ void
-cp_async4_all(uint32_t dst, const void *src)
-{
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(src));
 }
 
 __device__ __forceinline__ void
@@ -327,7 +316,7 @@ epi_store(const sm80_params &p, uint32_t i, uint32_t j, float v0, float v1, bool
     }
 }
 
-/* The accumulators of D^T = B^T A^T (sm80-bs-small versions 3 and 4: 16
+/* The accumulators of D^T = B^T A^T (sm80-bs-small versions 3 to 5: 16
  * rows n0 .. n0 + 15 of B on the mma's m16 side, MT n8 tiles of A's rows):
  * register r of n8 tile nt of lane (g, t) is D[8 nt + 2 t + (r & 1)][n0 +
  * g + 8 (r >> 1)].  tacc_init sets them from C (0 without C or outside D),
