@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include <softmma/wgmma.h>
+#include <softmma/wgmma_addr.h>
 
 #define THREADS SMMA_WGMMA_THREADS
 #define TILE_M 64u
@@ -303,8 +304,7 @@ smma_wgmma_coord(const smma_wgmma_frag *f, unsigned thread, unsigned reg, unsign
         *col = 4 * tig + (i & 3) + 16 * (i >> 3);
         break;
     default:
-        *row = 16 * w + group + 8 * ((i >> 1) & 1);
-        *col = 8 * (i >> 2) + 2 * tig + (i & 1);
+        smma_wgmma_d_cell(thread, i, row, col);
         break;
     }
 }
@@ -425,9 +425,8 @@ smma_wgmma_desc_encode(const smma_wgmma_desc *d, uint64_t *out, smma_error *err)
     rc = check_desc(d, err);
     if (rc != SMMA_OK)
         return rc;
-    *out = (uint64_t) (d->start >> 4) | (uint64_t) (d->lbo >> 4) << 16 |
-           (uint64_t) (d->sbo >> 4) << 32 | (uint64_t) d->base_offset << 49 |
-           (uint64_t) d->swizzle << 62;
+    *out = smma_wgmma_desc_word(d->start, d->lbo, d->sbo, d->base_offset,
+                                (unsigned) d->swizzle);
     return SMMA_OK;
 }
 

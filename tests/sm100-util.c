@@ -281,7 +281,7 @@ t100_stage_image(const smma_sm100_plan *p, const t100_kin *in, uint32_t m0, uint
     uint64_t goff;
     unsigned buf;
 
-    memset(stage, 0xee, p->stage_bytes);
+    memset(stage, 0xee, p->pipe.stage_bytes);
     for (j = 0; j < nch; j++) {
         smma_sm100_chunk(p, m0, n0, kit, j, &buf, &off, &goff, &valid);
         for (b = 0; b < 16; b++)

@@ -6,7 +6,7 @@
  * Computes: s100_tma_probe_kernel has the CTA layout of sm100-v2 without
  * the tensor core: warp 0 is the producer (s100_produce, the code v2 runs:
  * tensor maps, boxes, 128-byte swizzle, full/empty mbarriers over
- * p->stages stage slots, the persistent tile schedule), warp 1 the
+ * p->pipe.stages stage slots, the persistent tile schedule), warp 1 the
  * consumer in place of v2's MMA warp: it waits for each stage, applies the
  * fix-up (s100_fixup, as v2's MMA warp does), fences the asynchronous proxy
  * as v2 does before tcgen05 reads the stage, copies the stage's bytes out
@@ -28,14 +28,14 @@ __global__ void __launch_bounds__(64)
 s100_tma_probe_kernel(const smma_sm100_plan p, const __grid_constant__ s100_maps maps,
                       uint8_t *out)
 {
-#if defined(SMMA_SM100_TMA)
+#if defined(SMMA_PIPE_TMA)
     extern __shared__ uint8_t dyn[];
-    uint8_t *smem = s100_smem_base(dyn);
-    uint32_t sbase = s100_smem(smem), warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    uint8_t *smem = pipe_smem_base(dyn);
+    uint32_t sbase = pipe_smem(smem), warp = threadIdx.x / 32, lane = threadIdx.x % 32;
 
     if (threadIdx.x == 0) {
-        s100_init_stage_bars(p, sbase);
-        s100_bar_init_fence();
+        pipe_init_ring(p.pipe, sbase, 1);
+        pipe_bar_init_fence();
     }
     __syncthreads();
     if (warp == 0) {
@@ -44,24 +44,24 @@ s100_tma_probe_kernel(const smma_sm100_plan p, const __grid_constant__ s100_maps
     } else {
         uint32_t iter = 0, i, kit, o;
 
-        for (i = 0; i < smma_sm100_cta_ntiles(&p, blockIdx.x); i++) {
-            uint32_t t = smma_sm100_cta_tile(&p, blockIdx.x, i);
+        for (i = 0; i < smma_pipe_cta_nunits(&p.pipe, blockIdx.x); i++) {
+            uint32_t t = smma_pipe_cta_unit(&p.pipe, blockIdx.x, i);
 
-            for (kit = 0; kit < p.kiters; kit++, iter++) {
-                uint32_t slot = smma_sm100_slot(&p, iter);
-                uint8_t *stage = smem + slot * p.stage_bytes;
-                uint8_t *dst = out + ((uint64_t) t * p.kiters + kit) * p.stage_tx;
+            for (kit = 0; kit < p.pipe.kiters; kit++, iter++) {
+                uint32_t slot = smma_pipe_slot(&p.pipe, iter);
+                uint8_t *stage = smem + slot * p.pipe.stage_bytes;
+                uint8_t *dst = out + ((uint64_t) t * p.pipe.kiters + kit) * p.pipe.stage_tx;
 
-                s100_bar_wait(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_FULL, slot),
-                              smma_sm100_phase(&p, iter));
+                pipe_bar_wait(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_FULL, slot),
+                              smma_pipe_phase(&p.pipe, iter));
                 s100_fixup(p, kit, stage, lane, 32);
-                s100_fence_async_smem();
+                pipe_fence_async_smem();
                 __syncwarp();
-                for (o = 16 * lane; o < p.stage_tx; o += 16 * 32)
+                for (o = 16 * lane; o < p.pipe.stage_tx; o += 16 * 32)
                     *(uint4 *) (dst + o) = *(const uint4 *) (stage + o);
                 __syncwarp();
                 if (lane == 0)
-                    s100_bar_arrive(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_EMPTY, slot));
+                    pipe_bar_arrive(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_EMPTY, slot));
             }
         }
     }
@@ -102,7 +102,7 @@ smma_gpu_tma_probe(const smma_sm100_plan *p, const void *a, size_t a_bytes, cons
         return set_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "the probe runs a v2 plan");
     if ((rc = smma_gpu_tma_probe_check(msg, len)) != SMMA_GPU_STATUS_OK)
         return rc;
-    out_bytes = (size_t) p->tiles * p->kiters * p->stage_tx;
+    out_bytes = (size_t) p->tiles * p->pipe.kiters * p->pipe.stage_tx;
     for (i = 0; i < 4; i++) {
         if ((e = cudaMalloc(&dev[i], bytes[i] == 0 ? 1 : bytes[i])) != cudaSuccess) {
             rc = cuda_fail(msg, len, SMMA_GPU_STATUS_ENOMEM, "cudaMalloc", e);
@@ -132,7 +132,7 @@ smma_gpu_tma_probe(const smma_sm100_plan *p, const void *a, size_t a_bytes, cons
         rc = cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaFuncSetAttribute", e);
         goto done;
     }
-    s100_tma_probe_kernel<<<p->grid, 64, p->smem_bytes>>>(*p, maps, dout);
+    s100_tma_probe_kernel<<<p->pipe.grid, 64, p->smem_bytes>>>(*p, maps, dout);
     if ((e = cudaGetLastError()) != cudaSuccess || (e = cudaDeviceSynchronize()) != cudaSuccess) {
         rc = cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "s100_tma_probe_kernel", e);
         goto done;

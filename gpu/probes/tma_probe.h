@@ -21,15 +21,15 @@ extern "C" {
 #endif
 
 /*
- * Runs the producer of plan *p (a v2 plan: p->grid CTAs, p->stages stages)
+ * Runs the producer of plan *p (a v2 plan: p->pipe.grid CTAs, p->pipe.stages stages)
  * on device 0 over the caller's buffers, given in host memory as
  * smma_sm100_gemm would read them in device memory: A (a_bytes), B, the
  * scales of A and B (linear or 128x4 as p says).  They are copied to the
  * device, prepared there (s100_prepare), and every stage the consumer
- * receives is copied to out after the fix-up: the first p->stage_tx bytes
+ * receives is copied to out after the fix-up: the first p->pipe.stage_tx bytes
  * of the stage of k-step kit of tile t at
- * out[(t * p->kiters + kit) * p->stage_tx]; out holds
- * p->tiles * p->kiters * p->stage_tx bytes.  Needs a compute capability
+ * out[(t * p->pipe.kiters + kit) * p->pipe.stage_tx]; out holds
+ * p->tiles * p->pipe.kiters * p->pipe.stage_tx bytes.  Needs a compute capability
  * 9.0 or 10.0 device and a build with sm_90a or sm_100a code.  Returns an
  * SMMA_GPU_STATUS_* code with a one-line message.
  */

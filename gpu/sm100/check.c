@@ -240,14 +240,17 @@ smma_sm100_plan_init(smma_sm100_plan *p, const smma_gpu_gemm_args *a, smma_gpu_k
     /* Tiling: N of the instruction as wide as the problem needs, up to 256. */
     p->bn = p->n <= 64 ? 64 : p->n <= 128 ? 128 : 256;
     p->k_step = SMMA_SM100_ROWB * 8 / p->elem_bits;
-    p->kiters = (p->k + p->k_step - 1) / p->k_step;
+    p->pipe.kiters = (p->k + p->k_step - 1) / p->k_step;
     p->sf_blks = p->k_step / p->vec / 4;
     p->nrb = (p->bn + 127) / 128;
-    p->tiles_m = (p->m + SMMA_SM100_BM - 1) / SMMA_SM100_BM;
-    p->tiles_n = (p->n + p->bn - 1) / p->bn;
-    if ((uint64_t) p->tiles_m * p->tiles_n > INT32_MAX)
-        return refuse(msg, len, kname, "%u x %u tiles are too many", p->tiles_m, p->tiles_n);
-    p->tiles = p->tiles_m * p->tiles_n;
+    p->pipe.tiles_m = (p->m + SMMA_SM100_BM - 1) / SMMA_SM100_BM;
+    p->pipe.tiles_n = (p->n + p->bn - 1) / p->bn;
+    if ((uint64_t) p->pipe.tiles_m * p->pipe.tiles_n > INT32_MAX)
+        return refuse(msg, len, kname, "%u x %u tiles are too many", p->pipe.tiles_m,
+                      p->pipe.tiles_n);
+    p->tiles = p->pipe.tiles_m * p->pipe.tiles_n;
+    p->pipe.cluster = 1;
+    p->pipe.group = p->pipe.tiles_m; /* M fastest */
 
     /* One stage: A (16 KiB), B (bn x 128 bytes), the scale blocks; each
      * stage starts 1024-aligned, the alignment of the 128B swizzle. */
@@ -256,31 +259,32 @@ smma_sm100_plan_init(smma_sm100_plan *p, const smma_gpu_gemm_args *a, smma_gpu_k
     p->off_sfa = p->off_b + p->bn * SMMA_SM100_ROWB;
     p->off_sfb = p->off_sfa + p->sf_blks * SMMA_SM100_SFBLK;
     sfb = p->nrb * p->sf_blks * SMMA_SM100_SFBLK;
-    p->stage_bytes = (p->off_sfb + sfb + 1023) / 1024 * 1024;
-    p->stage_tx = p->off_sfb + sfb;
+    p->pipe.stage_bytes = (p->off_sfb + sfb + 1023) / 1024 * 1024;
+    p->pipe.stage_tx = p->off_sfb + sfb;
     p->sf_cols = 4 * p->sf_blks * (1 + p->nrb);
     if (p->version == 1) {
-        p->stages = 1;
+        p->pipe.stages = 1;
         p->acc_stages = 1;
-        p->grid = p->tiles;
+        p->pipe.grid = p->tiles;
     } else {
         uint32_t room = SMMA_SM100_SMEM_LIMIT - SMMA_SM100_BAR_BYTES - 1024;
 
-        p->stages = room / p->stage_bytes;
-        if (p->stages > 8)
-            p->stages = 8;
-        while (p->stages > 2 && p->bn + p->stages * p->sf_cols > SMMA_SM100_TMEM_COLS)
-            p->stages--;
-        if (p->stages < 2)
+        p->pipe.stages = room / p->pipe.stage_bytes;
+        if (p->pipe.stages > 8)
+            p->pipe.stages = 8;
+        while (p->pipe.stages > 2
+               && p->bn + p->pipe.stages * p->sf_cols > SMMA_SM100_TMEM_COLS)
+            p->pipe.stages--;
+        if (p->pipe.stages < 2)
             return refuse(msg, len, kname, "a stage of %u bytes leaves no room for two",
-                          p->stage_bytes);
-        p->acc_stages = 2 * p->bn + p->stages * p->sf_cols <= SMMA_SM100_TMEM_COLS ? 2 : 1;
-        p->grid = sms == 0 ? 1 : p->tiles < sms ? p->tiles : sms;
+                          p->pipe.stage_bytes);
+        p->acc_stages = 2 * p->bn + p->pipe.stages * p->sf_cols <= SMMA_SM100_TMEM_COLS ? 2 : 1;
+        p->pipe.grid = sms == 0 ? 1 : p->tiles < sms ? p->tiles : sms;
     }
     p->col_sf = p->acc_stages * p->bn;
-    p->tmem_cols = pow2_at_least(p->col_sf + p->stages * p->sf_cols);
-    p->off_bar = p->stages * p->stage_bytes;
-    p->smem_bytes = p->off_bar + SMMA_SM100_BAR_BYTES + 1024;
+    p->tmem_cols = pow2_at_least(p->col_sf + p->pipe.stages * p->sf_cols);
+    p->pipe.off_bar = p->pipe.stages * p->pipe.stage_bytes;
+    p->smem_bytes = p->pipe.off_bar + SMMA_SM100_BAR_BYTES + 1024;
 
     p->c_kind = kind_of(s->c_fmt);
     p->d_kind = kind_of(s->d_fmt);

@@ -1,11 +1,12 @@
 /*
- * gpu/sm100/dev.cuh - the PTX the sm_100 kernels and the TMA probe issue,
- * as small device functions: mbarriers, TMA (cp.async.bulk.tensor),
- * tcgen05 (alloc, cp, mma, commit, ld, st, fences), the proxy fence, and
- * the epilogue's conversions.  CUDA C++ only.
+ * gpu/sm100/dev.cuh - the PTX the sm_100 kernels issue beyond the shared
+ * pipeline (gpu/pipe.cuh: mbarriers, TMA, the proxy fence, the producer,
+ * the epilogue's arithmetic), as small device functions: tcgen05 (alloc,
+ * cp, mma, commit, ld, st, fences) and the steps both sm_100 kernels
+ * share.  CUDA C++ only.
  *
  * Which code exists where:
- *   SMMA_SM100_TMA   mbarrier transaction counts and TMA: sm_90a and
+ *   SMMA_PIPE_TMA    mbarrier transaction counts and TMA: sm_90a and
  *                    sm_100a builds (the H100 probe runs this part);
  *   SMMA_SM100_TC05  tcgen05: the sm_100a build only (__CUDA_ARCH__ >= 1000
  *                    and __CUDA_ARCH_FEAT_SM100_ALL, which nvcc 13 defines
@@ -25,153 +26,12 @@
 
 #include <stdint.h>
 
+#include "../pipe.cuh"
 #include "plan.h"
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 1000 && defined(__CUDA_ARCH_FEAT_SM100_ALL)
 #define SMMA_SM100_TC05 1
 #endif
-#if defined(SMMA_SM100_TC05) \
-    || (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL))
-#define SMMA_SM100_TMA 1
-#endif
-
-/* The generic address of shared memory as the 32-bit shared address. */
-static __device__ __forceinline__ uint32_t
-s100_smem(const void *p)
-{
-    return (uint32_t) __cvta_generic_to_shared(p);
-}
-
-/* The dynamic shared memory of a kernel, aligned up to 1024 bytes (the
- * 128B swizzle pattern repeats every 1024 bytes of address, and the plan
- * takes stage bases at multiples of 1024). */
-static __device__ __forceinline__ uint8_t *
-s100_smem_base(uint8_t *dyn)
-{
-    uint32_t a = s100_smem(dyn);
-
-    return dyn + ((1024u - (a & 1023u)) & 1023u);
-}
-
-#if defined(SMMA_SM100_TMA)
-
-/* ---- mbarriers ------------------------------------------------------------------- */
-
-static __device__ __forceinline__ void
-s100_bar_init(uint32_t bar, uint32_t count)
-{
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(bar), "r"(count) : "memory");
-}
-
-/* Makes the initialized barriers visible to the other threads and to the
- * asynchronous proxy (TMA's complete_tx, tcgen05.commit). */
-static __device__ __forceinline__ void
-s100_bar_init_fence(void)
-{
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-}
-
-static __device__ __forceinline__ void
-s100_bar_arrive(uint32_t bar)
-{
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(bar) : "memory");
-}
-
-/* One arrival that also expects tx bytes of asynchronous writes. */
-static __device__ __forceinline__ void
-s100_bar_arrive_tx(uint32_t bar, uint32_t tx)
-{
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(tx)
-                 : "memory");
-}
-
-/* Waits until the phase of the given parity has completed. */
-static __device__ __forceinline__ void
-s100_bar_wait(uint32_t bar, uint32_t parity)
-{
-    uint32_t done = 0;
-
-    while (!done)
-        asm volatile("{\n\t.reg .pred p;\n\t"
-                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
-                     "selp.u32 %0, 1, 0, p;\n\t}"
-                     : "=r"(done) : "r"(bar), "r"(parity) : "memory");
-}
-
-/* Generic-proxy writes to shared memory, then read by the asynchronous
- * proxy (tcgen05.mma, tcgen05.cp). */
-static __device__ __forceinline__ void
-s100_fence_async_smem(void)
-{
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-}
-
-/* ---- TMA ---------------------------------------------------------------------------- */
-
-/* One 2-D box of the tensor map at coordinates (x0, x1) to shared memory
- * dst, completing tx bytes on the barrier. */
-static __device__ __forceinline__ void
-s100_tma_2d(uint32_t dst, const void *map, int32_t x0, int32_t x1, uint32_t bar)
-{
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
-                 "[%0], [%1, {%2, %3}], [%4];"
-                 :: "r"(dst), "l"(map), "r"(x0), "r"(x1), "r"(bar) : "memory");
-}
-
-static __device__ __forceinline__ void
-s100_tma_4d(uint32_t dst, const void *map, int32_t x0, int32_t x1, int32_t x2, int32_t x3,
-            uint32_t bar)
-{
-    asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes "
-                 "[%0], [%1, {%2, %3, %4, %5}], [%6];"
-                 :: "r"(dst), "l"(map), "r"(x0), "r"(x1), "r"(x2), "r"(x3), "r"(bar)
-                 : "memory");
-}
-
-static __device__ __forceinline__ void
-s100_tma_prefetch_map(const void *map)
-{
-    asm volatile("prefetch.tensormap [%0];" :: "l"(map) : "memory");
-}
-
-#endif /* SMMA_SM100_TMA */
-
-/* ---- the epilogue's arithmetic (any architecture) ------------------------------------- */
-
-/* C[i][j] as the fp32 bits the accumulator starts from: fp32 as is, bf16
- * and fp16 widened exactly. */
-static __device__ __forceinline__ uint32_t
-s100_c_bits(const void *c, uint64_t idx, uint32_t kind)
-{
-    if (kind == SMMA_SM100_F32)
-        return ((const uint32_t *) c)[idx];
-    if (kind == SMMA_SM100_BF16)
-        return (uint32_t) ((const uint16_t *) c)[idx] << 16;
-    return __float_as_uint(__half2float(__ushort_as_half(((const uint16_t *) c)[idx])));
-}
-
-/* D from the accumulator's fp32 bits: rn_fp32(alpha * acc) when there is
- * an alpha (a NaN product is the canonical 0x7fffffff), then to nearest
- * into bf16 or fp16 (NaN: 0x7fff, the canonical NaN of softmma/gemm.h). */
-static __device__ __forceinline__ uint32_t
-s100_epilogue(const smma_sm100_plan &p, uint32_t acc)
-{
-    uint32_t x = acc;
-    float f;
-
-    if (p.has_alpha) {
-        f = __fmul_rn(__uint_as_float(p.alpha), __uint_as_float(acc));
-        x = f != f ? 0x7fffffffu : __float_as_uint(f);
-    }
-    if (p.d_kind == SMMA_SM100_F32)
-        return x;
-    if ((x & 0x7fffffffu) > 0x7f800000u)
-        return 0x7fffu;
-    f = __uint_as_float(x);
-    if (p.d_kind == SMMA_SM100_BF16)
-        return __bfloat16_as_ushort(__float2bfloat16_rn(f));
-    return __half_as_ushort(__float2half_rn(f));
-}
 
 /* Stores element (row, col) of D. */
 static __device__ __forceinline__ void
@@ -335,7 +195,7 @@ s100_load_c(const smma_sm100_plan &p, const void *c, uint32_t dacc, uint32_t par
         for (r = 0; r < 32; r++) {
             smma_sm100_epi_cell(part, chunk, lane, r, &row, &col);
             regs[r] = m0 + row < p.m && n0 + col < p.n
-                      ? s100_c_bits(c, (uint64_t) (m0 + row) * p.c_ld + n0 + col, p.c_kind)
+                      ? pipe_c_bits(c, (uint64_t) (m0 + row) * p.c_ld + n0 + col, p.c_kind)
                       : 0;
         }
         s100_tmem_st32(dacc + smma_sm100_epi_taddr(part, chunk), regs);

@@ -52,9 +52,9 @@ s100_gemm_v1(const smma_sm100_plan p, const s100_bufs x)
 {
 #if defined(SMMA_SM100_TC05)
     extern __shared__ uint8_t dyn[];
-    uint8_t *smem = s100_smem_base(dyn);
+    uint8_t *smem = pipe_smem_base(dyn);
     const uint8_t *bufs[4] = { x.a, x.b, x.sfa, x.sfb };
-    uint32_t sbase = s100_smem(smem);
+    uint32_t sbase = pipe_smem(smem);
     uint32_t bar = sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_FULL, 0);
     uint32_t slot = smma_sm100_bar(&p, SMMA_SM100_TMEM_SLOT, 0);
     uint32_t tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
@@ -65,8 +65,8 @@ s100_gemm_v1(const smma_sm100_plan p, const s100_bufs x)
     /* 1. "Tensor Memory": tcgen05.alloc by one warp, the address through
      * shared memory, fenced around the thread synchronization. */
     if (tid == 0) {
-        s100_bar_init(bar, 1);
-        s100_bar_init_fence();
+        pipe_bar_init(bar, 1);
+        pipe_bar_init_fence();
     }
     if (warp == 0)
         s100_tmem_alloc(sbase + slot, p.tmem_cols);
@@ -82,7 +82,7 @@ s100_gemm_v1(const smma_sm100_plan p, const s100_bufs x)
         s100_tc05_before_sync();
     }
 
-    for (kit = 0; kit < p.kiters; kit++) {
+    for (kit = 0; kit < p.pipe.kiters; kit++) {
         uint32_t nch = smma_sm100_nchunks(&p);
 
         /* 3. The k-step's bytes: plan.h's chunks ("The tcgen05.mma
@@ -107,7 +107,7 @@ s100_gemm_v1(const smma_sm100_plan p, const s100_bufs x)
         __syncthreads();
         s100_fixup(p, kit, smem, tid, blockDim.x);
         /* Generic-proxy writes, read next by tcgen05.cp and tcgen05.mma. */
-        s100_fence_async_smem();
+        pipe_fence_async_smem();
         __syncthreads();
 
         /* 4. One thread issues; tcgen05.cp then tcgen05.mma from the same
@@ -118,7 +118,7 @@ s100_gemm_v1(const smma_sm100_plan p, const s100_bufs x)
             s100_issue_kstep<KIND>(p, 0, sbase, tbase, 0, kit);
             s100_tc05_commit(bar);
         }
-        s100_bar_wait(bar, kit & 1);
+        pipe_bar_wait(bar, kit & 1);
         s100_tc05_after_sync();
     }
 
@@ -129,7 +129,8 @@ s100_gemm_v1(const smma_sm100_plan p, const s100_bufs x)
         for (r = 0; r < 32; r++) {
             smma_sm100_epi_cell(warp, chunk, lane, r, &row, &col);
             if (m0 + row < p.m && n0 + col < p.n)
-                s100_store_d(p, x.d, m0 + row, n0 + col, s100_epilogue(p, regs[r]));
+                s100_store_d(p, x.d, m0 + row, n0 + col,
+                             pipe_epilogue(p.has_alpha, p.alpha, p.d_kind, regs[r]));
         }
     }
 
@@ -169,11 +170,11 @@ s100_launch_v1(const smma_sm100_plan *p, const s100_bufs *b, cudaStream_t st, ch
                                   (int) p->smem_bytes)) != cudaSuccess)
         return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaFuncSetAttribute", e);
     if (p->kind == 4)
-        s100_gemm_v1<4><<<p->grid, 128, p->smem_bytes, st>>>(*p, *b);
+        s100_gemm_v1<4><<<p->pipe.grid, 128, p->smem_bytes, st>>>(*p, *b);
     else if (p->kind == 5)
-        s100_gemm_v1<5><<<p->grid, 128, p->smem_bytes, st>>>(*p, *b);
+        s100_gemm_v1<5><<<p->pipe.grid, 128, p->smem_bytes, st>>>(*p, *b);
     else
-        s100_gemm_v1<6><<<p->grid, 128, p->smem_bytes, st>>>(*p, *b);
+        s100_gemm_v1<6><<<p->pipe.grid, 128, p->smem_bytes, st>>>(*p, *b);
     if ((e = cudaGetLastError()) != cudaSuccess)
         return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "sm100-v1 launch", e);
     return SMMA_GPU_STATUS_OK;

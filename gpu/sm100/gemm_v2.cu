@@ -9,7 +9,7 @@
  *      128-byte swizzle of the box is the layout the descriptors describe,
  *      out-of-bounds elements arrive as 0, and the registers and the other
  *      warps stay free.
- *   2. A multistage mbarrier pipeline: p.stages (2 to 8) shared-memory stage
+ *   2. A multistage mbarrier pipeline: p.pipe.stages (2 to 8) shared-memory stage
  *      slots, each with its own TMEM scale columns, a full barrier (TMA
  *      bytes landed) and an empty barrier (tcgen05.commit after the slot's
  *      MMAs); loads of k-step i + stages overlap the MMAs of k-step i.
@@ -52,13 +52,13 @@ v2_give_acc(const smma_sm100_plan &p, const s100_bufs &x, uint32_t sbase, uint32
     uint32_t acc = i % p.acc_stages, m0, n0;
 
     if (p.c_kind != SMMA_SM100_NONE) {
-        smma_sm100_tile(&p, smma_sm100_cta_tile(&p, blockIdx.x, i), &m0, &n0);
+        smma_sm100_tile(&p, smma_pipe_cta_unit(&p.pipe, blockIdx.x, i), &m0, &n0);
         s100_load_c(p, x.c, tbase + acc * p.bn, part, lane, m0, n0);
     }
     s100_tc05_before_sync();
     __syncwarp();
     if (lane == 0)
-        s100_bar_arrive(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_ACC_EMPTY, acc));
+        pipe_bar_arrive(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_ACC_EMPTY, acc));
 }
 
 /* Stores the 32 values of one thread (row `row`, columns col0 .. col0 + 31:
@@ -74,7 +74,7 @@ v2_store(const smma_sm100_plan &p, void *d, uint32_t row, uint32_t col0, const u
     if (row >= p.m)
         return;
     for (r = 0; r < 32; r++)
-        v[r] = s100_epilogue(p, acc[r]);
+        v[r] = pipe_epilogue(p.has_alpha, p.alpha, p.d_kind, acc[r]);
     if (col0 + 32 <= p.n && ((uintptr_t) dst & 15u) == 0) {
         if (esz == 4) {
             for (r = 0; r < 32; r += 4)
@@ -100,18 +100,18 @@ s100_gemm_v2(const smma_sm100_plan p, const __grid_constant__ s100_maps maps, co
 {
 #if defined(SMMA_SM100_TC05)
     extern __shared__ uint8_t dyn[];
-    uint8_t *smem = s100_smem_base(dyn);
-    uint32_t sbase = s100_smem(smem), warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    uint32_t ntiles = smma_sm100_cta_ntiles(&p, blockIdx.x), tslot, tbase, i, a;
+    uint8_t *smem = pipe_smem_base(dyn);
+    uint32_t sbase = pipe_smem(smem), warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    uint32_t ntiles = smma_pipe_cta_nunits(&p.pipe, blockIdx.x), tslot, tbase, i, a;
 
     tslot = smma_sm100_bar(&p, SMMA_SM100_TMEM_SLOT, 0);
     if (threadIdx.x == 0) {
-        s100_init_stage_bars(p, sbase);
+        pipe_init_ring(p.pipe, sbase, 1);
         for (a = 0; a < p.acc_stages; a++) {
-            s100_bar_init(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_ACC_FULL, a), 1);
-            s100_bar_init(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_ACC_EMPTY, a), 4);
+            pipe_bar_init(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_ACC_FULL, a), 1);
+            pipe_bar_init(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_ACC_EMPTY, a), 4);
         }
-        s100_bar_init_fence();
+        pipe_bar_init_fence();
     }
     if (warp == 1)
         s100_tmem_alloc(sbase + tslot, p.tmem_cols);
@@ -133,18 +133,19 @@ s100_gemm_v2(const smma_sm100_plan p, const __grid_constant__ s100_maps maps, co
         for (i = 0; i < ntiles; i++) {
             uint32_t acc = i % p.acc_stages, kit;
 
-            s100_bar_wait(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_ACC_EMPTY, acc),
+            pipe_bar_wait(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_ACC_EMPTY, acc),
                           (i / p.acc_stages) & 1u);
             s100_tc05_after_sync();
-            for (kit = 0; kit < p.kiters; kit++, iter++) {
-                uint32_t slot = smma_sm100_slot(&p, iter), st = sbase + slot * p.stage_bytes;
+            for (kit = 0; kit < p.pipe.kiters; kit++, iter++) {
+                uint32_t slot = smma_pipe_slot(&p.pipe, iter);
+                uint32_t st = sbase + slot * p.pipe.stage_bytes;
 
-                s100_bar_wait(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_FULL, slot),
-                              smma_sm100_phase(&p, iter));
+                pipe_bar_wait(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_FULL, slot),
+                              smma_pipe_phase(&p.pipe, iter));
                 s100_tc05_after_sync();
                 if (smma_sm100_fix_count(&p, kit) != 0) {
-                    s100_fixup(p, kit, smem + slot * p.stage_bytes, lane, 32);
-                    s100_fence_async_smem();
+                    s100_fixup(p, kit, smem + slot * p.pipe.stage_bytes, lane, 32);
+                    pipe_fence_async_smem();
                     __syncwarp();
                 }
                 if (lane == 0) {
@@ -166,8 +167,8 @@ s100_gemm_v2(const smma_sm100_plan p, const __grid_constant__ s100_maps maps, co
         for (i = 0; i < ntiles; i++) {
             uint32_t acc = i % p.acc_stages;
 
-            smma_sm100_tile(&p, smma_sm100_cta_tile(&p, blockIdx.x, i), &m0, &n0);
-            s100_bar_wait(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_ACC_FULL, acc),
+            smma_sm100_tile(&p, smma_pipe_cta_unit(&p.pipe, blockIdx.x, i), &m0, &n0);
+            pipe_bar_wait(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_ACC_FULL, acc),
                           (i / p.acc_stages) & 1u);
             s100_tc05_after_sync();
             for (chunk = 0; chunk < p.bn / 32; chunk++) {
@@ -213,11 +214,11 @@ s100_launch_v2(const smma_sm100_plan *p, const s100_bufs *b, cudaStream_t st, ch
                                   (int) p->smem_bytes)) != cudaSuccess)
         return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaFuncSetAttribute", e);
     if (p->kind == 4)
-        s100_gemm_v2<4><<<p->grid, 192, p->smem_bytes, st>>>(*p, maps, *b);
+        s100_gemm_v2<4><<<p->pipe.grid, 192, p->smem_bytes, st>>>(*p, maps, *b);
     else if (p->kind == 5)
-        s100_gemm_v2<5><<<p->grid, 192, p->smem_bytes, st>>>(*p, maps, *b);
+        s100_gemm_v2<5><<<p->pipe.grid, 192, p->smem_bytes, st>>>(*p, maps, *b);
     else
-        s100_gemm_v2<6><<<p->grid, 192, p->smem_bytes, st>>>(*p, maps, *b);
+        s100_gemm_v2<6><<<p->pipe.grid, 192, p->smem_bytes, st>>>(*p, maps, *b);
     if ((e = cudaGetLastError()) != cudaSuccess)
         return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "sm100-v2 launch", e);
     return SMMA_GPU_STATUS_OK;

@@ -53,6 +53,7 @@
 #include <stdint.h>
 
 #include "../../sim/softmma/tc05_addr.h"
+#include "../pipe.h"
 
 #define SMMA_SM100_BM 128u          /* rows of A per tile: M of tcgen05.mma */
 #define SMMA_SM100_ROWB 128u        /* bytes of every row per k-step: one swizzle atom */
@@ -69,7 +70,10 @@
 enum { SMMA_SM100_BUF_A = 0, SMMA_SM100_BUF_B, SMMA_SM100_BUF_SFA, SMMA_SM100_BUF_SFB };
 
 /* D and C storage as the epilogue sees it. */
-enum { SMMA_SM100_F32 = 0, SMMA_SM100_BF16, SMMA_SM100_F16, SMMA_SM100_NONE };
+enum {
+    SMMA_SM100_F32 = SMMA_PIPE_F32, SMMA_SM100_BF16 = SMMA_PIPE_BF16,
+    SMMA_SM100_F16 = SMMA_PIPE_F16, SMMA_SM100_NONE = SMMA_PIPE_NONE
+};
 
 typedef struct smma_sm100_plan {
     uint32_t version;           /* 1 or 2: the kernel */
@@ -95,15 +99,18 @@ typedef struct smma_sm100_plan {
     uint32_t bn;                /* N of tcgen05.mma: 64, 128 or 256 */
     uint32_t k_instr;           /* K of tcgen05.mma: 32 or 64 */
     uint32_t k_step;            /* elements of K per k-step: 128 or 256 */
-    uint32_t kiters;            /* k-steps per tile: ceil(k / k_step) */
     uint32_t sf_blks;           /* 128x4 blocks per 128 rows per k-step: 1, 2 or 4 */
     uint32_t nrb;               /* 128-row scale blocks of B per tile: ceil(bn / 128) */
-    uint32_t tiles_m, tiles_n, tiles;
-    uint32_t grid;              /* CTAs: one per tile (v1), persistent (v2) */
-    /* Shared memory, from a 1024-aligned base: stage s at s * stage_bytes. */
-    uint32_t off_a, off_b, off_sfa, off_sfb, stage_bytes, stages;
-    uint32_t stage_tx;          /* bytes that land in one stage (TMA transaction count) */
-    uint32_t off_bar;           /* the mbarriers and the TMEM slot, after the stages */
+    uint32_t tiles;             /* pipe.tiles_m * pipe.tiles_n */
+    /* The pipeline (gpu/pipe.h): the stage ring (stage slot s at s *
+     * pipe.stage_bytes from a 1024-aligned base, its barriers at
+     * pipe.off_bar, then the accumulators' barriers and the TMEM slot),
+     * the k-steps per tile (ceil(k / k_step)), the tiles and the CTAs (one
+     * per tile for v1, persistent for v2; clusters of 1; tiles in M-fastest
+     * order, pipe.group = pipe.tiles_m). */
+    smma_pipe pipe;
+    /* Shared memory of one stage, from its base. */
+    uint32_t off_a, off_b, off_sfa, off_sfb;
     uint32_t smem_bytes;        /* dynamic shared memory to request (1024 slack included) */
     /* Tensor Memory, in columns from the allocation's base. */
     uint32_t acc_stages;        /* accumulators of bn columns at 0, bn, ... */
@@ -118,27 +125,19 @@ typedef struct smma_sm100_plan {
 
 /* ---- tiles -------------------------------------------------------------------------- */
 
-/* Tile t (0 .. tiles-1) starts at row m0 of A and column n0 of B; tiles are
- * numbered with M fastest. */
+/* Tile t (0 .. tiles-1, a unit of the pipeline's scheduler: clusters of
+ * one CTA) starts at row m0 of A and column n0 of B.  CTA c computes the
+ * tiles smma_pipe_cta_unit(&p->pipe, c, i) for i below
+ * smma_pipe_cta_nunits(&p->pipe, c): v1 tile c alone, v2 (persistent)
+ * tiles c, c + grid, ... */
 SMMA_TC05_FN void
 smma_sm100_tile(const smma_sm100_plan *p, uint32_t t, uint32_t *m0, uint32_t *n0)
 {
-    *m0 = (t % p->tiles_m) * SMMA_SM100_BM;
-    *n0 = (t / p->tiles_m) * p->bn;
-}
+    uint32_t tm, tn;
 
-/* The tiles CTA c computes: v1 tile c alone; v2 (persistent) tiles c,
- * c + grid, c + 2 grid, ... : the count, and the i-th. */
-SMMA_TC05_FN uint32_t
-smma_sm100_cta_ntiles(const smma_sm100_plan *p, uint32_t c)
-{
-    return c < p->tiles ? (p->tiles - c + p->grid - 1) / p->grid : 0;
-}
-
-SMMA_TC05_FN uint32_t
-smma_sm100_cta_tile(const smma_sm100_plan *p, uint32_t c, uint32_t i)
-{
-    return c + i * p->grid;
+    smma_pipe_unit_pos(&p->pipe, t, &tm, &tn);
+    *m0 = tm * SMMA_SM100_BM;
+    *n0 = tn * p->bn;
 }
 
 /* ---- shared memory of one stage --------------------------------------------------------- */
@@ -227,9 +226,10 @@ smma_sm100_chunk(const smma_sm100_plan *p, uint32_t m0, uint32_t n0, uint32_t ki
 
 /* ---- mbarriers (v2 and the TMA probe) ------------------------------------------------ */
 
-/* The mbarriers after the stages (off_bar): full[s] (TMA -> MMA), empty[s]
- * (MMA -> TMA), acc_full[a] (MMA -> epilogue), acc_empty[a] (epilogue ->
- * MMA), 8 bytes each, then the 4-byte slot tcgen05.alloc writes. */
+/* The mbarriers: the ring's full[s] (TMA -> MMA) and empty[s] (MMA -> TMA)
+ * at pipe.off_bar (smma_pipe_full, smma_pipe_empty), then acc_full[a] (MMA
+ * -> epilogue) and acc_empty[a] (epilogue -> MMA), 8 bytes each, then the
+ * 4-byte slot tcgen05.alloc writes. */
 enum {
     SMMA_SM100_BAR_FULL = 0, SMMA_SM100_BAR_EMPTY, SMMA_SM100_BAR_ACC_FULL,
     SMMA_SM100_BAR_ACC_EMPTY, SMMA_SM100_TMEM_SLOT
@@ -238,28 +238,11 @@ enum {
 SMMA_TC05_FN uint32_t
 smma_sm100_bar(const smma_sm100_plan *p, unsigned what, uint32_t i)
 {
-    uint32_t base[5];
-
-    base[0] = 0;
-    base[1] = p->stages;
-    base[2] = 2 * p->stages;
-    base[3] = 2 * p->stages + 2;
-    base[4] = 2 * p->stages + 4;
-    return p->off_bar + 8 * (base[what] + i);
-}
-
-/* Pipeline position of the iter-th k-step a CTA handles (counted over all
- * its tiles): the stage slot and the parity of the slot's phase. */
-SMMA_TC05_FN uint32_t
-smma_sm100_slot(const smma_sm100_plan *p, uint32_t iter)
-{
-    return iter % p->stages;
-}
-
-SMMA_TC05_FN uint32_t
-smma_sm100_phase(const smma_sm100_plan *p, uint32_t iter)
-{
-    return (iter / p->stages) & 1u;
+    if (what == SMMA_SM100_BAR_FULL)
+        return smma_pipe_full(&p->pipe, i);
+    if (what == SMMA_SM100_BAR_EMPTY)
+        return smma_pipe_empty(&p->pipe, i);
+    return smma_pipe_bar_end(&p->pipe) + 8 * (2 * (what - SMMA_SM100_BAR_ACC_FULL) + i);
 }
 
 /* ---- TMA (v2): the tensor maps and their boxes ------------------------------------- */

@@ -71,8 +71,8 @@ run_case(const struct tcase *tc)
     a.a = a.b = a.sa = a.sb = NULL; /* device buffers: 16-byte aligned */
     if (smma_sm100_plan_init(&p, &a, SMMA_GPU_SM100_V2, tc->sms, msg, sizeof(msg)) != 0)
         bail("plan: %s", msg);
-    out = t100_calloc((size_t) p.tiles * p.kiters, p.stage_tx);
-    img = t100_calloc(p.stage_bytes, 1);
+    out = t100_calloc((size_t) p.tiles * p.pipe.kiters, p.pipe.stage_tx);
+    img = t100_calloc(p.pipe.stage_bytes, 1);
     rc = smma_gpu_tma_probe(&p, pr.ga, pr.ga_bytes, pr.gb, pr.gb_bytes, pr.gsa, pr.gsa_bytes,
                             pr.gsb, pr.gsb_bytes, out, msg, sizeof(msg));
     if (rc != SMMA_GPU_STATUS_OK) {
@@ -81,11 +81,11 @@ run_case(const struct tcase *tc)
         t100_prepare(&p, &pr, &in);
         for (t = 0; t < p.tiles; t++) {
             smma_sm100_tile(&p, t, &m0, &n0);
-            for (kit = 0; kit < p.kiters; kit++) {
-                const uint8_t *got = out + ((size_t) t * p.kiters + kit) * p.stage_tx;
+            for (kit = 0; kit < p.pipe.kiters; kit++) {
+                const uint8_t *got = out + ((size_t) t * p.pipe.kiters + kit) * p.pipe.stage_tx;
 
                 t100_stage_image(&p, &in, m0, n0, kit, img);
-                for (o = 0; o < p.stage_tx; o++, total++)
+                for (o = 0; o < p.pipe.stage_tx; o++, total++)
                     if (got[o] != img[o] && bad++ < 8)
                         diag("tile %u (m0 %u, n0 %u) k-step %u: byte 0x%x (%s) is 0x%02x, the "
                              "plan says 0x%02x", t, m0, n0, kit, o, region(&p, o), got[o],
@@ -96,8 +96,8 @@ run_case(const struct tcase *tc)
         ok(bad == 0,
            "%s %zux%zux%zu, %s scales: %u tiles x %u k-steps on %u CTAs through %u stages "
            "(bn %u): %zu of %zu bytes differ", co->name, tc->m, tc->n, tc->k,
-           smma_scale_layout_name(tc->layout), p.tiles, p.kiters, p.grid, p.stages, p.bn, bad,
-           total);
+           smma_scale_layout_name(tc->layout), p.tiles, p.pipe.kiters, p.pipe.grid,
+           p.pipe.stages, p.bn, bad, total);
     }
     free(out);
     free(img);

@@ -54,7 +54,7 @@ run_plan(const smma_sm100_plan *p, const t100_prob *pr, const smma_model *model,
 {
     static const smma_tmem_ldst ld32 = { SMMA_TMEM_32X32B, 32, false, 0 };
     const smma_tmem_cp cp = { SMMA_TMEM_CP_32X128B_WARPX4, 1, SMMA_TMEM_CP_PLAIN };
-    size_t smem_size = SMEM_BASE + (size_t) p->stages * p->stage_bytes;
+    size_t smem_size = SMEM_BASE + (size_t) p->pipe.stages * p->pipe.stage_bytes;
     uint8_t *smem = t100_calloc(smem_size, 1);
     smma_tmem *tm = t100_calloc(1, sizeof(*tm));
     uint32_t regs[32 * 32], c, i, kit, j, part, chunk, t, r, row, col, tbase;
@@ -62,14 +62,14 @@ run_plan(const smma_sm100_plan *p, const t100_prob *pr, const smma_model *model,
     int rc = SMMA_OK;
 
     t100_prepare(p, pr, &in);
-    for (c = 0; c < p->grid && rc == SMMA_OK; c++) {
+    for (c = 0; c < p->pipe.grid && rc == SMMA_OK; c++) {
         uint32_t iter = 0;
 
         smma_tmem_init(tm);
         if ((rc = smma_tmem_alloc(tm, p->tmem_cols, &tbase, err)) != SMMA_OK)
             break;
-        for (i = 0; i < smma_sm100_cta_ntiles(p, c) && rc == SMMA_OK; i++) {
-            uint32_t tile = smma_sm100_cta_tile(p, c, i), acc = i % p->acc_stages, m0, n0;
+        for (i = 0; i < smma_pipe_cta_nunits(&p->pipe, c) && rc == SMMA_OK; i++) {
+            uint32_t tile = smma_pipe_cta_unit(&p->pipe, c, i), acc = i % p->acc_stages, m0, n0;
             uint32_t dacc = tbase + acc * p->bn;
 
             smma_sm100_tile(p, tile, &m0, &n0);
@@ -84,8 +84,9 @@ run_plan(const smma_sm100_plan *p, const t100_prob *pr, const smma_model *model,
                     rc = smma_tmem_st(&ld32, tm, part, dacc + smma_sm100_epi_taddr(part, chunk),
                                       regs, err);
                 }
-            for (kit = 0; kit < p->kiters && rc == SMMA_OK; kit++, iter++) {
-                uint32_t slot = iter % p->stages, sbase = SMEM_BASE + slot * p->stage_bytes;
+            for (kit = 0; kit < p->pipe.kiters && rc == SMMA_OK; kit++, iter++) {
+                uint32_t slot = smma_pipe_slot(&p->pipe, iter);
+                uint32_t sbase = SMEM_BASE + slot * p->pipe.stage_bytes;
                 smma_tc05_cta cta = { smem, smem_size, tm };
 
                 t100_stage_image(p, &in, m0, n0, kit, smem + sbase);
@@ -184,7 +185,7 @@ check_plan(const t100_prob *pr, smma_gpu_kernel k, unsigned sms, const uint32_t 
     snprintf(full, sizeof(full), "%s %s", kn, what);
     bad = diff_plan(&p, pr, want, full);
     ok(bad == 0, "%s (bn %u, %u k-steps, %u stages, grid %u): %ld of %zu outputs differ",
-       full, p.bn, p.kiters, p.stages, p.grid, bad, pr->s.m * pr->s.n);
+       full, p.bn, p.pipe.kiters, p.pipe.stages, p.pipe.grid, bad, pr->s.m * pr->s.n);
 }
 
 /* ---- generated problems ------------------------------------------------------------------ */
@@ -331,7 +332,7 @@ test_smem_view(void)
                 smma_tc05_layout l;
                 smma_error err;
 
-                smma_sm100_mma(&p, 1, j, SMEM_BASE + p.stage_bytes, 0, 0, &o);
+                smma_sm100_mma(&p, 1, j, SMEM_BASE + p.pipe.stage_bytes, 0, 0, &o);
                 for (which = 0; which < 2; which++) {
                     if (smma_tc05_sdesc_decode(which ? o.bdesc : o.adesc, &sd, &err) != SMMA_OK)
                         bail("sdesc: %s", err.msg);
@@ -348,7 +349,7 @@ test_smem_view(void)
                                 != SMMA_OK)
                                 bail("smem_addr: %s", err.msg);
                             total++;
-                            if (byte != SMEM_BASE + p.stage_bytes
+                            if (byte != SMEM_BASE + p.pipe.stage_bytes
                                             + smma_sm100_smem_ab(&p, which, row, 32 * j + kk)
                                 && bad++ < 5)
                                 diag("%s bn %u mma %u %c row %u byte %u: descriptor 0x%x",
@@ -445,10 +446,10 @@ test_check(void)
            "v2 takes mxfp8 1 x 1 x 1");
     a = args_of(SMMA_E2M1, SMMA_E2M1, SMMA_UE4M3, 16, 8192, 8192, 8192);
     smma_sm100_plan_init(&p, &a, SMMA_GPU_SM100_V2, 148, msg, sizeof(msg));
-    ok(p.kind == 6 && p.scale_vec == 4 && p.bn == 256 && p.stages >= 2 && p.tmem_cols == 512
-       && p.smem_bytes <= SMMA_SM100_SMEM_LIMIT + 1024 && p.grid == 148,
+    ok(p.kind == 6 && p.scale_vec == 4 && p.bn == 256 && p.pipe.stages >= 2 && p.tmem_cols == 512
+       && p.smem_bytes <= SMMA_SM100_SMEM_LIMIT + 1024 && p.pipe.grid == 148,
        "nvfp4 8192^3 on v2: mxf4nvf4 4X, bn 256, %u stages of %u bytes, %u TMEM columns, "
-       "grid %u", p.stages, p.stage_bytes, p.tmem_cols, p.grid);
+       "grid %u", p.pipe.stages, p.pipe.stage_bytes, p.tmem_cols, p.pipe.grid);
     a = args_of(SMMA_E4M3, SMMA_E2M1, SMMA_E8M0, 32, 100, 100, 100);
     smma_sm100_plan_init(&p, &a, SMMA_GPU_SM100_V1, 148, msg, sizeof(msg));
     ok(p.kind == 4 && p.b_expand && !p.a_expand && p.b_code == 5 && p.b_ld == 112,
