@@ -1,7 +1,9 @@
 /*
  * gen/kernel.c - the kernel-scale gemm suites, gemm.COMBO.kernel.exact and
  * gemm.COMBO.kernel.model.MODEL: problems shaped for the GPU kernels
- * (gpu/, doc/kernels.md) rather than for one instruction.
+ * (gpu/, doc/kernels.md) rather than for one instruction; and the same for
+ * the tiles of the wgmma kernels (gpu/sm90/), gemm.COMBO.wgmma.exact and
+ * gemm.COMBO.wgmma.model.h100-bf16 for bf16 and fp16 (suite field var 1).
  *
  * Each suite has four problems.  Their shapes cross the kernels' tiles
  * (128 x 256 CTA tiles with k tiles of 64 for the large-M kernels; 16 x
@@ -13,6 +15,12 @@
  * placed in a few rows and columns (NaN and Inf elements, -0, subnormals,
  * NaN, 0x00 and 0xfe scales, products that overflow bf16 or the fp32 sum),
  * so that most outputs stay finite and the specials are still covered.
+ *
+ * The wgmma suites' problems cross the sm90 tiles instead (64 x 128 for
+ * sm90-v1; 128 x 256 in clusters of two along M for sm90-v2, so an odd
+ * number of 128-row tiles leaves a cluster half outside; k-steps of 64),
+ * with K that is not a multiple of 8 or 16 (TMA reads any K: the last
+ * k-step is short and its last 16-k block is padded).
  *
  * Fields: in m:u32 n:u32 k:u32 has_c:u8 d_fmt:u8 alpha:fp32; blocks in a,
  * b, sa (absent for an unscaled A), sb, c (m x n; zeros without C); block
@@ -44,7 +52,10 @@ static const struct kcombo {
     { "mxfp8-mxfp4", SMMA_E4M3, SMMA_E2M1, SMMA_E8M0, 32, false },
     { "bf16-mxfp4", SMMA_BF16, SMMA_E2M1, SMMA_E8M0, 32, true },
     { "bf16-mxfp8", SMMA_BF16, SMMA_E4M3, SMMA_E8M0, 32, true },
+    /* The wgmma suites only. */
+    { "fp16", SMMA_FP16, SMMA_FP16, SMMA_NONE, 32, false },
 };
+#define WGMMA_ONLY(co) ((co)->a == SMMA_FP16)
 #define NKCOMBO (sizeof(kcombos) / sizeof(kcombos[0]))
 
 /* The model-class suites: the device models of the kernels that compute
@@ -82,6 +93,27 @@ static const struct kproblem model_problems[] = {
 };
 #define NPROBLEM (sizeof(exact_problems) / sizeof(exact_problems[0]))
 
+/* The wgmma suites' problems: 200 rows are two tiles of sm90-v2 (one
+ * cluster) and four of v1, 130 rows leave a cluster half outside, 136
+ * and 300 columns are two and three tiles of v1, 300 two of v2; K 136,
+ * 77, 33 and 130 end in short k-steps with 8, 13, 33 and 2 elements. */
+static const struct kproblem wgmma_exact_problems[] = {
+    { 200, 24, 136, true, 0, 0x3f800000u },
+    { 130, 136, 77, false, 0, 0x3fc00000u },  /* alpha 1.5 */
+    { 1, 300, 33, true, 0, 0x3f800000u },
+    { 64, 1, 130, true, 0, 0x3e800000u },     /* alpha 1/4 */
+    /* level 2 */
+    { 260, 520, 1000, true, 0, 0x3f800000u },
+};
+static const struct kproblem wgmma_model_problems[] = {
+    { 200, 24, 136, true, 0, 0x3f800000u },
+    { 130, 136, 77, false, 1, 0x3fc00000u },  /* bf16 D, alpha 1.5 */
+    { 1, 300, 33, true, 2, 0x3f800000u },     /* fp16 D */
+    { 64, 1, 130, true, 0, 0x3e800000u },
+    /* level 2 */
+    { 260, 520, 1000, true, 1, 0x3dcccccdu },
+};
+
 static const smma_format d_formats[3] = { SMMA_FP32, SMMA_BF16, SMMA_FP16 };
 
 /* The bf16 kernels' suites take longer K: four 64-wide k tiles and a tail. */
@@ -89,6 +121,15 @@ static unsigned
 problem_k(const struct kcombo *co, const struct kproblem *p)
 {
     return co->a == SMMA_BF16 && co->scale == SMMA_NONE && p->k == 168 ? 264 : p->k;
+}
+
+/* The problems of suite s. */
+static const struct kproblem *
+suite_problems(const smma_suite *s)
+{
+    if (s->var == 1)
+        return s->exact ? wgmma_exact_problems : wgmma_model_problems;
+    return s->exact ? exact_problems : model_problems;
 }
 
 static smma_gemm_shape
@@ -309,6 +350,16 @@ int
 smma_gen_kernel(const smma_suite *s, unsigned level, uint64_t seed, smma_vec_writer **out,
                 smma_error *err)
 {
+    static const char *const wgmma_comments[] = {
+        "problems at the scale of the wgmma kernels (gpu/sm90/, doc/kernels.md): M and N",
+        "past one CTA tile (64 x 128 and 128 x 256 in clusters of two along M) and ragged,",
+        "K a few k-steps of 64 plus a tail not a multiple of 16, m = 1 and n = 1; every",
+        "matrix a block in its mathematical orientation",
+        "as in the gemm tile suites: a (m x k), b (k x n), c (m x n;",
+        "zeros when has_c is 0: no C); d (m x n) the bits of D in d_fmt (0 fp32, 1 bf16,",
+        "2 fp16): D = alpha (C + sum_k A[i][k] B[k][j]),",
+        "each element by smma_dot (softmma/gemm.h), alpha fp32 bits (0x3f800000: none)", NULL
+    };
     static const char *const comments[] = {
         "problems at the scale of the GPU kernels (gpu/, doc/kernels.md): M and N past one",
         "CTA tile (128 x 256) and ragged, K a few k tiles plus a tail with a short last",
@@ -319,7 +370,7 @@ smma_gen_kernel(const smma_suite *s, unsigned level, uint64_t seed, smma_vec_wri
         "each element by smma_dot (softmma/gemm.h), alpha fp32 bits (0x3f800000: none)", NULL
     };
     const struct kcombo *co = &kcombos[s->combo];
-    const struct kproblem *probs = s->exact ? exact_problems : model_problems;
+    const struct kproblem *probs = suite_problems(s);
     size_t np = level >= 2 ? NPROBLEM : NPROBLEM - 1, i;
     smma_vec_header h;
     smma_vec_writer *w = NULL;
@@ -348,7 +399,7 @@ smma_gen_kernel(const smma_suite *s, unsigned level, uint64_t seed, smma_vec_wri
     if (rc == SMMA_OK)
         rc = smma_vec_header_check(&h, err);
     if (rc == SMMA_OK)
-        rc = smma_gen_open(&h, comments, &w, err);
+        rc = smma_gen_open(&h, s->var == 1 ? wgmma_comments : comments, &w, err);
     if (co->a_unscaled)
         snprintf(line, sizeof(line), "%s: a %s without scales (no sa: every scale 1), b %s, "
                  "scales %s, vec %u", co->name, smma_format_name(co->a),
@@ -397,6 +448,28 @@ smma_gen_kernel_suites(void)
         const char *const *names = co->scale == SMMA_NONE ? bf16_models : scaled_models;
         size_t nm = co->scale == SMMA_NONE ? sizeof(bf16_models) / sizeof(bf16_models[0])
                                            : sizeof(scaled_models) / sizeof(scaled_models[0]);
+
+        /* The wgmma suites: bf16 (exact and h100-bf16) and fp16 (h100-bf16). */
+        if (co->scale == SMMA_NONE) {
+            if (!WGMMA_ONLY(co)) {
+                s = smma_gen_add(SMMA_SUITE_GEMM, SMMA_SUITE_ISA_MMA, 1, 0, 0,
+                                 "gemm.%s.wgmma.exact", co->name);
+                if (s != NULL) {
+                    s->combo = (unsigned) c;
+                    s->exact = true;
+                    s->kernel = true;
+                }
+            }
+            s = smma_gen_add(SMMA_SUITE_GEMM, SMMA_SUITE_ISA_MMA, 1, 0, 0,
+                             "gemm.%s.wgmma.model.h100-bf16", co->name);
+            if (s != NULL && smma_model_from_name("h100-bf16", &m, NULL) == SMMA_OK) {
+                s->combo = (unsigned) c;
+                s->model = m;
+                s->kernel = true;
+            }
+        }
+        if (WGMMA_ONLY(co))
+            continue;
 
         s = smma_gen_add(SMMA_SUITE_GEMM, SMMA_SUITE_ISA_MMA, 0, 0, 0, "gemm.%s.kernel.exact",
                          co->name);

@@ -13,6 +13,7 @@
 #include "gemm_internal.h"
 #include "sm80/sm80.h"
 #include "sm100/sm100.h"
+#include "sm90/sm90.h"
 
 namespace {
 
@@ -86,11 +87,33 @@ scaled(const smma_gemm_shape *s, bool a)
 } /* namespace */
 
 int
+smma_gpu_gemm_choose(const smma_gpu_gemm_args *x, smma_gpu_kernel *chosen, char *msg,
+                     size_t len)
+{
+    int major, minor, rc;
+    size_t smem;
+    char why[256];
+
+    if (x == NULL || chosen == NULL)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "no arguments given");
+    if ((rc = device_caps(&major, &minor, &smem, msg, len)) != SMMA_GPU_STATUS_OK)
+        return rc;
+    if ((rc = smma_gpu_gemm_check_smem(x, major, minor, smem, chosen, msg, len)) !=
+        SMMA_GPU_STATUS_OK)
+        return rc;
+    /* AUTO's rules assume the sm_90a code is there; where this build has
+     * none for the device, the sm_80 kernels run, and the message says so. */
+    if (x->kernel == SMMA_GPU_AUTO && (*chosen == SMMA_GPU_SM90_V1 || *chosen == SMMA_GPU_SM90_V2)
+        && smma_sm90_ready(why, sizeof(why)) != SMMA_GPU_STATUS_OK)
+        return smma_gpu_gemm_check_ex(x, major, minor, smem, false, chosen, msg, len);
+    return SMMA_GPU_STATUS_OK;
+}
+
+int
 smma_gpu_gemm(const smma_gpu_gemm_args *x, char *msg, size_t len)
 {
     smma_gpu_kernel k;
-    int major, minor, rc;
-    size_t smem;
+    int rc;
 
     if (x == NULL)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "no arguments given");
@@ -99,10 +122,7 @@ smma_gpu_gemm(const smma_gpu_gemm_args *x, char *msg, size_t len)
         (scaled(&x->shape, true) && x->sa == NULL) || (scaled(&x->shape, false) && x->sb == NULL))
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "a NULL device pointer (A, B, D, "
                             "C when c_fmt is fp32, the scales of a scaled operand)");
-    if ((rc = device_caps(&major, &minor, &smem, msg, len)) != SMMA_GPU_STATUS_OK)
-        return rc;
-    if ((rc = smma_gpu_gemm_check_smem(x, major, minor, smem, &k, msg, len)) !=
-        SMMA_GPU_STATUS_OK)
+    if ((rc = smma_gpu_gemm_choose(x, &k, msg, len)) != SMMA_GPU_STATUS_OK)
         return rc;
     switch (k) {
     case SMMA_GPU_SM80_V1:
@@ -118,6 +138,9 @@ smma_gpu_gemm(const smma_gpu_gemm_args *x, char *msg, size_t len)
     case SMMA_GPU_SM100_V1:
     case SMMA_GPU_SM100_V2:
         return smma_sm100_gemm(x, k, msg, len);
+    case SMMA_GPU_SM90_V1:
+    case SMMA_GPU_SM90_V2:
+        return smma_sm90_gemm(x, k, msg, len);
     default:
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s is not built",
                             smma_gpu_kernel_name(k));

@@ -14,10 +14,11 @@
 
 #include "gemm_internal.h"
 #include "sm100/sm100.h"
+#include "sm90/sm90.h"
 
 static const char *const kernel_names[SMMA_GPU_KERNEL_COUNT] = {
     "auto", "sm80-v1", "sm80-v2", "sm80-bs-v1", "sm80-bs-large", "sm80-bs-small",
-    "sm100-v1", "sm100-v2"
+    "sm100-v1", "sm100-v2", "sm90-v1", "sm90-v2"
 };
 
 const char *
@@ -37,7 +38,8 @@ smma_gpu_kernel_from_name(const char *name, smma_gpu_kernel *out, smma_error *er
             return SMMA_OK;
         }
     return smma_error_set(err, SMMA_EINVAL, "unknown kernel '%s' (known: auto sm80-v1 sm80-v2 "
-                          "sm80-bs-v1 sm80-bs-large sm80-bs-small sm100-v1 sm100-v2)",
+                          "sm80-bs-v1 sm80-bs-large sm80-bs-small sm100-v1 sm100-v2 sm90-v1 "
+                          "sm90-v2)",
                           name != NULL ? name : "(null)");
 }
 
@@ -196,10 +198,11 @@ check_common(const smma_gpu_gemm_args *x, char *msg, size_t len)
 }
 
 int
-smma_gpu_gemm_check_smem(const smma_gpu_gemm_args *x, int major, int minor, size_t smem,
-                         smma_gpu_kernel *chosen, char *msg, size_t len)
+smma_gpu_gemm_check_ex(const smma_gpu_gemm_args *x, int major, int minor, size_t smem,
+                       bool sm90a, smma_gpu_kernel *chosen, char *msg, size_t len)
 {
     const smma_gemm_shape *s;
+    char why[256] = "";
     int rc;
 
     if (x == NULL || chosen == NULL)
@@ -216,6 +219,15 @@ smma_gpu_gemm_check_smem(const smma_gpu_gemm_args *x, int major, int minor, size
         *chosen = x->kernel;
         return smma_sm100_check(x, x->kernel, msg, len);
     }
+    if (x->kernel == SMMA_GPU_SM90_V1 || x->kernel == SMMA_GPU_SM90_V2) {
+        /* sm_90a code runs on compute capability 9.0 only. */
+        if (major != 9 || minor != 0)
+            return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "%s needs compute capability "
+                                "9.0 (wgmma, sm_90a), the device has %d.%d",
+                                smma_gpu_kernel_name(x->kernel), major, minor);
+        *chosen = x->kernel;
+        return smma_sm90_check(x, x->kernel, msg, len);
+    }
     if (major < 8)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "the kernels need compute "
                             "capability 8.0 or later (mma.sync.m16n8k16), the device has "
@@ -228,9 +240,30 @@ smma_gpu_gemm_check_smem(const smma_gpu_gemm_args *x, int major, int minor, size
                                     smma_format_name(s->b_fmt));
             switch (x->kernel) {
             case SMMA_GPU_AUTO:
-                *chosen = check_v2(x, smem, NULL, 0) == SMMA_GPU_STATUS_OK ? SMMA_GPU_SM80_V2
-                                                                           : SMMA_GPU_SM80_V1;
-                return SMMA_GPU_STATUS_OK;
+                /* wgmma where it runs, then mma.sync: sm90-v2 is the fastest
+                 * on 9.0 (bench/sm90-kernels.md), sm80-v2 elsewhere. */
+                if (major == 9 && minor == 0 && sm90a
+                    && smma_sm90_check(x, SMMA_GPU_SM90_V2, why, sizeof(why))
+                       == SMMA_GPU_STATUS_OK) {
+                    *chosen = SMMA_GPU_SM90_V2;
+                    return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_OK, "auto: sm90-v2 "
+                                        "(compute capability 9.0 runs wgmma, the fastest "
+                                        "kernel there)");
+                }
+                if (major == 9 && minor == 0 && !sm90a)
+                    snprintf(why, sizeof(why), "this build loaded no sm_90a code for the "
+                             "sm90 kernels");
+                if (check_v2(x, smem, why[0] == '\0' ? why : NULL, sizeof(why))
+                    == SMMA_GPU_STATUS_OK) {
+                    *chosen = SMMA_GPU_SM80_V2;
+                    return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_OK, "auto: sm80-v2 (%s)",
+                                        why[0] != '\0' ? why : "mma.sync, the fastest kernel "
+                                        "below compute capability 9.0");
+                }
+                *chosen = SMMA_GPU_SM80_V1;
+                if (why[0] == '\0')
+                    check_v2(x, smem, why, sizeof(why));
+                return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_OK, "auto: sm80-v1 (%s)", why);
             case SMMA_GPU_SM80_V1:
                 *chosen = SMMA_GPU_SM80_V1;
                 return SMMA_GPU_STATUS_OK;
@@ -239,13 +272,20 @@ smma_gpu_gemm_check_smem(const smma_gpu_gemm_args *x, int major, int minor, size
                 return check_v2(x, smem, msg, len);
             default:
                 return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s does not compute "
-                                    "%s x %s without scales (sm80-v1 and sm80-v2 do)",
-                                    smma_gpu_kernel_name(x->kernel),
+                                    "%s x %s without scales (sm80-v1, sm80-v2, sm90-v1 and "
+                                    "sm90-v2 do)", smma_gpu_kernel_name(x->kernel),
                                     smma_format_name(s->a_fmt), smma_format_name(s->b_fmt));
             }
         }
     }
     return smma_gpu_check_scaled(x, major, minor, smem, chosen, msg, len);
+}
+
+int
+smma_gpu_gemm_check_smem(const smma_gpu_gemm_args *x, int major, int minor, size_t smem,
+                         smma_gpu_kernel *chosen, char *msg, size_t len)
+{
+    return smma_gpu_gemm_check_ex(x, major, minor, smem, true, chosen, msg, len);
 }
 
 int
@@ -282,6 +322,19 @@ smma_gpu_gemm_model(smma_gpu_kernel kernel, const smma_gemm_shape *s, int major,
     if (s == NULL || model == NULL)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "no shape given");
     switch (kernel) {
+    case SMMA_GPU_SM90_V1:
+    case SMMA_GPU_SM90_V2:
+        /* wgmma.m64nNk16 with bf16 or fp16: the block-FMA model of the
+         * device, validated for wgmma on an H100 (softmma/gemm.h). */
+        if (major != 9 || minor != 0)
+            return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "%s runs on compute "
+                                "capability 9.0 only (sm_90a), not %d.%d",
+                                smma_gpu_kernel_name(kernel), major, minor);
+        if (!is16(s->a_fmt) || s->a_fmt != s->b_fmt || s->scale_fmt != SMMA_NONE)
+            return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "%s computes bf16 x bf16 and "
+                                "fp16 x fp16 only", smma_gpu_kernel_name(kernel));
+        *model = m;
+        return SMMA_GPU_STATUS_OK;
     case SMMA_GPU_SM80_V1:
     case SMMA_GPU_SM80_V2:
         if (m == NULL)

@@ -6,6 +6,7 @@
 #ifndef SOFTMMA_GPU_GEMM_INTERNAL_H
 #define SOFTMMA_GPU_GEMM_INTERNAL_H 1
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -75,6 +76,12 @@ int smma_gpu_bs_small_choose(const char *knob, const smma_gpu_gemm_args *x, int 
 /* smma_gpu_gemm_check with the device's real shared-memory limit. */
 int smma_gpu_gemm_check_smem(const smma_gpu_gemm_args *x, int major, int minor, size_t smem,
                              smma_gpu_kernel *chosen, char *msg, size_t msg_len);
+
+/* The same, saying whether the build holds sm_90a code for the sm90
+ * kernels (sm90a false: SMMA_GPU_AUTO does not choose them on 9.0, and says
+ * so in msg). */
+int smma_gpu_gemm_check_ex(const smma_gpu_gemm_args *x, int major, int minor, size_t smem,
+                           bool sm90a, smma_gpu_kernel *chosen, char *msg, size_t msg_len);
 
 /* Whether the fast block-scaled kernels (sm80-bs-large, sm80-bs-small) are
  * built for A x B in formats a and b, and the shared memory sm80-bs-large

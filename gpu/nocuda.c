@@ -1,5 +1,5 @@
 /*
- * gpu/nocuda.c - smma_gpu_gemm, smma_gpu_time_gemm, smma_gpu_info,
+ * gpu/nocuda.c - smma_gpu_gemm, smma_gpu_gemm_choose, smma_gpu_time_gemm, smma_gpu_info,
  * smma_gpu_bs_large_version and the device memory helpers in a build
  * without CUDA: they say so.  The rules (gpu/gemm_check.c) are built all
  * the same.
@@ -15,6 +15,15 @@ int
 smma_gpu_gemm(const smma_gpu_gemm_args *x, char *msg, size_t len)
 {
     (void) x;
+    return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_ENODEV, NO_CUDA);
+}
+
+int
+smma_gpu_gemm_choose(const smma_gpu_gemm_args *x, smma_gpu_kernel *chosen, char *msg,
+                     size_t len)
+{
+    (void) x;
+    (void) chosen;
     return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_ENODEV, NO_CUDA);
 }
 

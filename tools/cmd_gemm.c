@@ -475,6 +475,9 @@ gemm_gpu(const smma_gemm_shape *s, const smma_gemm_data *g, const smma_model *mo
 
     if ((rc = cli_gpu_plan_gemm(s, g, kernel, &plan)) != CLI_OK)
         return rc;
+    /* With --check or --bench, which kernel runs and why. */
+    if ((samples > 0 || bench) && plan.why[0] != '\0')
+        printf("%s\n", plan.why);
     if (samples > 0 && model == NULL) {
         if (plan.model == NULL)
             return cli_error("--check: %s; name the model to check against with --model",
@@ -543,7 +546,8 @@ gemm_usage(void)
            "--c none, --d fp32, --seed 1, --class random.\n\n"
            "--on gpu computes D on device 0 with a GPU kernel instead (softmma gpu lists\n"
            "them): --kernel sm80-v1, sm80-v2, sm80-bs-v1, sm80-bs-large, sm80-bs-small,\n"
-           "sm100-v1, sm100-v2 or auto (the default: the fastest that takes the problem).\n"
+           "sm100-v1, sm100-v2, sm90-v1, sm90-v2 or auto (the default: the fastest that\n"
+           "takes the problem; with --check or --bench a first line says which and why).\n"
            "The same inputs, except that a bf16 or fp16 operand of a scaled product is\n"
            "generated without scales (scale 1), as the kernels take it.  D is printed as\n"
            "above.  --check COUNT verifies COUNT sampled entries of the GPU's D (all\n"

@@ -74,7 +74,8 @@ gemm_args(const smma_gemm_shape *s, smma_gpu_kernel kernel, smma_gpu_gemm_args *
 static void
 representative(smma_gpu_kernel k, smma_gpu_gemm_args *x)
 {
-    bool bs = k != SMMA_GPU_SM80_V1 && k != SMMA_GPU_SM80_V2;
+    bool bs = k != SMMA_GPU_SM80_V1 && k != SMMA_GPU_SM80_V2 && k != SMMA_GPU_SM90_V1
+              && k != SMMA_GPU_SM90_V2 && k != SMMA_GPU_AUTO;
     smma_gemm_shape s;
 
     memset(&s, 0, sizeof(s));
@@ -136,6 +137,17 @@ cmd_gpu(int argc, char **argv)
             printf("  %-14s runs; no model: %s\n", name, msg);
         else
             printf("  %-14s runs; model %s\n", name, model);
+    }
+    /* What auto runs for bf16 x bf16 here, and why. */
+    {
+        smma_gpu_gemm_args x;
+        smma_gpu_kernel chosen;
+
+        representative(SMMA_GPU_AUTO, &x);
+        if (smma_gpu_gemm_choose(&x, &chosen, msg, sizeof(msg)) == SMMA_GPU_STATUS_OK)
+            printf("auto for bf16 x bf16: %s\n", msg);
+        else
+            printf("auto for bf16 x bf16: nothing runs: %s\n", msg);
     }
     return CLI_OK;
 }
@@ -201,12 +213,13 @@ cli_gpu_plan_gemm(const smma_gemm_shape *s, const smma_gemm_data *g, smma_gpu_ke
     if (smma_gpu_info(&plan->dev, msg, sizeof(msg)) != SMMA_GPU_STATUS_OK)
         return cli_error("--on gpu: no GPU: %s", msg);
     gemm_args(s, kernel, &x);
-    if (smma_gpu_gemm_check(&x, plan->dev.sm_major, plan->dev.sm_minor, &plan->kernel, msg,
-                            sizeof(msg)) != SMMA_GPU_STATUS_OK) {
+    if (smma_gpu_gemm_choose(&x, &plan->kernel, msg, sizeof(msg)) != SMMA_GPU_STATUS_OK) {
         if (kernel != SMMA_GPU_AUTO)
             return cli_error("--kernel %s: %s", smma_gpu_kernel_name(kernel), msg);
         return cli_error("--on gpu: no kernel computes this problem: %s", msg);
     }
+    if (kernel == SMMA_GPU_AUTO)
+        snprintf(plan->why, sizeof(plan->why), "%s", msg);
     if (smma_gpu_gemm_model(plan->kernel, s, plan->dev.sm_major, plan->dev.sm_minor,
                             &plan->model, plan->no_model, sizeof(plan->no_model)) !=
         SMMA_GPU_STATUS_OK)

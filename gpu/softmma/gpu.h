@@ -3,8 +3,8 @@
  *
  *     D = alpha * (C + sum_k (A[i][k] * SA[i][k/V]) * (B[k][j] * SB[j][k/V]))
  *
- * computed on device 0 by one of the kernels of gpu/sm80/ (mma.sync) or
- * gpu/sm100/ (tcgen05), each of which reproduces a named softmma numerics
+ * computed on device 0 by one of the kernels of gpu/sm80/ (mma.sync),
+ * gpu/sm90/ (wgmma) or gpu/sm100/ (tcgen05), each of which reproduces a named softmma numerics
  * model bit for bit on the GPU families it runs on (smma_gpu_gemm_model;
  * doc/kernels.md gives the contract of every kernel).  A kernel keeps one
  * fp32 accumulator chain per output element in k order: no split-K, no
@@ -72,6 +72,8 @@ typedef enum smma_gpu_kernel {
     SMMA_GPU_SM80_BS_SMALL,     /* "sm80-bs-small": block-scaled, M <= 16 */
     SMMA_GPU_SM100_V1,          /* "sm100-v1": tcgen05 teaching kernel */
     SMMA_GPU_SM100_V2,          /* "sm100-v2": tcgen05 pipelined, warp-specialized */
+    SMMA_GPU_SM90_V1,           /* "sm90-v1": wgmma teaching kernel, bf16/fp16 */
+    SMMA_GPU_SM90_V2,           /* "sm90-v2": wgmma, TMA, warp-specialized, persistent */
     SMMA_GPU_KERNEL_COUNT
 } smma_gpu_kernel;
 
@@ -102,16 +104,29 @@ typedef struct smma_gpu_gemm_args {
 
 /* Decides, without touching a GPU, which kernel computes the problem on a
  * device of compute capability sm_major.sm_minor: the requested kernel, or
- * for SMMA_GPU_AUTO the fastest one that can.  Checks the shape
- * (smma_gemm_shape_check), the formats, majorness, leading dimensions,
- * alignment of the pointers (the fast kernels need 16 bytes), and whether
- * the kernel can run on that device.  Returns SMMA_GPU_STATUS_OK and sets
- * *chosen, or SMMA_GPU_STATUS_EINVAL / SMMA_GPU_STATUS_EARCH with a
- * one-line message that names the constraint (for example "sm80-v2: k = 12
- * must be a multiple of 8").  NULL data pointers are allowed here (only
- * their alignment is checked), so that tests can ask about shapes. */
+ * for SMMA_GPU_AUTO the fastest one that can (doc/kernels.md, "Which
+ * kernel runs": on 9.0 sm90-v2 for a 16-bit product it takes, assuming the
+ * build holds sm_90a code, which smma_gpu_gemm_choose checks).  Checks the
+ * shape (smma_gemm_shape_check), the formats, majorness, leading
+ * dimensions, alignment of the pointers (the fast kernels need 16 bytes),
+ * and whether the kernel can run on that device.  Returns
+ * SMMA_GPU_STATUS_OK and sets *chosen (for SMMA_GPU_AUTO, msg then says
+ * why: "auto: sm90-v2 (...)"), or SMMA_GPU_STATUS_EINVAL /
+ * SMMA_GPU_STATUS_EARCH with a one-line message that names the constraint
+ * (for example "sm80-v2: k = 12 must be a multiple of 8").  NULL data
+ * pointers are allowed here (only their alignment is checked), so that
+ * tests can ask about shapes. */
 int smma_gpu_gemm_check(const smma_gpu_gemm_args *args, int sm_major, int sm_minor,
                         smma_gpu_kernel *chosen, char *msg, size_t msg_len);
+
+/* The kernel smma_gpu_gemm runs for args on device 0: smma_gpu_gemm_check
+ * with the device's compute capability and shared memory, and for
+ * SMMA_GPU_AUTO the sm_80 kernels where the sm90 kernels were chosen but
+ * this build loaded no sm_90a code for them.  Returns as
+ * smma_gpu_gemm_check (msg says why for SMMA_GPU_AUTO), or
+ * SMMA_GPU_STATUS_ENODEV without CUDA or a device. */
+int smma_gpu_gemm_choose(const smma_gpu_gemm_args *args, smma_gpu_kernel *chosen, char *msg,
+                         size_t msg_len);
 
 /* The softmma numerics model that kernel reproduces bit for bit for a
  * problem of shape s on a device of compute capability sm_major.sm_minor,

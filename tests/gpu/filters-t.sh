@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/gpu/filters-t.sh - the filters of tests/gpu/gemm-bs-t
-# (SMMA_GEMM_KERNEL, SMMA_GEMM_PAIRS): a name the test does not know stops
+# (SMMA_GEMM_KERNEL, SMMA_GEMM_PAIRS) and tests/gpu/gemm-t
+# (SMMA_GEMM_KERNEL): a name the test does not know stops
 # it at once with a "Bail out!" that names the value and a non-zero exit,
 # before any device is looked for, so that a mistyped filter never leaves a
 # run that checks nothing and passes.  The refusals are the same on every
@@ -57,5 +58,19 @@ case $tap_out in
     *) [ "$tap_rc" -eq 0 ] ;;
 esac
 ok $? "SMMA_GEMM_KERNEL=sm80-bs-small SMMA_GEMM_PAIRS=nvfp4 is accepted (exit $tap_rc)"
+
+# gemm-t's filter: the 16-bit kernels.
+prog=$SMMA_BUILDDIR/tests/gpu/gemm-t
+run sm80-bs-large ""
+bails "gemm-t: a block-scaled kernel's name bails out, naming it" \
+    "SMMA_GEMM_KERNEL=sm80-bs-large"
+run sm90-v3 ""
+bails "gemm-t: SMMA_GEMM_KERNEL=sm90-v3 bails out" "SMMA_GEMM_KERNEL=sm90-v3"
+run sm90-v2 ""
+case $tap_out in
+    "Bail out!"*) false ;;
+    *) [ "$tap_rc" -eq 0 ] ;;
+esac
+ok $? "gemm-t: SMMA_GEMM_KERNEL=sm90-v2 is accepted (exit $tap_rc)"
 
 tap_done

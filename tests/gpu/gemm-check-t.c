@@ -92,7 +92,7 @@ test_choice(void)
 {
     smma_gpu_gemm_args x = bf16_args(8192, 8192, 8192);
 
-    chooses(&x, 9, 0, SMMA_GPU_SM80_V2, "auto, 8192^3 bf16");
+    chooses(&x, 9, 0, SMMA_GPU_SM90_V2, "auto, 8192^3 bf16");
     chooses(&x, 8, 0, SMMA_GPU_SM80_V2, "auto, 8192^3 bf16 (3 stages)");
     chooses(&x, 8, 6, SMMA_GPU_SM80_V1, "auto, 8192^3 bf16 (99 KB of shared memory)");
     x.kernel = SMMA_GPU_SM80_V2;
@@ -102,7 +102,8 @@ test_choice(void)
     chooses(&x, 9, 0, SMMA_GPU_SM80_V1, "sm80-v1 asked for");
 
     x = bf16_args(100, 200, 12);
-    chooses(&x, 9, 0, SMMA_GPU_SM80_V1, "auto, k = 12");
+    chooses(&x, 9, 0, SMMA_GPU_SM90_V2, "auto, k = 12");
+    chooses(&x, 8, 0, SMMA_GPU_SM80_V1, "auto, k = 12");
     x.kernel = SMMA_GPU_SM80_V2;
     x.lda = x.ldb = 16;
     refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "k = 12 must be a multiple of 8", "sm80-v2, k 12");
@@ -129,6 +130,72 @@ test_choice(void)
     x.b = (const void *) 0x2000;
     x.ldb = 200;
     chooses(&x, 9, 0, SMMA_GPU_SM80_V2, "sm80-v2, N-major B");
+}
+
+/* Why AUTO chooses what it chooses: msg on success. */
+static void
+because(const smma_gpu_gemm_args *x, int major, int minor, bool sm90a, smma_gpu_kernel want,
+        const char *has, const char *what)
+{
+    char msg[256] = "";
+    smma_gpu_kernel k = SMMA_GPU_KERNEL_COUNT;
+    int rc = smma_gpu_gemm_check_ex(x, major, minor, smma_gpu_smem_optin(major, minor), sm90a,
+                                    &k, msg, sizeof(msg));
+
+    ok(rc == SMMA_GPU_STATUS_OK && k == want && strstr(msg, has) != NULL,
+       "%s on %d.%d: %s, because \"%s\"", what, major, minor, smma_gpu_kernel_name(k), msg);
+}
+
+static void
+test_sm90(void)
+{
+    smma_gpu_gemm_args x = bf16_args(4096, 4096, 4096);
+    const char *m = NULL;
+    char msg[256] = "";
+    int rc;
+
+    /* Asked for by name: compute capability 9.0 alone, sm90-v1 and sm90-v2
+     * take what smma_sm90_check takes (tests/sim/sm90-dry-t tests it). */
+    x.kernel = SMMA_GPU_SM90_V2;
+    chooses(&x, 9, 0, SMMA_GPU_SM90_V2, "sm90-v2 asked for");
+    refuses(&x, 10, 0, SMMA_GPU_STATUS_EARCH, "9.0 (wgmma, sm_90a)", "sm90-v2 on 10.0");
+    refuses(&x, 8, 0, SMMA_GPU_STATUS_EARCH, "the device has 8.0", "sm90-v2 on 8.0");
+    x.kernel = SMMA_GPU_SM90_V1;
+    chooses(&x, 9, 0, SMMA_GPU_SM90_V1, "sm90-v1 asked for");
+    x.shape.a_fmt = x.shape.b_fmt = SMMA_FP16;
+    chooses(&x, 9, 0, SMMA_GPU_SM90_V1, "sm90-v1, fp16");
+    x.lda = 4100;
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "lda = 4100", "sm90-v1, lda 4100");
+
+    /* AUTO, and why. */
+    x = bf16_args(4096, 4096, 4096);
+    because(&x, 9, 0, true, SMMA_GPU_SM90_V2, "wgmma", "auto, 4096^3");
+    because(&x, 9, 0, false, SMMA_GPU_SM80_V2, "no sm_90a code", "auto without sm_90a code");
+    because(&x, 8, 0, true, SMMA_GPU_SM80_V2, "mma.sync", "auto, 4096^3");
+    x.a_kmajor = false;
+    because(&x, 9, 0, true, SMMA_GPU_SM80_V1, "K-major", "auto, M-major A");
+    x = bf16_args(100, 200, 64);
+    x.lda = 68;
+    because(&x, 9, 0, true, SMMA_GPU_SM80_V1, "lda = 68", "auto, lda 68");
+    x = bf16_args(100, 200, 64);
+    x.a = (const void *) 0x1008;
+    because(&x, 9, 0, true, SMMA_GPU_SM80_V1, "16-byte", "auto, A 8-byte aligned");
+    x = bf16_args(100, 200, 64);
+    x.kernel = SMMA_GPU_SM80_V2;
+    chooses(&x, 9, 0, SMMA_GPU_SM80_V2, "sm80-v2 asked for on 9.0");
+
+    /* Their model: h100-bf16 on 9.0, for bf16 and fp16. */
+    x = bf16_args(64, 64, 64);
+    rc = smma_gpu_gemm_model(SMMA_GPU_SM90_V2, &x.shape, 9, 0, &m, msg, sizeof(msg));
+    ok(rc == SMMA_GPU_STATUS_OK && m != NULL && strcmp(m, "h100-bf16") == 0,
+       "sm90-v2 on 9.0 follows h100-bf16");
+    x.shape.a_fmt = x.shape.b_fmt = SMMA_FP16;
+    rc = smma_gpu_gemm_model(SMMA_GPU_SM90_V1, &x.shape, 9, 0, &m, msg, sizeof(msg));
+    ok(rc == SMMA_GPU_STATUS_OK && m != NULL && strcmp(m, "h100-bf16") == 0,
+       "sm90-v1 with fp16 on 9.0 follows h100-bf16");
+    rc = smma_gpu_gemm_model(SMMA_GPU_SM90_V2, &x.shape, 10, 0, &m, msg, sizeof(msg));
+    ok(rc == SMMA_GPU_STATUS_EARCH && strstr(msg, "9.0") != NULL,
+       "sm90-v2 has no model on 10.0: %s", msg);
 }
 
 static void
@@ -540,6 +607,16 @@ test_no_device(void)
         ok(rc == SMMA_GPU_STATUS_ENODEV && version == 0 && arch == 0 && strcmp(qmsg, msg) == 0,
            "without a device smma_gpu_bs_large_version says so too: %s", qmsg);
     }
+    /* So does the question of which kernel runs. */
+    {
+        smma_gpu_gemm_args x = bf16_args(256, 256, 256);
+        smma_gpu_kernel k = SMMA_GPU_KERNEL_COUNT;
+        char qmsg[256] = "";
+
+        rc = smma_gpu_gemm_choose(&x, &k, qmsg, sizeof(qmsg));
+        ok(rc == SMMA_GPU_STATUS_ENODEV && strcmp(qmsg, msg) == 0,
+           "without a device smma_gpu_gemm_choose says so too: %s", qmsg);
+    }
 }
 
 /* smma_gpu_bs_large_version refuses NULL arguments, with or without a
@@ -660,6 +737,7 @@ main(void)
     plan_lazy();
     test_names();
     test_choice();
+    test_sm90();
     test_common();
     test_models();
     test_storage();

@@ -15,10 +15,21 @@
  * 3. sm80-v2's other variants (SMMA_SM80_V2_TILE=128x128, 256x128 and mbar,
  *    the tuning variants bench/gemm-bench compares): the kernel-scale suites
  *    with both majornesses of B, a ragged problem, and at level 1 4096^3.
+ * 4. The wgmma kernels (sm90-v1, sm90-v2) on a compute capability 9.0
+ *    device with sm_90a code (skipped with the reason elsewhere): every
+ *    committed bf16 and fp16 gemm suite of h100-bf16 and the exact class,
+ *    the wgmma-tile suites, B K-major and N-major; sampled problems at
+ *    4096^3, 8192^3 and the LLM shapes M in {1, 16, 128, 4096} x (N, K) in
+ *    {(4096, 4096), (14336, 4096), (4096, 14336)} (sm90-v2; sm90-v1 at
+ *    4096^3), ragged M, N and K (K not a multiple of 8), D not 16-byte
+ *    aligned per row (stored from the registers), fp16; sm90-v2's knobs
+ *    (SMMA_SM90_CLUSTER, _BN, _STAGES, _GROUP) on a ragged problem.
  * Outputs are poisoned before every run and every element must be written.
  * Inputs are drawn from a seed printed at the start: SMMA_SEED=S replays a
  * run.  Level 0 runs the suites and one small problem; level 2 takes
- * 100,000 samples per problem.
+ * 100,000 samples per problem.  SMMA_GEMM_KERNEL=NAME runs the checks of
+ * that kernel alone (sm80-v1, sm80-v2, sm90-v1, sm90-v2; another name
+ * stops the test at once).
  *
  * Skips without CUDA or a device, and on a device for which softmma has no
  * model of mma.sync (the kernels run there but are not golden).
@@ -31,11 +42,16 @@
 #include <time.h>
 
 #include "../../gpu/gemm_internal.h"
+#include "../../gpu/sm90/sm90.h"
 #include "kernel.h"
 #include "tap/basic.h"
 
 static const kt_geometry v2_geometry = { 128, 256, 2, 4 };
 static const kt_geometry v1_geometry = { 16, 8, 1, 1 };
+/* wgmma: a warpgroup's 64 rows are four warps of 16 rows by the tile's
+ * columns, each an m16n8 arrangement per 8 columns. */
+static const kt_geometry sm90_v2_geometry = { 128, 256, 8, 1 };
+static const kt_geometry sm90_v1_geometry = { 64, 128, 4, 1 };
 
 /* sm80-v2's tuning variants, SMMA_SM80_V2_TILE. */
 static const struct variant {
@@ -70,6 +86,23 @@ static const struct large large[] = {
     { 4096, 4096, 14336, true, SMMA_FP32, true, SMMA_BF16 },
     { 2048, 3072, 1024, true, SMMA_FP16, true, SMMA_FP16 },
 };
+
+/* The LLM shapes at M = 128 (the sm90 kernels' one row of tiles). */
+static const struct large large128[] = {
+    { 128, 4096, 4096, true, SMMA_FP32, true, SMMA_BF16 },
+    { 128, 14336, 4096, false, SMMA_BF16, false, SMMA_BF16 },
+    { 128, 4096, 14336, false, SMMA_BF16, true, SMMA_BF16 },
+};
+
+/* Whether the checks of kernel k run (SMMA_GEMM_KERNEL names one, or is
+ * unset). */
+static bool
+wanted(smma_gpu_kernel k)
+{
+    const char *only = getenv("SMMA_GEMM_KERNEL");
+
+    return only == NULL || only[0] == '\0' || strcmp(only, smma_gpu_kernel_name(k)) == 0;
+}
 
 static uint64_t
 run_seed(void)
@@ -130,6 +163,88 @@ check_large(const kt_device *dev, smma_gpu_kernel kernel, const kt_geometry *g,
     kt_free(&p);
 }
 
+/* 4. The wgmma kernels: suites, sampled large problems, ragged ones,
+ * sm90-v2's knobs. */
+static void
+test_sm90(const kt_device *dev, uint64_t seed, uint64_t samples)
+{
+    static const char *const suites[] = {
+        "gemm.bf16.exact", "gemm.bf16.model.h100-bf16", "gemm.bf16.kernel.exact",
+        "gemm.bf16.kernel.model.h100-bf16", "gemm.bf16.wgmma.exact",
+        "gemm.bf16.wgmma.model.h100-bf16", "gemm.fp16.wgmma.model.h100-bf16",
+    };
+    static const smma_gpu_kernel kernels[] = { SMMA_GPU_SM90_V1, SMMA_GPU_SM90_V2 };
+    /* Ragged M, N, K (K not a multiple of 8 or 16; clusters half outside);
+     * D rows not 16-byte aligned (1003 fp32: stored from the registers). */
+    static const struct large ragged[] = {
+        { 333, 517, 1030, true, SMMA_BF16, false, SMMA_BF16 },
+        { 129, 1000, 77, false, SMMA_FP16, true, SMMA_FP16 },
+        { 257, 1003, 200, true, SMMA_FP32, true, SMMA_BF16 },
+        { 1, 1, 1, true, SMMA_FP32, true, SMMA_BF16 },
+    };
+    static const struct { const char *var, *value; } knobs[] = {
+        { "SMMA_SM90_CLUSTER", "1" }, { "SMMA_SM90_BN", "128" }, { "SMMA_SM90_STAGES", "2" },
+        { "SMMA_SM90_GROUP", "1" },
+    };
+    char why[256];
+    size_t ki, mj, i;
+
+    if (!wanted(SMMA_GPU_SM90_V1) && !wanted(SMMA_GPU_SM90_V2))
+        return;
+    if (smma_sm90_ready(why, sizeof(why)) != SMMA_GPU_STATUS_OK) {
+        skip("the sm90 kernels: %s", why);
+        return;
+    }
+    diag("the sm90 kernels on %s", dev->dev.name);
+    for (ki = 0; ki < 2; ki++) {
+        const kt_geometry *g = ki == 0 ? &sm90_v1_geometry : &sm90_v2_geometry;
+
+        if (!wanted(kernels[ki]))
+            continue;
+        for (mj = 0; mj < 2; mj++)
+            for (i = 0; i < sizeof(suites) / sizeof(suites[0]); i++) {
+                kt_how h;
+
+                memset(&h, 0, sizeof(h));
+                h.kernel = kernels[ki];
+                h.b_kmajor = mj == 0;
+                h.layout = SMMA_SL_LINEAR;
+                kt_check_suite(suites[i], &h);
+            }
+        for (i = 0; i < sizeof(ragged) / sizeof(ragged[0]); i++)
+            if (test_level() >= 1 || i == 1 || i == 3)
+                check_large(dev, kernels[ki], g, &ragged[i], false, seed + 40 + i, samples);
+        if (test_level() < 1)
+            continue;
+        if (kernels[ki] == SMMA_GPU_SM90_V1) {
+            check_large(dev, kernels[ki], g, &large[0], false, seed + 50, samples);
+            continue;
+        }
+        for (i = 0; i < sizeof(large) / sizeof(large[0]); i++)
+            check_large(dev, kernels[ki], g, &large[i], false, seed + 60 + i, samples);
+        for (i = 0; i < sizeof(large128) / sizeof(large128[0]); i++)
+            check_large(dev, kernels[ki], g, &large128[i], false, seed + 80 + i, samples);
+    }
+    /* sm90-v2's knobs, one at a time: the same numbers. */
+    for (i = 0; i < sizeof(knobs) / sizeof(knobs[0]) && wanted(SMMA_GPU_SM90_V2); i++) {
+        kt_geometry g = sm90_v2_geometry;
+        kt_how h;
+
+        if (strcmp(knobs[i].var, "SMMA_SM90_BN") == 0)
+            g.bn = 128;
+        if (setenv(knobs[i].var, knobs[i].value, 1) != 0)
+            bail("setenv %s", knobs[i].var);
+        diag("sm90-v2 with %s=%s", knobs[i].var, knobs[i].value);
+        memset(&h, 0, sizeof(h));
+        h.kernel = SMMA_GPU_SM90_V2;
+        h.b_kmajor = i % 2 == 0;
+        h.layout = SMMA_SL_LINEAR;
+        kt_check_suite("gemm.bf16.wgmma.model.h100-bf16", &h);
+        check_large(dev, SMMA_GPU_SM90_V2, &g, &ragged[0], false, seed + 90 + i, samples);
+        unsetenv(knobs[i].var);
+    }
+}
+
 int
 main(void)
 {
@@ -139,9 +254,14 @@ main(void)
     const smma_model *model;
     uint64_t seed = run_seed(), samples = test_level() >= 2 ? 100000 : 20000;
     char name[128], why[256];
-    const char *mname = NULL;
+    const char *mname = NULL, *only = getenv("SMMA_GEMM_KERNEL");
     size_t ki, mj, i;
 
+    /* A filter the test does not know stops it before anything runs. */
+    if (only != NULL && only[0] != '\0' && strcmp(only, "sm80-v1") != 0
+        && strcmp(only, "sm80-v2") != 0 && strcmp(only, "sm90-v1") != 0
+        && strcmp(only, "sm90-v2") != 0)
+        bail("SMMA_GEMM_KERNEL=%s: not sm80-v1, sm80-v2, sm90-v1 or sm90-v2", only);
     kt_device_or_skip(&dev);
     memset(&s, 0, sizeof(s));
     s.a_fmt = s.b_fmt = SMMA_BF16;
@@ -158,7 +278,7 @@ main(void)
 
     /* 1. The committed suites. */
     for (ki = 0; ki < sizeof(kernels) / sizeof(kernels[0]); ki++)
-        for (mj = 0; mj < 2; mj++) {
+        for (mj = 0; mj < 2 && wanted(kernels[ki]); mj++) {
             kt_how h;
             const char *const suites[] = { "gemm.bf16.exact", "gemm.bf16.kernel.exact" };
 
@@ -185,18 +305,21 @@ main(void)
         }
         struct large edge = { 129, 1000, 24, false, SMMA_FP16, true, SMMA_FP16 };
 
-        check_large(&dev, SMMA_GPU_SM80_V1, &v1_geometry, &small, true, seed, samples);
-        check_large(&dev, SMMA_GPU_SM80_V1, &v1_geometry, &edge, false, seed + 1, samples);
+        if (wanted(SMMA_GPU_SM80_V1)) {
+            check_large(&dev, SMMA_GPU_SM80_V1, &v1_geometry, &small, true, seed, samples);
+            check_large(&dev, SMMA_GPU_SM80_V1, &v1_geometry, &edge, false, seed + 1, samples);
+        }
         edge.k = 40;
-        check_large(&dev, SMMA_GPU_SM80_V2, &v2_geometry, &edge, false, seed + 2, samples);
+        if (wanted(SMMA_GPU_SM80_V2))
+            check_large(&dev, SMMA_GPU_SM80_V2, &v2_geometry, &edge, false, seed + 2, samples);
     }
-    if (test_level() >= 1)
+    if (test_level() >= 1 && wanted(SMMA_GPU_SM80_V2))
         for (i = 0; i < sizeof(large) / sizeof(large[0]); i++)
             check_large(&dev, SMMA_GPU_SM80_V2, &v2_geometry, &large[i], false, seed + 3 + i,
                         samples);
 
     /* 3. sm80-v2's other tiles. */
-    for (i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
+    for (i = 0; i < sizeof(variants) / sizeof(variants[0]) && wanted(SMMA_GPU_SM80_V2); i++) {
         const struct variant *v = &variants[i];
         struct large ragged = { 333, 517, 1032, true, SMMA_BF16, false, SMMA_BF16 };
         const struct large cube = { 4096, 4096, 4096, false, SMMA_BF16, true, SMMA_BF16 };
@@ -236,6 +359,16 @@ main(void)
      * tests every rule of it without a GPU). */
     s.d_fmt = SMMA_FP32;
     s.vec = 32;
-    kt_knob_refused(SMMA_GPU_SM80_V2, &s, SMMA_SL_LINEAR, seed, "SMMA_SM80_V2_TILE", "128X256");
+    if (wanted(SMMA_GPU_SM80_V2))
+        kt_knob_refused(SMMA_GPU_SM80_V2, &s, SMMA_SL_LINEAR, seed, "SMMA_SM80_V2_TILE",
+                        "128X256");
+
+    /* 4. The wgmma kernels. */
+    test_sm90(&dev, seed + 1000, samples);
+    if (wanted(SMMA_GPU_SM90_V2) && smma_sm90_ready(why, sizeof(why)) == SMMA_GPU_STATUS_OK) {
+        s.m = s.n = s.k = 64;
+        s.c_fmt = SMMA_NONE;
+        kt_knob_refused(SMMA_GPU_SM90_V2, &s, SMMA_SL_LINEAR, seed, "SMMA_SM90_CLUSTER", "4");
+    }
     return exit_status();
 }

@@ -128,13 +128,14 @@ BLOCK = {'mxfp8': ('e4m3', 'e4m3', 'e8m0', 32), 'mxfp6e2m3': ('e2m3', 'e2m3', 'e
          'nvfp4': ('e2m1', 'e2m1', 'ue4m3', 16), 'mxfp8-mxfp4': ('e4m3', 'e2m1', 'e8m0', 32),
          'bf16': ('bf16', 'bf16', None, 32), 'mxfp8e5m2': ('e5m2', 'e5m2', 'e8m0', 32),
          'mxfp8-e4m3-e5m2': ('e4m3', 'e5m2', 'e8m0', 32),
-         'bf16-mxfp4': ('bf16', 'e2m1', 'e8m0', 32), 'bf16-mxfp8': ('bf16', 'e4m3', 'e8m0', 32)}
-D_FMTS = ('fp32', 'bf16', 'fp16')  # the kernel suites' d_fmt codes
+         'bf16-mxfp4': ('bf16', 'e2m1', 'e8m0', 32), 'bf16-mxfp8': ('bf16', 'e4m3', 'e8m0', 32),
+         'fp16': ('fp16', 'fp16', None, 32)}
+D_FMTS = ('fp32', 'bf16', 'fp16')  # the kernel and wgmma suites' d_fmt codes
 for name in [n for n in names if n.startswith('gemm.')]:
     s = softmma.read_vectors(os.path.join(vec, name + '.vec'))
     parts = name.split('.')
     combo = parts[1]
-    kernel = parts[2] == 'kernel'
+    kernel = parts[2] in ('kernel', 'wgmma')
     if kernel:
         parts = parts[:2] + parts[3:]
     if parts[2] != 'exact':

@@ -1,0 +1,214 @@
+/*
+ * gpu/sm90/check.c - which problems the sm_90a kernels accept, their plan
+ * (plan.h) and their tuning knobs.  Plain C without CUDA, so that the rules
+ * and the plan are tested on every machine (tests/sim/sm90-dry-t.c,
+ * tests/gpu/gemm-check-t.c).
+ */
+#include <config.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../gemm_internal.h"
+#include "sm90.h"
+
+/* Reads one knob: unset or empty leaves *v alone; otherwise a decimal
+ * number in [lo, hi] that `ok` accepts, or a refusal naming the value. */
+static int
+knob(const char *var, uint32_t lo, uint32_t hi, bool pow2, uint32_t *v, char *msg, size_t len)
+{
+    const char *s = getenv(var);
+    char *end;
+    unsigned long x;
+
+    if (s == NULL || s[0] == '\0')
+        return SMMA_GPU_STATUS_OK;
+    x = strtoul(s, &end, 10);
+    if (*end != '\0' || end == s || x < lo || x > hi || (pow2 && (x & (x - 1)) != 0))
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "sm90-v2: %s=%s: not %s%u .. %u",
+                            var, s, pow2 ? "a power of two in " : "", lo, hi);
+    *v = (uint32_t) x;
+    return SMMA_GPU_STATUS_OK;
+}
+
+int
+smma_sm90_tune_env(smma_sm90_tune *t, char *msg, size_t len)
+{
+    int rc;
+
+    memset(t, 0, sizeof(*t));
+    if ((rc = knob("SMMA_SM90_BN", 128, 256, true, &t->bn, msg, len)) != SMMA_GPU_STATUS_OK
+        || (rc = knob("SMMA_SM90_STAGES", 2, 8, false, &t->stages, msg, len))
+        != SMMA_GPU_STATUS_OK
+        || (rc = knob("SMMA_SM90_CLUSTER", 1, 2, false, &t->cluster, msg, len))
+        != SMMA_GPU_STATUS_OK
+        || (rc = knob("SMMA_SM90_GROUP", 1, 64, false, &t->group, msg, len))
+        != SMMA_GPU_STATUS_OK)
+        return rc;
+    return SMMA_GPU_STATUS_OK;
+}
+
+static uint32_t
+kind_of(smma_format f)
+{
+    switch (f) {
+    case SMMA_FP32: return SMMA_PIPE_F32;
+    case SMMA_BF16: return SMMA_PIPE_BF16;
+    case SMMA_FP16: return SMMA_PIPE_F16;
+    default: return SMMA_PIPE_NONE;
+    }
+}
+
+/* The rules every sm90 plan shares, in the order a caller meets them. */
+static int
+check_problem(const smma_gpu_gemm_args *a, const char *kn, char *msg, size_t len)
+{
+    const smma_gemm_shape *s = &a->shape;
+    smma_error err;
+
+    if (smma_gemm_shape_check(s, &err) != SMMA_OK)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: %s", kn, err.msg);
+    if (s->m > INT32_MAX || s->n > INT32_MAX || s->k > INT32_MAX)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: m, n and k must be below "
+                            "2^31", kn);
+    if (s->scale_fmt != SMMA_NONE || s->a_fmt != s->b_fmt
+        || (s->a_fmt != SMMA_BF16 && s->a_fmt != SMMA_FP16))
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s computes bf16 x bf16 or fp16 "
+                            "x fp16 without scales, not %s x %s%s", kn,
+                            smma_format_name(s->a_fmt), smma_format_name(s->b_fmt),
+                            s->scale_fmt != SMMA_NONE ? " with scales" : "");
+    if (!a->a_kmajor)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: A must be K-major "
+                            "(row-major); sm80-v1 takes an M-major A", kn);
+    if (s->c_fmt != SMMA_NONE && s->c_fmt != SMMA_FP32)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: C must be fp32 or absent, "
+                            "not %s", kn, smma_format_name(s->c_fmt));
+    if (s->d_fmt != SMMA_FP32 && s->d_fmt != SMMA_BF16 && s->d_fmt != SMMA_FP16)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: D must be fp32, bf16 or "
+                            "fp16, not %s", kn, smma_format_name(s->d_fmt));
+    if (a->lda < s->k || a->ldb < (a->b_kmajor ? s->k : s->n) || a->ldd < s->n
+        || (s->c_fmt != SMMA_NONE && a->ldc < s->n))
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: a leading dimension is "
+                            "shorter than its row (lda %zu, ldb %zu, ldc %zu, ldd %zu)", kn,
+                            a->lda, a->ldb, a->ldc, a->ldd);
+    if (a->lda > INT32_MAX || a->ldb > INT32_MAX || a->ldc > INT32_MAX || a->ldd > INT32_MAX)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: leading dimensions must be "
+                            "below 2^31", kn);
+    if (a->lda % 8 != 0 || a->ldb % 8 != 0)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: TMA reads rows at 16-byte "
+                            "aligned addresses: lda = %zu and ldb = %zu must be multiples of 8",
+                            kn, a->lda, a->ldb);
+    if ((uintptr_t) a->a % 16 != 0 || (uintptr_t) a->b % 16 != 0)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: TMA needs A and B at "
+                            "16-byte aligned addresses", kn);
+    return SMMA_GPU_STATUS_OK;
+}
+
+int
+smma_sm90_plan_init(smma_sm90_plan *p, const smma_gpu_gemm_args *a, smma_gpu_kernel k,
+                    unsigned sms, const smma_sm90_tune *t, char *msg, size_t len)
+{
+    static const smma_sm90_tune none = { 0, 0, 0, 0 };
+    const smma_gemm_shape *s;
+    const char *kn = k == SMMA_GPU_SM90_V1 ? "sm90-v1" : "sm90-v2";
+    uint32_t esz, group, room, nq;
+    int rc;
+
+    if (k != SMMA_GPU_SM90_V1 && k != SMMA_GPU_SM90_V2)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "sm90: kernel %d is not sm90-v1 "
+                            "or sm90-v2", (int) k);
+    if (a == NULL || p == NULL)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: no problem given", kn);
+    if (t == NULL)
+        t = &none;
+    if ((rc = check_problem(a, kn, msg, len)) != SMMA_GPU_STATUS_OK)
+        return rc;
+    s = &a->shape;
+    memset(p, 0, sizeof(*p));
+    p->version = k == SMMA_GPU_SM90_V1 ? 1 : 2;
+    p->m = (uint32_t) s->m;
+    p->n = (uint32_t) s->n;
+    p->k = (uint32_t) s->k;
+    p->fp16 = s->a_fmt == SMMA_FP16;
+    p->b_nmajor = !a->b_kmajor;
+    p->a_ld = a->lda;
+    p->b_ld = a->ldb;
+
+    /* The tile. */
+    p->wgs = p->version == 1 ? 1 : 2;
+    p->bm = 64 * p->wgs;
+    p->bn = p->version == 1 ? 128 : t->bn != 0 ? t->bn : p->n > 128 ? 256 : 128;
+    if (p->bn != 128 && p->bn != 256)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: a tile of %u columns is not "
+                            "128 or 256", kn, p->bn);
+    p->pipe.kiters = (p->k + SMMA_SM90_BK - 1) / SMMA_SM90_BK;
+    p->pipe.tiles_m = (p->m + p->bm - 1) / p->bm;
+    p->pipe.tiles_n = (p->n + p->bn - 1) / p->bn;
+    if ((uint64_t) p->pipe.tiles_m * p->pipe.tiles_n > INT32_MAX)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: %u x %u tiles are too many",
+                            kn, p->pipe.tiles_m, p->pipe.tiles_n);
+    p->pipe.cluster = p->version == 1 ? 1
+                      : t->cluster != 0 ? t->cluster : p->pipe.tiles_m >= 2 ? 2 : 1;
+    if (p->pipe.cluster != 1 && p->pipe.cluster != 2)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: clusters of %u CTAs (1 or "
+                            "2)", kn, p->pipe.cluster);
+    group = t->group != 0 ? t->group : 16;
+    p->pipe.group = group / p->pipe.cluster > 0 ? group / p->pipe.cluster : 1;
+    p->b_rows = (p->b_nmajor ? p->bn / 64 : p->bn) / p->pipe.cluster;
+
+    /* Shared memory: the stages, the barriers, v2's epilogue buffers. */
+    p->off_a = 0;
+    p->off_b = p->bm * SMMA_SM90_ROWB;
+    p->pipe.stage_bytes = p->off_b + p->bn * SMMA_SM90_ROWB;
+    p->pipe.stage_tx = p->pipe.stage_bytes;
+    room = SMMA_SM90_SMEM_LIMIT - 1024 - SMMA_SM90_BAR_BYTES
+           - (p->version == 2 ? 4 * SMMA_SM90_EPI_BUF : 0);
+    if (t->stages != 0)
+        p->pipe.stages = t->stages;
+    else if (p->version == 1)
+        p->pipe.stages = 4;
+    else
+        p->pipe.stages = room / p->pipe.stage_bytes > 8 ? 8 : room / p->pipe.stage_bytes;
+    if (p->pipe.stages < 2 || p->pipe.stages > 8
+        || p->pipe.stages * p->pipe.stage_bytes > room)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: %u stages of %u bytes do not "
+                            "fit in %u bytes of shared memory (2 .. %u do)", kn,
+                            p->pipe.stages, p->pipe.stage_bytes, room,
+                            room / p->pipe.stage_bytes < 8 ? room / p->pipe.stage_bytes : 8);
+    p->pipe.off_bar = p->pipe.stages * p->pipe.stage_bytes;
+    p->off_epi = (p->pipe.off_bar + SMMA_SM90_BAR_BYTES + 1023) / 1024 * 1024;
+    p->smem_bytes = p->off_epi + (p->version == 2 ? 4 * SMMA_SM90_EPI_BUF : 0) + 1024;
+
+    /* The CTAs: one per tile (v1), or persistent whole clusters (v2). */
+    if (p->version == 1) {
+        p->pipe.grid = smma_pipe_units(&p->pipe);
+    } else {
+        nq = (sms == 0 ? 1 : sms) / p->pipe.cluster;
+        if (nq == 0)
+            nq = 1;
+        if (nq > smma_pipe_units(&p->pipe))
+            nq = smma_pipe_units(&p->pipe);
+        p->pipe.grid = nq * p->pipe.cluster;
+    }
+
+    /* The epilogue. */
+    p->c_kind = kind_of(s->c_fmt);
+    p->d_kind = kind_of(s->d_fmt);
+    p->c_ld = a->ldc;
+    p->d_ld = a->ldd;
+    p->has_alpha = s->has_alpha;
+    p->alpha = s->alpha;
+    esz = p->d_kind == SMMA_PIPE_F32 ? 4 : 2;
+    p->epi_tma = p->version == 2 && (p->d_ld * esz) % 16 == 0 && (uintptr_t) a->d % 16 == 0;
+    return SMMA_GPU_STATUS_OK;
+}
+
+int
+smma_sm90_check(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t len)
+{
+    smma_sm90_plan p;
+
+    return smma_sm90_plan_init(&p, a, k, SMMA_SM90_DEFAULT_SMS, NULL, msg, len);
+}

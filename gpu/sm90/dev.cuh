@@ -1,0 +1,294 @@
+/*
+ * gpu/sm90/dev.cuh - the PTX of the sm_90a kernels beyond the shared
+ * pipeline (gpu/pipe.cuh): wgmma.mma_async with A and B from shared memory
+ * through descriptors, its fence / commit / wait, setmaxnreg; and the steps
+ * both sm90 kernels share (the TMA boxes of a k-step, C into the
+ * accumulator, D from the registers).  CUDA C++ only; the instructions
+ * exist in the sm_90a build alone (SMMA_SM90_WG, __CUDA_ARCH_FEAT_SM90_ALL),
+ * elsewhere the kernels compile to stubs that their launchers never start
+ * (smma_sm90_ready).
+ *
+ * The addresses and descriptors these functions take come from plan.h;
+ * nothing here computes one.  The accumulator registers d[0 .. N/2 - 1]
+ * hold D as softmma/wgmma_addr.h says (smma_sm90_d_cell).
+ */
+#ifndef SOFTMMA_GPU_SM90_DEV_CUH
+#define SOFTMMA_GPU_SM90_DEV_CUH 1
+
+#include <stdint.h>
+
+#include "../pipe.cuh"
+#include "kernels.h"
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define SMMA_SM90_WG 1
+#endif
+
+#if defined(SMMA_SM90_WG)
+
+/* "wgmma.fence": orders the warpgroup's earlier register accesses of the
+ * accumulators before the wgmma that follow. */
+static __device__ __forceinline__ void
+s90_wgmma_fence(void)
+{
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+}
+
+/* The wgmma issued since the last commit form one group. */
+static __device__ __forceinline__ void
+s90_wgmma_commit(void)
+{
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+}
+
+/* Waits until at most N groups of the warpgroup are pending. */
+template <int N>
+static __device__ __forceinline__ void
+s90_wgmma_wait(void)
+{
+    asm volatile("wgmma.wait_group.sync.aligned %0;" :: "n"(N) : "memory");
+}
+
+/* The accumulator registers as operands the asm may not move: the
+ * compiler keeps them in registers across the asynchronous wgmma. */
+template <int R>
+static __device__ __forceinline__ void
+s90_fence_regs(uint32_t (&d)[R])
+{
+#pragma unroll
+    for (int i = 0; i < R; i++)
+        asm volatile("" : "+r"(d[i]) :: "memory");
+}
+
+/* Gives this warpgroup's registers back (producer) or takes more
+ * (consumers); the kernel must start with a register cap
+ * (__launch_bounds__(threads, 1)). */
+template <int N>
+static __device__ __forceinline__ void
+s90_setmaxnreg_dec(void)
+{
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" :: "n"(N));
+}
+
+template <int N>
+static __device__ __forceinline__ void
+s90_setmaxnreg_inc(void)
+{
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" :: "n"(N));
+}
+
+#define S90_D8(d, i) "+r"(d[i]), "+r"(d[i + 1]), "+r"(d[i + 2]), "+r"(d[i + 3]), \
+    "+r"(d[i + 4]), "+r"(d[i + 5]), "+r"(d[i + 6]), "+r"(d[i + 7])
+
+/* N = 128: d %0-%63, desc-a %64, desc-b %65, scale-d %66, imm-trans-b %67. */
+#define S90_N128_D \
+    "{" \
+    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "\
+    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, "\
+    "%30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, "\
+    "%44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, "\
+    "%58, %59, %60, %61, %62, %63" \
+    "}"
+#define S90_N128_OUT \
+    S90_D8(d, 0), S90_D8(d, 8), S90_D8(d, 16), S90_D8(d, 24), S90_D8(d, 32), \
+    S90_D8(d, 40), S90_D8(d, 48), S90_D8(d, 56)
+
+/* N = 256: d %0-%127, desc-a %128, desc-b %129, scale-d %130, imm-trans-b %131. */
+#define S90_N256_D \
+    "{" \
+    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "\
+    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, "\
+    "%30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, "\
+    "%44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, "\
+    "%58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, "\
+    "%72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, "\
+    "%86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, "\
+    "%100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "\
+    "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, "\
+    "%124, %125, %126, %127" \
+    "}"
+#define S90_N256_OUT \
+    S90_D8(d, 0), S90_D8(d, 8), S90_D8(d, 16), S90_D8(d, 24), S90_D8(d, 32), \
+    S90_D8(d, 40), S90_D8(d, 48), S90_D8(d, 56), S90_D8(d, 64), S90_D8(d, 72), \
+    S90_D8(d, 80), S90_D8(d, 88), S90_D8(d, 96), S90_D8(d, 104), S90_D8(d, 112), \
+    S90_D8(d, 120)
+
+/* The operands after the accumulators: desc-a, desc-b, the predicate
+ * scale-d, imm-scale-a = imm-scale-b = 1, imm-trans-a = 0, imm-trans-b;
+ * and the register that holds scale-d. */
+#define S90_N128_REST "%64, %65, p, 1, 1, 0, %67"
+#define S90_N128_SD "%66"
+#define S90_N256_REST "%128, %129, p, 1, 1, 0, %131"
+#define S90_N256_SD "%130"
+
+/* One wgmma: scale-d from a register into a predicate, then the
+ * instruction. */
+#define S90_WGMMA(SHAPE_TYPES, D, REST, SD)                                               \
+    "{\n.reg .pred p;\nsetp.ne.b32 p, " SD ", 0;\n"                                       \
+    "wgmma.mma_async.sync.aligned." SHAPE_TYPES " " D ", " REST ";\n}\n"
+
+/*
+ * D (64 x N, the f32 bits in registers d) = A (64 x 16 from the descriptor da) times B
+ * (16 x N from db), plus D when scale_d != 0: one
+ * wgmma.mma_async.sync.aligned.m64nNk16.f32.T.T, T bf16 or f16 (FP16),
+ * B N-major when TRANS_B.  Asynchronous: the caller fences, commits and
+ * waits.
+ */
+template <int N, int FP16, int TRANS_B>
+static __device__ __forceinline__ void
+s90_wgmma(uint32_t (&d)[N / 2], uint64_t da, uint64_t db, uint32_t scale_d)
+{
+    if constexpr (N == 256) {
+        if constexpr (FP16)
+            asm volatile(S90_WGMMA("m64n256k16.f32.f16.f16", S90_N256_D, S90_N256_REST,
+                                   S90_N256_SD)
+                         : S90_N256_OUT : "l"(da), "l"(db), "r"(scale_d), "n"(TRANS_B));
+        else
+            asm volatile(S90_WGMMA("m64n256k16.f32.bf16.bf16", S90_N256_D, S90_N256_REST,
+                                   S90_N256_SD)
+                         : S90_N256_OUT : "l"(da), "l"(db), "r"(scale_d), "n"(TRANS_B));
+    } else {
+        static_assert(N == 128, "N is 128 or 256");
+        if constexpr (FP16)
+            asm volatile(S90_WGMMA("m64n128k16.f32.f16.f16", S90_N128_D, S90_N128_REST,
+                                   S90_N128_SD)
+                         : S90_N128_OUT : "l"(da), "l"(db), "r"(scale_d), "n"(TRANS_B));
+        else
+            asm volatile(S90_WGMMA("m64n128k16.f32.bf16.bf16", S90_N128_D, S90_N128_REST,
+                                   S90_N128_SD)
+                         : S90_N128_OUT : "l"(da), "l"(db), "r"(scale_d), "n"(TRANS_B));
+    }
+}
+
+/* ---- the steps both kernels share ------------------------------------------------------ */
+
+/* The four wgmma of warpgroup wg for a whole k-step kit in the stage slot
+ * at shared address st, in k order, as one group (fence, the wgmma,
+ * commit); nothing between them touches the accumulator, so they issue
+ * back to back. */
+template <int BN, int FP16, int TRANS_B>
+static __device__ __forceinline__ void
+s90_kstep(const smma_sm90_plan &p, uint32_t (&d)[BN / 2], uint32_t st, uint32_t wg, uint32_t kit)
+{
+    s90_wgmma_fence();
+#pragma unroll
+    for (uint32_t j = 0; j < SMMA_SM90_K16; j++)
+        s90_wgmma<BN, FP16, TRANS_B>(d, smma_sm90_desc_a(&p, st, wg, j),
+                                     smma_sm90_desc_b(&p, st, j), smma_sm90_scale_d(&p, kit, j));
+    s90_wgmma_commit();
+}
+
+/* The same for a ragged last k-step: its first nk wgmma only. */
+template <int BN, int FP16, int TRANS_B>
+static __device__ __forceinline__ void
+s90_kstep_short(const smma_sm90_plan &p, uint32_t (&d)[BN / 2], uint32_t st, uint32_t wg,
+                uint32_t kit, uint32_t nk)
+{
+    s90_wgmma_fence();
+#pragma unroll
+    for (uint32_t j = 0; j < SMMA_SM90_K16; j++)
+        if (j < nk)
+            s90_wgmma<BN, FP16, TRANS_B>(d, smma_sm90_desc_a(&p, st, wg, j),
+                                         smma_sm90_desc_b(&p, st, j),
+                                         smma_sm90_scale_d(&p, kit, j));
+    s90_wgmma_commit();
+}
+
+/* The TMA boxes of k-step kit of the tile at (m0, n0) into the stage slot
+ * at shared address st, completing on the barrier at full (one thread, after
+ * its arrive.expect_tx); CTA `rank` of a cluster of two multicasts its half
+ * of B to both. */
+static __device__ __forceinline__ void
+s90_load_kstep(const smma_sm90_plan &p, const s90_maps &maps, uint32_t st, uint32_t full,
+               uint32_t m0, uint32_t n0, uint32_t kit, uint32_t rank)
+{
+    uint32_t i, off;
+
+    for (i = 0; i < smma_sm90_nboxes(&p); i++) {
+        unsigned map;
+        int32_t c[2];
+
+        if (smma_sm90_box(&p, i, m0, n0, kit, rank, &map, c, &off))
+            pipe_tma_2d_mc(st + off, &maps.m[map], c[0], c[1], full,
+                           (uint16_t) ((1u << p.pipe.cluster) - 1));
+        else
+            pipe_tma_2d(st + off, &maps.m[map], c[0], c[1], full);
+    }
+}
+
+/* Warpgroup wg's fix-up of a ragged k-step kit in the stage at smem (thread
+ * t of 128): -0 into A's columns past K up to the end of their 16-k block.
+ * The caller fences the asynchronous proxy and synchronizes the warpgroup
+ * before wgmma reads the stage. */
+static __device__ __forceinline__ void
+s90_fixup(const smma_sm90_plan &p, uint8_t *smem, uint32_t kit, uint32_t wg, uint32_t t)
+{
+    uint32_t n = 64 * smma_sm90_fix_cols(&p, kit), i;
+
+    for (i = t; i < n; i += 128)
+        *(uint16_t *) (smem + smma_sm90_fix_off(&p, kit, wg, i)) = (uint16_t) SMMA_SM90_NEG_ZERO;
+}
+
+/* The accumulator of thread t of warpgroup wg for the tile at (m0, n0): C
+ * (fp32, the only C the sm90 kernels take) where there is one, 0 outside
+ * the matrix and without C (where the first wgmma of a tile does not add
+ * it: scale-d 0).  One code path for both: every register is loaded (from
+ * the first element of C, or of D without C, where the cell lies outside)
+ * and its value selected.  A register the wgmma chain starts from that two
+ * paths define makes ptxas serialize the chain (its warning C7515), and so
+ * do accumulators a load defines directly: the loads land in registers of
+ * their own and are moved. */
+template <int R>
+static __device__ __forceinline__ void
+s90_load_c(const smma_sm90_plan &p, const void *c, const void *d_base, uint32_t (&d)[R],
+           uint32_t wg, uint32_t t, uint32_t m0, uint32_t n0)
+{
+    bool has_c = p.c_kind != SMMA_PIPE_NONE;
+    const uint32_t *src = (const uint32_t *) (has_c ? c : d_base);
+    uint32_t row, col, v[4];
+
+    /* Four registers at a time, so that the loaded values and the
+     * accumulator fit the registers together. */
+#pragma unroll
+    for (int r0 = 0; r0 < R; r0 += 4) {
+#pragma unroll
+        for (int r = 0; r < 4; r++) {
+            bool in;
+
+            smma_sm90_d_cell(wg, t, r0 + r, &row, &col);
+            in = has_c && m0 + row < p.m && n0 + col < p.n;
+            v[r] = __ldg(src + (in ? (uint64_t) (m0 + row) * p.c_ld + n0 + col : 0));
+            v[r] = in ? v[r] : 0;
+        }
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+            asm volatile("mov.b32 %0, %1;" : "=r"(d[r0 + r]) : "r"(v[r]));
+    }
+}
+
+/* D from the registers of thread t of warpgroup wg, element by element,
+ * inside the matrix only (the epilogue of v1, and of v2 where D's rows are
+ * not 16-byte aligned). */
+template <int R>
+static __device__ __forceinline__ void
+s90_store_regs(const smma_sm90_plan &p, void *dst, const uint32_t (&d)[R], uint32_t wg,
+               uint32_t t, uint32_t m0, uint32_t n0)
+{
+    uint32_t row, col, v;
+
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+        smma_sm90_d_cell(wg, t, r, &row, &col);
+        if (m0 + row >= p.m || n0 + col >= p.n)
+            continue;
+        v = pipe_epilogue(p.has_alpha, p.alpha, p.d_kind, d[r]);
+        if (p.d_kind == SMMA_PIPE_F32)
+            ((uint32_t *) dst)[(uint64_t) (m0 + row) * p.d_ld + n0 + col] = v;
+        else
+            ((uint16_t *) dst)[(uint64_t) (m0 + row) * p.d_ld + n0 + col] = (uint16_t) v;
+    }
+}
+
+#endif /* SMMA_SM90_WG */
+
+#endif /* SOFTMMA_GPU_SM90_DEV_CUH */

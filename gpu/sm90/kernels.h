@@ -1,0 +1,53 @@
+/*
+ * gpu/sm90/kernels.h - the host side of the sm_90a kernels inside
+ * libsoftmma_gpu: the buffers, the tensor maps and the two launchers.
+ * CUDA C++ only (gemm_v1.cu, gemm_v2.cu, launch.cu); the public interface is
+ * sm90.h.
+ *
+ * Every function returns an SMMA_GPU_STATUS_* code and writes a one-line
+ * message on failure with the probes' set_msg / cuda_fail (probe_util.h);
+ * none exits.
+ */
+#ifndef SOFTMMA_GPU_SM90_KERNELS_H
+#define SOFTMMA_GPU_SM90_KERNELS_H 1
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../probes/probe_util.h"
+#include "sm90.h"
+
+/* The operands in device memory. */
+typedef struct s90_bufs {
+    const void *a, *b, *c;
+    void *d;
+} s90_bufs;
+
+/* The tensor maps (SMMA_SM90_MAP_* order), passed to a kernel as a
+ * __grid_constant__ parameter; D's is encoded only for a v2 plan with
+ * epi_tma. */
+typedef struct s90_maps {
+    CUtensorMap m[3];
+} s90_maps;
+
+/* Encodes the maps of plan *p over the buffers *b (plan.h,
+ * smma_sm90_tma_geom). */
+int s90_encode_maps(const smma_sm90_plan *p, const s90_bufs *b, s90_maps *out, char *msg,
+                    size_t len);
+
+/* The launchers of the two kernels on stream st (the plan checked, the
+ * device ready). */
+int s90_launch_v1(const smma_sm90_plan *p, const s90_maps *maps, const s90_bufs *b,
+                  cudaStream_t st, char *msg, size_t len);
+int s90_launch_v2(const smma_sm90_plan *p, const s90_maps *maps, const s90_bufs *b,
+                  cudaStream_t st, char *msg, size_t len);
+
+/* The largest number of clusters of v2 with plan *p's shared memory and
+ * cluster size that can run at once on device 0 (0 when the runtime cannot
+ * say: the caller keeps its grid). */
+unsigned s90_v2_max_clusters(const smma_sm90_plan *p);
+
+#endif /* SOFTMMA_GPU_SM90_KERNELS_H */

@@ -1,0 +1,140 @@
+/*
+ * gpu/sm90/launch.cu - the host side of the sm_90a kernels: whether the
+ * device and this build can run them (smma_sm90_ready), their tensor maps
+ * (plan.h's geometry), and smma_sm90_gemm, the launcher behind
+ * softmma/gpu.h.
+ */
+#include <cuda_runtime.h>
+
+#include "dev.cuh"
+
+/* 1 when the code the runtime loaded for this file was compiled for
+ * sm_90a (the wgmma kernels exist in it), else the __CUDA_ARCH__ it was
+ * compiled for. */
+__global__ void
+s90_ready_kernel(int *out)
+{
+#if defined(SMMA_SM90_WG)
+    *out = 1;
+#elif defined(__CUDA_ARCH__)
+    *out = -__CUDA_ARCH__;
+#else
+    *out = 0;
+#endif
+}
+
+int
+smma_sm90_ready(char *msg, size_t len)
+{
+    static int known = 0, status = SMMA_GPU_STATUS_OK;
+    static char why[256];
+    int n = 0, major = 0, minor = 0, host = 0, *dev = NULL;
+    cudaError_t e;
+
+    if (known) {
+        if (status != SMMA_GPU_STATUS_OK)
+            set_msg(msg, len, status, "%s", why);
+        return status;
+    }
+    if ((e = cudaGetDeviceCount(&n)) != cudaSuccess)
+        return cuda_fail(msg, len, SMMA_GPU_STATUS_ENODEV, "cudaGetDeviceCount", e);
+    if (n == 0)
+        return set_msg(msg, len, SMMA_GPU_STATUS_ENODEV, "no CUDA device");
+    if ((e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0))
+        != cudaSuccess
+        || (e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0))
+        != cudaSuccess)
+        return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaDeviceGetAttribute", e);
+    if (major != 9 || minor != 0) {
+        status = set_msg(why, sizeof(why), SMMA_GPU_STATUS_EARCH, "the sm90 kernels need "
+                         "compute capability 9.0 (wgmma, sm_90a), the device has %d.%d",
+                         major, minor);
+    } else if ((e = cudaMalloc((void **) &dev, sizeof(int))) != cudaSuccess
+               || (s90_ready_kernel<<<1, 1>>>(dev), (e = cudaGetLastError()) != cudaSuccess)
+               || (e = cudaMemcpy(&host, dev, sizeof(int), cudaMemcpyDeviceToHost))
+               != cudaSuccess) {
+        cudaFree(dev);
+        return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "the sm90 readiness kernel", e);
+    } else if (host != 1) {
+        status = set_msg(why, sizeof(why), SMMA_GPU_STATUS_EARCH, "this build has no sm_90a "
+                         "code for the sm90 kernels (the runtime loaded code for sm_%d); "
+                         "configure --with-cuda-arch with sm_90a", -host / 10);
+    }
+    cudaFree(dev);
+    known = 1;
+    if (status != SMMA_GPU_STATUS_OK)
+        set_msg(msg, len, status, "%s", why);
+    return status;
+}
+
+int
+s90_encode_maps(const smma_sm90_plan *p, const s90_bufs *b, s90_maps *out, char *msg,
+                size_t len)
+{
+    static const char *const names[3] = { "A", "B", "D" };
+    const void *ptr[3] = { b->a, b->b, b->d };
+    unsigned w;
+    int rc;
+
+    for (w = 0; w < 3; w++) {
+        uint64_t dims[2], strides[1];
+        uint32_t box[2];
+        CUtensorMapDataType t = p->fp16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                        : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+
+        if (w == SMMA_SM90_MAP_D) {
+            if (!p->epi_tma)
+                break;
+            t = p->d_kind == SMMA_PIPE_F32 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+                : p->d_kind == SMMA_PIPE_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                              : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+        }
+        smma_sm90_tma_geom(p, w, dims, strides, box);
+        rc = pipe_encode_map(&out->m[w], t, 2, ptr[w], dims, strides, box,
+                             CU_TENSOR_MAP_SWIZZLE_128B, names[w], msg, len);
+        if (rc != SMMA_GPU_STATUS_OK)
+            return rc;
+    }
+    return SMMA_GPU_STATUS_OK;
+}
+
+int
+smma_sm90_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t len)
+{
+    cudaStream_t st = a == NULL ? NULL : (cudaStream_t) a->stream;
+    smma_sm90_plan p;
+    smma_sm90_tune t;
+    s90_bufs b;
+    s90_maps maps;
+    int sms = 0, rc;
+    unsigned nq;
+    cudaError_t e;
+
+    if (a == NULL)
+        return set_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "sm90: no problem given");
+    if (a->a == NULL || a->b == NULL || a->d == NULL
+        || (a->shape.c_fmt != SMMA_NONE && a->c == NULL))
+        return set_msg(msg, len, SMMA_GPU_STATUS_EINVAL,
+                       "sm90: A, B, D (and C when c_fmt is set) must be given");
+    if ((rc = smma_sm90_ready(msg, len)) != SMMA_GPU_STATUS_OK)
+        return rc;
+    if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0)) != cudaSuccess)
+        return cuda_fail(msg, len, SMMA_GPU_STATUS_ENODEV, "cudaDeviceGetAttribute", e);
+    if (k == SMMA_GPU_SM90_V2 && (rc = smma_sm90_tune_env(&t, msg, len)) != SMMA_GPU_STATUS_OK)
+        return rc;
+    if ((rc = smma_sm90_plan_init(&p, a, k, (unsigned) sms, k == SMMA_GPU_SM90_V2 ? &t : NULL,
+                                  msg, len)) != SMMA_GPU_STATUS_OK)
+        return rc;
+    /* Clusters that cannot all run at once would not be persistent. */
+    if (p.version == 2 && p.pipe.cluster > 1 && (nq = s90_v2_max_clusters(&p)) != 0
+        && nq * p.pipe.cluster < p.pipe.grid)
+        p.pipe.grid = nq * p.pipe.cluster;
+    b.a = a->a;
+    b.b = a->b;
+    b.c = a->c;
+    b.d = a->d;
+    if ((rc = s90_encode_maps(&p, &b, &maps, msg, len)) != SMMA_GPU_STATUS_OK)
+        return rc;
+    return p.version == 1 ? s90_launch_v1(&p, &maps, &b, st, msg, len)
+                          : s90_launch_v2(&p, &maps, &b, st, msg, len);
+}

@@ -1,0 +1,361 @@
+/*
+ * gpu/sm90/plan.h - the plan of the sm_90a GEMM kernels (gemm_v1.cu,
+ * gemm_v2.cu): for every CTA and k-step, which global elements TMA puts at
+ * which shared-memory addresses, which descriptors each wgmma.mma_async
+ * gets, which accumulator registers hold which element of D, and where the
+ * epilogue puts D on its way out.
+ *
+ * The plan is a struct of integers filled on the host
+ * (smma_sm90_plan_init, check.c) and passed to the kernels by value; the
+ * functions below are static inline functions of it, compiled by the C
+ * compiler for the dry run (tests/sim/sm90-dry-t executes the plan on the
+ * simulator's wgmma executor) and by nvcc for the kernels, which compute
+ * no address in any other way.  They build on gpu/pipe.h (the stage ring,
+ * the scheduler, the tile order: shared with the sm_100 kernels),
+ * softmma/wgmma_addr.h (descriptors, accumulator registers) and
+ * softmma/tc05_addr.h (the canonical layouts and swizzles, one text in the
+ * ISA for wgmma and tcgen05), the arithmetic the simulator itself uses.
+ *
+ * The layout the plan describes (doc/kernels.md draws it):
+ *
+ *   - A CTA tile is bm = 64 * wgs rows of A (wgs consumer warpgroups, each
+ *     its own 64 rows: the M of wgmma.m64nNk16) by bn columns of B (the N
+ *     of the instruction: 128 or 256), computed in k-steps of 64 elements
+ *     (128 bytes of every row of A), four wgmma of K = 16 per warpgroup per
+ *     k-step, one accumulator chain per output in k order.
+ *   - A sits in a stage K-major with the 128-byte swizzle (the "K-major,
+ *     128B" canonical layout: rows of 128 bytes, SBO 1024 = 8 rows, LBO
+ *     unused), element (row, k) at swizzle(off_a + row * 128 + 2 k) from a
+ *     1024-aligned stage: where TMA with CU_TENSOR_MAP_SWIZZLE_128B puts a
+ *     box of 64 elements by bm rows.  Warpgroup w's descriptor starts at row
+ *     64 w; wgmma j of a k-step starts 32 bytes (16 k) further on.
+ *   - B K-major (stored n x k) sits the same way, bn rows.  B N-major
+ *     (stored k x n) sits in the "MN-major, 128B" layout: atoms of 64
+ *     columns by 8 k (1024 bytes), element (n, k) at swizzle(off_b +
+ *     (n / 64) * 8192 + k * 128 + 2 (n % 64)): LBO 8192 (the next 64
+ *     columns), SBO 1024 (the next 8 k); TMA lands one box of 64 columns by
+ *     64 k per 64 columns; wgmma j starts 2048 bytes (16 k) further on and
+ *     reads B transposed (imm-trans-b 1).
+ *   - In a cluster of two CTAs along M (v2), the two tiles share their
+ *     columns of B: each CTA loads half of the stage's B and multicasts it
+ *     to both (pipe.h, "The scheduler").
+ *   - D: register reg of thread t of warpgroup w holds row 64 w +
+ *     16 (t / 32) + (t % 32) / 4 + 8 ((reg >> 1) & 1), column 8 (reg >> 2) +
+ *     2 (t % 4) + (reg & 1) of the tile (softmma/wgmma_addr.h).  v2 writes
+ *     it through shared memory: per warpgroup two buffers of 64 rows x 128
+ *     bytes (32 fp32 or 64 16-bit columns, the 128-byte swizzle), each sent
+ *     to global memory by one TMA store of that box.
+ *
+ * K that is not a multiple of 64: TMA fills elements past the end of a row
+ * with 0; in the last k-step only the wgmma that hold a k below K are
+ * issued, and the "fix-up" writes -0 into A's columns from K to the end of
+ * the last 16-k block (so every padded product is -0, which cannot turn a
+ * -0 sum into +0: the short block the model defines).  M and N that are
+ * not multiples of the tile: rows past M and columns past N are loaded as
+ * 0 and not stored.
+ */
+#ifndef SOFTMMA_GPU_SM90_PLAN_H
+#define SOFTMMA_GPU_SM90_PLAN_H 1
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../../sim/softmma/tc05_addr.h"
+#include "../../sim/softmma/wgmma_addr.h"
+#include "../pipe.h"
+
+#define SMMA_SM90_BK 64u            /* elements of K per k-step: 128 bytes of a row */
+#define SMMA_SM90_ROWB 128u         /* bytes of a row per k-step: one swizzle atom */
+#define SMMA_SM90_SBO 1024u         /* 8 rows (K-major) or 8 k (N-major) of 128 bytes */
+#define SMMA_SM90_NATOM 8192u       /* N-major B: 64 columns by 64 k (the LBO) */
+#define SMMA_SM90_K16 4u            /* wgmma (K = 16) per warpgroup per k-step */
+#define SMMA_SM90_SMEM_LIMIT (227u * 1024u) /* dynamic shared memory of an sm_90 CTA */
+#define SMMA_SM90_BAR_BYTES 256u    /* the mbarriers (smma_pipe_full, _empty) */
+#define SMMA_SM90_EPI_BUF 8192u     /* one epilogue buffer: 64 rows of 128 bytes */
+#define SMMA_SM90_NEG_ZERO 0x8000u  /* -0 in bf16 and in fp16 */
+
+/* The tensor maps (v1 and v2 load A and B; v2 stores D). */
+enum { SMMA_SM90_MAP_A = 0, SMMA_SM90_MAP_B, SMMA_SM90_MAP_D };
+
+/* The choices a launcher may make (0 everywhere: the defaults; see
+ * smma_sm90_plan_init). */
+typedef struct smma_sm90_tune {
+    uint32_t bn;                /* N of the tile: 128 or 256 */
+    uint32_t stages;            /* stage slots: 2 .. 8 */
+    uint32_t cluster;           /* v2: CTAs per cluster along M, 1 or 2 */
+    uint32_t group;             /* tile rows per group of the tile order */
+} smma_sm90_tune;
+
+typedef struct smma_sm90_plan {
+    uint32_t version;           /* 1 or 2: the kernel */
+    /* The pipeline (gpu/pipe.h): the ring (stage s at s * pipe.stage_bytes
+     * from a 1024-aligned base, its barriers at pipe.off_bar), the k-steps
+     * per tile, the tiles, the clusters, the tile order and the CTAs. */
+    smma_pipe pipe;
+    /* The problem. */
+    uint32_t m, n, k;
+    uint32_t fp16;              /* A and B fp16 (else bf16) */
+    uint32_t b_nmajor;          /* B stored k x n (else n x k) */
+    uint64_t a_ld, b_ld;        /* elements between rows of A and of B as stored */
+    /* The tiling. */
+    uint32_t wgs;               /* consumer warpgroups: 1 (v1) or 2 (v2) */
+    uint32_t bm, bn;            /* the tile: 64 * wgs rows by bn columns */
+    uint32_t b_rows;            /* rows of B (K-major) or 64-column boxes (N-major) that
+                                   one CTA loads per k-step: all, or half in a cluster */
+    /* Shared memory, from a 1024-aligned base. */
+    uint32_t off_a, off_b;      /* A and B in a stage */
+    uint32_t off_epi;           /* v2: the epilogue buffers, after the barriers */
+    uint32_t smem_bytes;        /* dynamic shared memory to request (1024 slack included) */
+    /* The epilogue. */
+    uint32_t c_kind, d_kind;    /* SMMA_PIPE_F32, _BF16, _F16 (C also _NONE) */
+    uint64_t c_ld, d_ld;        /* elements between rows of C and D */
+    uint32_t has_alpha, alpha;  /* D = rn_fp32(alpha * acc) when has_alpha (fp32 bits) */
+    uint32_t epi_tma;           /* v2: D through shared memory and TMA stores (rows of D
+                                   16-byte aligned); else stored from the registers */
+} smma_sm90_plan;
+
+/* ---- tiles ------------------------------------------------------------------------------ */
+
+/* The first row and column of tile (tm, tn) (smma_pipe_cta_tile). */
+SMMA_HD void
+smma_sm90_origin(const smma_sm90_plan *p, uint32_t tm, uint32_t tn, uint32_t *m0, uint32_t *n0)
+{
+    *m0 = tm * p->bm;
+    *n0 = tn * p->bn;
+}
+
+/* ---- shared memory of one stage -------------------------------------------------------- */
+
+/* The offset from the stage's base of element (row, kk) of the k-step's A
+ * (row 0 .. bm-1, kk 0 .. 63): the K-major 128B canonical layout, swizzled
+ * (the stage base is 1024-aligned and off_a a multiple of 1024, so
+ * swizzling the offset swizzles the address). */
+SMMA_HD uint32_t
+smma_sm90_smem_a(const smma_sm90_plan *p, uint32_t row, uint32_t kk)
+{
+    return smma_tc05_swz(SMMA_TC05_SW_128B,
+                         p->off_a + (uint32_t) (smma_tc05_canon_bits(false, SMMA_SM90_ROWB, 16,
+                                                                     16, SMMA_SM90_SBO, row, kk)
+                                                / 8));
+}
+
+/* The same for element (n, kk) of the k-step's B (n 0 .. bn-1): K-major as
+ * A, or N-major with LBO SMMA_SM90_NATOM and SBO 1024. */
+SMMA_HD uint32_t
+smma_sm90_smem_b(const smma_sm90_plan *p, uint32_t n, uint32_t kk)
+{
+    uint64_t bits = p->b_nmajor
+                    ? smma_tc05_canon_bits(true, SMMA_SM90_ROWB, 16, SMMA_SM90_NATOM,
+                                           SMMA_SM90_SBO, n, kk)
+                    : smma_tc05_canon_bits(false, SMMA_SM90_ROWB, 16, 16, SMMA_SM90_SBO, n, kk);
+
+    return smma_tc05_swz(SMMA_TC05_SW_128B, p->off_b + (uint32_t) (bits / 8));
+}
+
+/* ---- TMA: the tensor maps and their boxes ----------------------------------------------- */
+
+/*
+ * The tensor map of operand `which` (SMMA_SM90_MAP_*), 16-bit elements
+ * (fp32 for an fp32 D), dims innermost first:
+ *   A          {k, m}, row stride a_ld * 2, box {64, bm}, 128-byte swizzle;
+ *   B K-major  {k, n}, row stride b_ld * 2, box {64, b_rows};
+ *   B N-major  {n, k}, row stride b_ld * 2, box {64, 64} (one per 64 columns);
+ *   D (v2)     {n, m}, row stride d_ld * its bytes, box {128 bytes of
+ *              columns, 64}: one epilogue buffer.
+ * A box of 64 elements by R rows lands as element (x, y) at swizzle(y *
+ * 128 + 2 x): the layouts of smma_sm90_smem_a / _b.  Elements outside the
+ * tensor are loaded as 0 and count towards the transaction bytes (every
+ * stage receives stage_tx bytes), and are not stored.  strides[] holds
+ * rank - 1 = 1 entry.
+ */
+SMMA_HD void
+smma_sm90_tma_geom(const smma_sm90_plan *p, unsigned which, uint64_t dims[2],
+                   uint64_t strides[1], uint32_t box[2])
+{
+    if (which == SMMA_SM90_MAP_A) {
+        dims[0] = p->k;
+        dims[1] = p->m;
+        strides[0] = p->a_ld * 2;
+        box[0] = SMMA_SM90_BK;
+        box[1] = p->bm;
+    } else if (which == SMMA_SM90_MAP_B) {
+        dims[0] = p->b_nmajor ? p->n : p->k;
+        dims[1] = p->b_nmajor ? p->k : p->n;
+        strides[0] = p->b_ld * 2;
+        box[0] = 64;
+        box[1] = p->b_nmajor ? SMMA_SM90_BK : p->b_rows;
+    } else {
+        uint32_t esz = p->d_kind == SMMA_PIPE_F32 ? 4 : 2;
+
+        dims[0] = p->n;
+        dims[1] = p->m;
+        strides[0] = p->d_ld * esz;
+        box[0] = SMMA_SM90_ROWB / esz;
+        box[1] = 64;
+    }
+}
+
+/* The boxes one CTA issues per k-step: A, then B's (one for K-major, or
+ * b_rows boxes of 64 columns for N-major). */
+SMMA_HD uint32_t
+smma_sm90_nboxes(const smma_sm90_plan *p)
+{
+    return 1 + (p->b_nmajor ? p->b_rows : 1);
+}
+
+/*
+ * Box i of k-step kit of the tile at (m0, n0), loaded by CTA `rank` of
+ * its cluster: the map (SMMA_SM90_MAP_*), its coordinates (innermost
+ * first) and its offset in the stage.  Returns whether it is multicast to
+ * every CTA of the cluster (B's boxes in a cluster of 2: CTA r loads the
+ * r-th half of the stage's B).
+ */
+SMMA_HD bool
+smma_sm90_box(const smma_sm90_plan *p, uint32_t i, uint32_t m0, uint32_t n0, uint32_t kit,
+              uint32_t rank, unsigned *map, int32_t c[2], uint32_t *off)
+{
+    uint32_t q;
+
+    if (i == 0) {
+        *map = SMMA_SM90_MAP_A;
+        c[0] = (int32_t) (kit * SMMA_SM90_BK);
+        c[1] = (int32_t) m0;
+        *off = p->off_a;
+        return false;
+    }
+    *map = SMMA_SM90_MAP_B;
+    if (!p->b_nmajor) {
+        q = rank * p->b_rows;                   /* the first row of B this CTA loads */
+        c[0] = (int32_t) (kit * SMMA_SM90_BK);
+        c[1] = (int32_t) (n0 + q);
+        *off = p->off_b + q * SMMA_SM90_ROWB;
+    } else {
+        q = rank * p->b_rows + (i - 1);         /* the box of 64 columns */
+        c[0] = (int32_t) (n0 + 64 * q);
+        c[1] = (int32_t) (kit * SMMA_SM90_BK);
+        *off = p->off_b + q * SMMA_SM90_NATOM;
+    }
+    return p->pipe.cluster > 1;
+}
+
+/* ---- the ragged last k-step ----------------------------------------------------------- */
+
+/* Elements of K inside k-step kit, and the wgmma (K = 16) each warpgroup
+ * issues for it. */
+SMMA_HD uint32_t
+smma_sm90_kvalid(const smma_sm90_plan *p, uint32_t kit)
+{
+    uint32_t k0 = kit * SMMA_SM90_BK;
+
+    return p->k - k0 < SMMA_SM90_BK ? p->k - k0 : SMMA_SM90_BK;
+}
+
+SMMA_HD uint32_t
+smma_sm90_nk16(const smma_sm90_plan *p, uint32_t kit)
+{
+    return (smma_sm90_kvalid(p, kit) + 15) / 16;
+}
+
+/* The columns of A the fix-up sets to -0 in each row in k-step kit: from
+ * the last valid k to the end of its 16-k block (0 when K ends a block). */
+SMMA_HD uint32_t
+smma_sm90_fix_cols(const smma_sm90_plan *p, uint32_t kit)
+{
+    return 16 * smma_sm90_nk16(p, kit) - smma_sm90_kvalid(p, kit);
+}
+
+/* Write i (0 .. 64 * fix_cols - 1) of warpgroup wg's fix-up of k-step
+ * kit: the stage offset of the 16-bit element to set to -0 (in the
+ * warpgroup's 64 rows of A). */
+SMMA_HD uint32_t
+smma_sm90_fix_off(const smma_sm90_plan *p, uint32_t kit, uint32_t wg, uint32_t i)
+{
+    uint32_t nc = smma_sm90_fix_cols(p, kit);
+
+    return smma_sm90_smem_a(p, 64 * wg + i / nc, smma_sm90_kvalid(p, kit) + i % nc);
+}
+
+/* ---- wgmma ----------------------------------------------------------------------------- */
+
+/* The descriptors of wgmma j (0 .. 3) of warpgroup wg in the stage slot at
+ * shared address st: A's 64 rows from row 64 wg, K-major 128B (LBO 16,
+ * unused), 32 bytes further per j; B's bn rows K-major likewise, or
+ * N-major 128B (LBO 8192, SBO 1024) 2048 bytes further per j. */
+SMMA_HD uint64_t
+smma_sm90_desc_a(const smma_sm90_plan *p, uint32_t st, uint32_t wg, uint32_t j)
+{
+    return smma_wgmma_desc_word(st + p->off_a + wg * 64 * SMMA_SM90_ROWB + 32 * j, 16,
+                                SMMA_SM90_SBO, 0, SMMA_WGMMA_SW_128B);
+}
+
+SMMA_HD uint64_t
+smma_sm90_desc_b(const smma_sm90_plan *p, uint32_t st, uint32_t j)
+{
+    if (p->b_nmajor)
+        return smma_wgmma_desc_word(st + p->off_b + 16 * SMMA_SM90_ROWB * j, SMMA_SM90_NATOM,
+                                    SMMA_SM90_SBO, 0, SMMA_WGMMA_SW_128B);
+    return smma_wgmma_desc_word(st + p->off_b + 32 * j, 16, SMMA_SM90_SBO, 0,
+                                SMMA_WGMMA_SW_128B);
+}
+
+/* Whether wgmma j of k-step kit adds to the accumulator (scale-d): always
+ * with C (loaded into the registers first), else all but the tile's first. */
+SMMA_HD bool
+smma_sm90_scale_d(const smma_sm90_plan *p, uint32_t kit, uint32_t j)
+{
+    return p->c_kind != SMMA_PIPE_NONE || kit > 0 || j > 0;
+}
+
+/* ---- the accumulator and the epilogue -------------------------------------------------- */
+
+/* The tile row and column register reg of thread t (0..127) of warpgroup
+ * wg holds. */
+SMMA_HD void
+smma_sm90_d_cell(uint32_t wg, uint32_t t, uint32_t reg, uint32_t *row, uint32_t *col)
+{
+    unsigned r, c;
+
+    smma_wgmma_d_cell(t, reg, &r, &c);
+    *row = 64 * wg + r;
+    *col = c;
+}
+
+/* Columns of D per epilogue buffer (128 bytes: 32 fp32 or 64 16-bit), and
+ * buffers per warpgroup and tile. */
+SMMA_HD uint32_t
+smma_sm90_epi_cols(const smma_sm90_plan *p)
+{
+    return p->d_kind == SMMA_PIPE_F32 ? 32 : 64;
+}
+
+SMMA_HD uint32_t
+smma_sm90_epi_chunks(const smma_sm90_plan *p)
+{
+    return p->bn / smma_sm90_epi_cols(p);
+}
+
+/* The shared offset of element (row, col) (row 0..63 of the warpgroup's
+ * rows, col 0 .. epi_cols-1) in epilogue buffer buf (0, 1) of warpgroup
+ * wg: rows of 128 bytes with the 128-byte swizzle, where a TMA store box
+ * of smma_sm90_tma_geom (SMMA_SM90_MAP_D) reads element (x, y). */
+SMMA_HD uint32_t
+smma_sm90_epi_off(const smma_sm90_plan *p, uint32_t wg, uint32_t buf, uint32_t row,
+                  uint32_t col)
+{
+    uint32_t esz = p->d_kind == SMMA_PIPE_F32 ? 4 : 2;
+
+    return smma_tc05_swz(SMMA_TC05_SW_128B, p->off_epi + (2 * wg + buf) * SMMA_SM90_EPI_BUF
+                                                + row * SMMA_SM90_ROWB + col * esz);
+}
+
+/* The global coordinates (column, row: innermost first) of epilogue chunk
+ * q of warpgroup wg of the tile at (m0, n0). */
+SMMA_HD void
+smma_sm90_epi_coord(const smma_sm90_plan *p, uint32_t m0, uint32_t n0, uint32_t wg, uint32_t q,
+                    int32_t c[2])
+{
+    c[0] = (int32_t) (n0 + q * smma_sm90_epi_cols(p));
+    c[1] = (int32_t) (m0 + 64 * wg);
+}
+
+#endif /* SOFTMMA_GPU_SM90_PLAN_H */

@@ -1,0 +1,87 @@
+/*
+ * gpu/sm90/sm90.h - the sm_90a (wgmma) GEMM kernels behind the dispatcher
+ * of softmma/gpu.h: which problems they accept, the numerics model they
+ * reproduce, their plan, and the launcher.  Plain C.
+ *
+ *   sm90-v1  gemm_v1.cu: one consumer warpgroup, TMA into a ring of stage
+ *            slots, wgmma.m64n128k16 (the teaching kernel).
+ *   sm90-v2  gemm_v2.cu: a producer warp and two consumer warpgroups
+ *            (warp-specialized, setmaxnreg), persistent CTAs in clusters of
+ *            two with B multicast, tiles of 128 x 256 (128 x 128 for
+ *            n <= 128), D through shared memory and TMA stores.
+ *
+ * Both compute D = alpha * (C + A B) for bf16 or fp16 A and B with one
+ * fp32 accumulation chain per output in k order through wgmma.m64nNk16 (C
+ * loaded into the accumulator registers first), alpha applied as D =
+ * rn_fp32(alpha * acc), then rounded to nearest into a bf16 or fp16 D.  No
+ * split-K.  On compute capability 9.0 that is the model h100-bf16 (the
+ * block-FMA model of wgmma, validated on an H100; doc/kernels.md).
+ *
+ * What they accept (smma_sm90_check gives the reason for a refusal):
+ *   - A and B both bf16 or both fp16, no scales;
+ *   - A K-major; B K-major or N-major;
+ *   - lda and ldb multiples of 8 and A, B at 16-byte aligned addresses
+ *     (TMA reads rows at 16-byte aligned addresses);
+ *   - C absent or fp32; D fp32, bf16 or fp16; alpha or not;
+ *   - any m, n, k >= 1 below 2^31.
+ * v2 stores D with TMA where ldd times D's element size is a multiple of 16
+ * and D is 16-byte aligned, and from the registers otherwise.
+ */
+#ifndef SOFTMMA_GPU_SM90_H
+#define SOFTMMA_GPU_SM90_H 1
+
+#include <stddef.h>
+
+#include "../softmma/gpu.h"
+#include "plan.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The multiprocessors of an H100 SXM, the grid smma_sm90_check plans v2 for. */
+#define SMMA_SM90_DEFAULT_SMS 132u
+
+/* Reads the tuning knobs of v2 from the environment (bench/gemm-bench
+ * compares them): SMMA_SM90_BN (128 or 256), SMMA_SM90_STAGES (2 .. 8),
+ * SMMA_SM90_CLUSTER (1 or 2), SMMA_SM90_GROUP (1 .. 64 tile rows); unset or
+ * empty: the default.  SMMA_GPU_STATUS_OK, or _EINVAL with a message naming
+ * the variable and its value. */
+int smma_sm90_tune_env(smma_sm90_tune *t, char *msg, size_t len);
+
+/* Fills *p with the plan of kernel k (SMMA_GPU_SM90_V1 or _V2) for the
+ * problem *a on a device with `sms` multiprocessors, with the choices *t
+ * (NULL: the defaults: bn 256 where n > 128, else 128; as many stages as
+ * shared memory holds, at most 8 (v1: 4); clusters of 2 where the tile has
+ * more than one row of tiles; groups of 16 tile rows).  v2 runs
+ * min(units, sms) persistent CTAs (rounded down to whole clusters).  Only
+ * the shape, formats, majorness, leading dimensions and the alignment of the
+ * pointers are read.  Returns SMMA_GPU_STATUS_OK, or SMMA_GPU_STATUS_EINVAL
+ * with a one-line message naming the kernel and the constraint. */
+int smma_sm90_plan_init(smma_sm90_plan *p, const smma_gpu_gemm_args *a, smma_gpu_kernel k,
+                        unsigned sms, const smma_sm90_tune *t, char *msg, size_t len);
+
+/* Whether kernel k (SMMA_GPU_SM90_V1 or _V2) computes the problem:
+ * smma_sm90_plan_init with the defaults, without the plan.  Pure host
+ * logic, no CUDA. */
+int smma_sm90_check(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t len);
+
+/* Runs kernel k on device 0 on args->stream: checks (smma_sm90_plan_init
+ * with the device's multiprocessors and smma_sm90_tune_env), the tensor
+ * maps, then the GEMM.  Needs a compute capability 9.0 device and a build
+ * with sm_90a code (smma_sm90_ready).  Returns SMMA_GPU_STATUS_OK, or
+ * _EINVAL, _ENODEV, _EARCH, _ECUDA with a one-line message.  A build without
+ * CUDA has no such function. */
+int smma_sm90_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t len);
+
+/* Whether the sm90 kernels can run on device 0: compute capability 9.0 and
+ * code compiled for sm_90a loaded for them (found out once, by running a
+ * one-thread kernel of the same file).  SMMA_GPU_STATUS_OK, or _ENODEV /
+ * _EARCH with the reason. */
+int smma_sm90_ready(char *msg, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SOFTMMA_GPU_SM90_H */
