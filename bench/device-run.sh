@@ -5,6 +5,12 @@
 # ./out).  The records under bench/ name the steps that produced them.
 #
 #   bench/device-run.sh softmma-X.tar.gz build check gemm bench sanitize sass
+#   bench/device-run.sh DIR sm90 sanitize-sm90 bench-sm90 cutlass-sm90 sass-sm90
+#
+# A directory in place of the tarball is a tree of programs built elsewhere
+# (bench/sm90-kernels.md says how: tests/gpu/*-t, bench/gemm-bench,
+# tools/softmma, cutlass-sm90), gzipped or not; the vectors are read from
+# SMMA_SRCDIR (default: the directory above it).
 #
 # Steps:
 #   build     ./configure && make -j16 && make -j16 bench (log: build.log)
@@ -41,6 +47,27 @@
 #             softmma gemm --on gpu --check/--bench (cli.log)
 #   ncu-large Nsight Compute on one launch of sm80-bs-large (mxfp8, mxfp4)
 #             at 8192^3 (ncu-large-*.txt, ncu-large-*-sass.csv.gz)
+#   sm90      tests/gpu/gemm-t for sm90-v1 and sm90-v2 alone at TEST_LEVEL
+#             (default 1), each under a 500 s timeout (gemm-sm90-v1.log,
+#             gemm-sm90-v2.log); tests/gpu/tma-t (the sm_100 kernels'
+#             producer on this device, tma-t.log)
+#   sanitize-sm90  compute-sanitizer memcheck, racecheck and synccheck over
+#             tests/gpu/gemm-t at level 0 for sm90-v1 and sm90-v2
+#             (sanitize-sm90.log)
+#   bench-sm90  bench/gemm-bench: sm90-v2 and sm90-v1 beside cuBLASLt at the
+#             square and LLM shapes, bf16 D, then fp32 D and N-major B at
+#             the square shapes, then sm90-v2's knobs (clusters of 1, groups
+#             of 8 and 32 tile rows, 3 stages) (bench-sm90.log)
+#   cutlass-sm90  CUTLASS 3's sm90 GEMMs beside cuBLAS and sm90-v2 in one
+#             process: ./cutlass-sm90 REPS (default 20), bf16 D then fp32 D
+#             (cutlass-sm90.log)
+#   sass-sm90 cuobjdump -sass of gpu/sm90/gemm_v2.o and gemm_v1.o: instruction
+#             counts per kernel (sass-sm90.txt), the listings (sass-sm90.tgz)
+#   cli-sm90  softmma gpu, softmma gemm --on gpu with sm90-v2, auto and a
+#             refusal (cli-sm90.log)
+#   ncu-sm90  Nsight Compute on one launch of sm90-v2 at 8192^3: the tensor
+#             pipe's busy fraction, the stall reasons, the stall samples of
+#             every SASS instruction (ncu-sm90.txt, ncu-sm90-sass.csv.gz)
 #   ncu-small Nsight Compute on one launch of sm80-bs-small (mxfp8,
 #             1 x 8192 x 8192; the version SMMA_SM80_BS_SMALL asks for:
 #             version 2 unset, 1 with =regs, 3 with =transposed, 4 with
@@ -55,10 +82,17 @@ mkdir -p "$OUT"
 jobs=${JOBS:-16}
 dir=$(basename "$tarball" .tar.gz)
 
-if [ ! -d "$dir" ]; then
+if [ -d "$tarball" ]; then
+    dir=$tarball
+    : "${SMMA_SRCDIR:=$(cd "$tarball/.." && pwd)}"
+    find "$dir" -name '*.gz' -exec gunzip -f {} +
+    find "$dir" -type f \( -name '*-t' -o -name gemm-bench -o -name softmma \
+        -o -name cutlass-sm90 \) -exec chmod +x {} +
+elif [ ! -d "$dir" ]; then
     tar xzf "$tarball" || exit 1
 fi
 cd "$dir" || exit 1
+SRC=${SMMA_SRCDIR:-$PWD}
 
 # The report $OUT/$1.txt and the stall samples of every SASS instruction
 # ($OUT/$1-sass.csv.gz) of the Nsight Compute run $OUT/$1.ncu-rep, which
@@ -254,6 +288,96 @@ for step in "$@"; do
             cuobjdump -sass -arch sm_90a "$o" >"$o.sass" 2>&1
         done
         tar czf "$OUT/sass-sm80.tgz" gpu/sm80/*.sass ;;
+    sm90)
+        for k in sm90-v1 sm90-v2; do
+            SMMA_SRCDIR=$SRC SMMA_GEMM_KERNEL=$k TEST_LEVEL=${TEST_LEVEL:-1} timeout 500 \
+                ./tests/gpu/gemm-t >"$OUT/gemm-$k.log" 2>&1
+            echo "gemm-t $k: exit $?"; grep -E '^(not ok|#)' "$OUT/gemm-$k.log" | cut -c1-220 | head -20
+            grep -c '^ok' "$OUT/gemm-$k.log"
+        done
+        SMMA_SRCDIR=$SRC timeout 120 ./tests/gpu/tma-t >"$OUT/tma-t.log" 2>&1
+        echo "tma-t: exit $?"; grep -E '^(not ok|1\.\.)' "$OUT/tma-t.log" | head
+        grep -c '^ok' "$OUT/tma-t.log" ;;
+    sanitize-sm90)
+        : >"$OUT/sanitize-sm90.log"
+        for k in sm90-v1 sm90-v2; do
+            for tool in memcheck racecheck synccheck; do
+                echo "--- compute-sanitizer --tool $tool, $k" >>"$OUT/sanitize-sm90.log"
+                SMMA_SRCDIR=$SRC SMMA_GEMM_KERNEL=$k TEST_LEVEL=0 timeout 300 \
+                    compute-sanitizer --tool "$tool" --error-exitcode 9 ./tests/gpu/gemm-t \
+                    >>"$OUT/sanitize-sm90.log" 2>&1
+                echo "$k $tool: exit $?" | tee -a "$OUT/sanitize-sm90.log"
+                grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize-sm90.log" | tail -1
+            done
+        done ;;
+    bench-sm90)
+        {
+            nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu --format=csv
+            ./bench/gemm-bench --kernels sm90-v2,sm90-v1 --shapes square,llm
+            ./bench/gemm-bench --kernels sm90-v2 --d fp32 --shapes square
+            ./bench/gemm-bench --kernels sm90-v2 --b nmajor --shapes square
+            for knob in SMMA_SM90_CLUSTER=1 SMMA_SM90_GROUP=8 SMMA_SM90_GROUP=32 \
+                        SMMA_SM90_STAGES=3; do
+                echo "$knob:"
+                env "$knob" ./bench/gemm-bench --kernels sm90-v2 --shapes square
+            done
+            nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu --format=csv
+        } >"$OUT/bench-sm90.log" 2>&1
+        grep -E 'sm90|device|=|TFLOP' "$OUT/bench-sm90.log" ;;
+    cutlass-sm90)
+        {
+            ./cutlass-sm90 "${REPS:-20}"
+            ./cutlass-sm90 --fp32 "${REPS:-20}"
+        } >"$OUT/cutlass-sm90.log" 2>&1
+        echo "cutlass-sm90: exit $?"; grep -v '^   check' "$OUT/cutlass-sm90.log" | cut -c1-160 ;;
+    sass-sm90)
+        : >"$OUT/sass-sm90.txt"
+        for o in gpu/sm90/gemm_v2.o gpu/sm90/gemm_v1.o; do
+            [ -f "$o" ] || continue
+            echo "--- $o" >>"$OUT/sass-sm90.txt"
+            cuobjdump -sass "$o" >"$o.sass" 2>&1
+            awk '/Function :/ { f = $3 }
+                 /^ +\/\*[0-9a-f]+\*\// {
+                     line = $0; sub(/^ +\/\*[0-9a-f]+\*\/ +/, "", line);
+                     split(line, q, " "); op = q[1]; if (op ~ /^@/) op = q[2];
+                     sub(/\..*/, "", op); sub(/;$/, "", op); n[f " " op]++ }
+                 END { for (k in n) print n[k], k }' "$o.sass" | sort -k2,2 -k1,1nr \
+                 >>"$OUT/sass-sm90.txt"
+        done
+        tar czf "$OUT/sass-sm90.tgz" gpu/sm90/*.sass
+        grep -E 'HGMMA|LDL|STL|WARPGROUP|SYNCS|UTMA|BAR' "$OUT/sass-sm90.txt" | head -80 ;;
+    cli-sm90)
+        {
+            timeout 60 ./tools/softmma gpu
+            timeout 60 ./tools/softmma gemm --a bf16 --b bf16 --m 1000 --n 1500 --k 520 \
+                --c fp32 --d bf16 --on gpu --kernel sm90-v2 --check 1500000
+            echo "check sm90-v2: exit $?"
+            timeout 60 ./tools/softmma gemm --a bf16 --b bf16 --m 200 --n 300 --k 100 \
+                --d fp32 --on gpu --kernel sm90-v1 --check 60000
+            echo "check sm90-v1: exit $?"
+            timeout 60 ./tools/softmma gemm --a fp16 --b fp16 --m 300 --n 700 --k 77 --d fp16 \
+                --alpha 0.375 --on gpu --check 210000
+            echo "check auto: exit $?"
+            timeout 60 ./tools/softmma gemm --a bf16 --b bf16 --m 4096 --n 4096 --k 4096 \
+                --d bf16 --on gpu --kernel sm90-v2 --bench
+            echo "bench: exit $?"
+            timeout 60 ./tools/softmma gemm --a e4m3 --b e4m3 --scale e8m0 --m 128 --n 128 \
+                --k 128 --on gpu --kernel sm90-v2 --check 10
+            echo "refused (mxfp8 on sm90-v2): exit $?"
+        } >"$OUT/cli-sm90.log" 2>&1
+        cat "$OUT/cli-sm90.log" | cut -c1-200 | head -60 ;;
+    ncu-sm90)
+        ncu -k regex:s90_gemm_v2 -s 2 -c 1 --section SpeedOfLight \
+            --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
+            --section SchedulerStats --section WarpStateStats --section InstructionStats \
+            --section Occupancy --section LaunchStats --section SourceCounters \
+            --metrics sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active,sm__cycles_elapsed.avg.per_second \
+            -o "$OUT/ncu-sm90" ./bench/gemm-bench --kernels sm90-v2 --shapes square \
+            --reps 10 >"$OUT/ncu-sm90.out" 2>&1
+        echo "ncu-sm90: exit $?"
+        ncu_report ncu-sm90
+        grep -E 'Throughput|Pipe|pipe|Stall|Issue|Warp Cycles|Eligible|Registers|Duration|per_second|gmma' \
+            "$OUT/ncu-sm90.txt" | head -60 ;;
     *)
         echo "unknown step $step"; exit 2 ;;
     esac

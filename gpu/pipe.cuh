@@ -79,13 +79,16 @@ pipe_bar_arrive(uint32_t bar)
 }
 
 /* One arrival on the barrier at the same shared offset in CTA `rank` of
- * the cluster (the CTA itself included), released at cluster scope. */
+ * the cluster (the CTA itself included).  The default semantics (release
+ * at CTA scope): a consumer's arrival says only that its wgmma have read
+ * the slot, and a release at cluster scope would cost a fence of the whole
+ * GPU (MEMBAR.ALL.GPU) per arrival. */
 static __device__ __forceinline__ void
 pipe_bar_arrive_cluster(uint32_t bar, uint32_t rank)
 {
     asm volatile("{\n\t.reg .b32 ra;\n\t"
                  "mapa.shared::cluster.u32 ra, %0, %1;\n\t"
-                 "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [ra];\n\t}"
+                 "mbarrier.arrive.shared::cluster.b64 _, [ra];\n\t}"
                  :: "r"(bar), "r"(rank) : "memory");
 }
 
@@ -106,20 +109,6 @@ pipe_bar_wait(uint32_t bar, uint32_t parity)
     while (!done)
         asm volatile("{\n\t.reg .pred p;\n\t"
                      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
-                     "selp.u32 %0, 1, 0, p;\n\t}"
-                     : "=r"(done) : "r"(bar), "r"(parity) : "memory");
-}
-
-/* The same, acquiring at cluster scope what CTAs of the cluster released
- * (multicast TMA writes of a peer). */
-static __device__ __forceinline__ void
-pipe_bar_wait_cluster(uint32_t bar, uint32_t parity)
-{
-    uint32_t done = 0;
-
-    while (!done)
-        asm volatile("{\n\t.reg .pred p;\n\t"
-                     "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n\t"
                      "selp.u32 %0, 1, 0, p;\n\t}"
                      : "=r"(done) : "r"(bar), "r"(parity) : "memory");
 }
@@ -243,20 +232,17 @@ template <class Issue>
 static __device__ __forceinline__ void
 pipe_produce(const smma_pipe &p, uint32_t sbase, uint32_t cta, Issue &&issue)
 {
-    uint32_t iter = 0, i, kit, tm, tn;
+    smma_pipe_pos pos = { 0, 0 };
+    uint32_t i, kit, tm, tn;
 
     for (i = 0; i < smma_pipe_cta_nunits(&p, cta); i++) {
         smma_pipe_cta_tile(&p, cta, i, &tm, &tn);
-        for (kit = 0; kit < p.kiters; kit++, iter++) {
-            uint32_t slot = smma_pipe_slot(&p, iter), full = sbase + smma_pipe_full(&p, slot);
+        for (kit = 0; kit < p.kiters; kit++, smma_pipe_next(&p, &pos)) {
+            uint32_t full = sbase + smma_pipe_full(&p, pos.slot);
 
-            if (p.cluster > 1)
-                pipe_bar_wait_cluster(sbase + smma_pipe_empty(&p, slot),
-                                      smma_pipe_phase(&p, iter) ^ 1u);
-            else
-                pipe_bar_wait(sbase + smma_pipe_empty(&p, slot), smma_pipe_phase(&p, iter) ^ 1u);
+            pipe_bar_wait(sbase + smma_pipe_empty(&p, pos.slot), pos.phase ^ 1u);
             pipe_bar_arrive_tx(full, p.stage_tx);
-            issue(sbase + slot * p.stage_bytes, full, tm, tn, kit);
+            issue(sbase + pos.slot * p.stage_bytes, full, tm, tn, kit);
         }
     }
 }
@@ -276,32 +262,29 @@ pipe_init_ring(const smma_pipe &p, uint32_t sbase, uint32_t releases)
     }
 }
 
-/* The consumers' wait for the iter-th k-step's slot to be full. */
+/* The consumers' wait for the slot at position pos to be full (TMA's
+ * complete_tx makes the bytes visible, a peer's multicast too). */
 static __device__ __forceinline__ void
-pipe_wait_full(const smma_pipe &p, uint32_t sbase, uint32_t iter)
+pipe_wait_full(const smma_pipe &p, uint32_t sbase, smma_pipe_pos pos)
 {
-    uint32_t full = sbase + smma_pipe_full(&p, smma_pipe_slot(&p, iter));
-
-    if (p.cluster > 1)
-        pipe_bar_wait_cluster(full, smma_pipe_phase(&p, iter));
-    else
-        pipe_bar_wait(full, smma_pipe_phase(&p, iter));
+    pipe_bar_wait(sbase + smma_pipe_full(&p, pos.slot), pos.phase);
 }
 
-/* One release of the iter-th k-step's slot: to this CTA's empty barrier,
- * or with a cluster to that of every CTA of the cluster (each producer
- * writes into its peers' slots). */
+/* One consumer's release of stage slot `slot`, by thread t of the consumer
+ * (a warpgroup): thread 0 arrives on this CTA's empty barrier, or in a
+ * cluster thread r arrives on that of CTA r (each producer writes into its
+ * peers' slots), so that the arrivals go out side by side. */
 static __device__ __forceinline__ void
-pipe_release(const smma_pipe &p, uint32_t sbase, uint32_t iter)
+pipe_release(const smma_pipe &p, uint32_t sbase, uint32_t slot, uint32_t t)
 {
-    uint32_t empty = sbase + smma_pipe_empty(&p, smma_pipe_slot(&p, iter)), r;
+    uint32_t empty = sbase + smma_pipe_empty(&p, slot);
 
     if (p.cluster == 1) {
-        pipe_bar_arrive(empty);
-        return;
+        if (t == 0)
+            pipe_bar_arrive(empty);
+    } else if (t < p.cluster) {
+        pipe_bar_arrive_cluster(empty, t);
     }
-    for (r = 0; r < p.cluster; r++)
-        pipe_bar_arrive_cluster(empty, r);
 }
 
 #endif /* SMMA_PIPE_TMA */
@@ -372,27 +355,42 @@ pipe_c_bits(const void *c, uint64_t idx, uint32_t kind)
 }
 
 /* D from the accumulator's fp32 bits: rn_fp32(alpha * acc) when there is
- * an alpha (fp32 bits; a NaN product is the canonical 0x7fffffff), then to
- * nearest into bf16 or fp16 (NaN: 0x7fff, the canonical NaN of
- * softmma/gemm.h) for d_kind SMMA_PIPE_BF16 / _F16. */
+ * an alpha (ALPHA; fp32 bits; a NaN product is the canonical 0x7fffffff),
+ * then to nearest into bf16 or fp16 (NaN: 0x7fff, the canonical NaN of
+ * softmma/gemm.h) for KIND SMMA_PIPE_BF16 / _F16.  The template serves
+ * epilogues that choose the case once per tile; pipe_epilogue below
+ * chooses per element. */
+template <uint32_t KIND, bool ALPHA>
 static __device__ __forceinline__ uint32_t
-pipe_epilogue(uint32_t has_alpha, uint32_t alpha, uint32_t d_kind, uint32_t acc)
+pipe_epi(uint32_t alpha, uint32_t acc)
 {
     uint32_t x = acc;
     float f;
 
-    if (has_alpha) {
+    if (ALPHA) {
         f = __fmul_rn(__uint_as_float(alpha), __uint_as_float(acc));
         x = f != f ? 0x7fffffffu : __float_as_uint(f);
     }
-    if (d_kind == SMMA_PIPE_F32)
+    if (KIND == SMMA_PIPE_F32)
         return x;
     if ((x & 0x7fffffffu) > 0x7f800000u)
         return 0x7fffu;
     f = __uint_as_float(x);
-    if (d_kind == SMMA_PIPE_BF16)
+    if (KIND == SMMA_PIPE_BF16)
         return __bfloat16_as_ushort(__float2bfloat16_rn(f));
     return __half_as_ushort(__float2half_rn(f));
+}
+
+static __device__ __forceinline__ uint32_t
+pipe_epilogue(uint32_t has_alpha, uint32_t alpha, uint32_t d_kind, uint32_t acc)
+{
+    if (has_alpha)
+        return d_kind == SMMA_PIPE_F32 ? pipe_epi<SMMA_PIPE_F32, true>(alpha, acc)
+               : d_kind == SMMA_PIPE_BF16 ? pipe_epi<SMMA_PIPE_BF16, true>(alpha, acc)
+                                          : pipe_epi<SMMA_PIPE_F16, true>(alpha, acc);
+    return d_kind == SMMA_PIPE_F32 ? pipe_epi<SMMA_PIPE_F32, false>(alpha, acc)
+           : d_kind == SMMA_PIPE_BF16 ? pipe_epi<SMMA_PIPE_BF16, false>(alpha, acc)
+                                      : pipe_epi<SMMA_PIPE_F16, false>(alpha, acc);
 }
 
 #endif /* SOFTMMA_GPU_PIPE_CUH */

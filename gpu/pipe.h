@@ -79,6 +79,23 @@ smma_pipe_phase(const smma_pipe *p, uint32_t iter)
     return (iter / p->stages) & 1u;
 }
 
+/* The position of the iter-th k-step in the ring, stepped without a
+ * division: a kernel starts at { 0, 0 } (iter 0) and calls
+ * smma_pipe_next once per k-step; slot and phase then equal
+ * smma_pipe_slot and smma_pipe_phase of the k-step's iter. */
+typedef struct smma_pipe_pos {
+    uint32_t slot, phase;
+} smma_pipe_pos;
+
+SMMA_HD void
+smma_pipe_next(const smma_pipe *p, smma_pipe_pos *pos)
+{
+    if (++pos->slot == p->stages) {
+        pos->slot = 0;
+        pos->phase ^= 1u;
+    }
+}
+
 /* The shared offsets of full[slot] and empty[slot], and the first byte
  * after the ring's barriers. */
 SMMA_HD uint32_t

@@ -72,7 +72,7 @@ typedef struct cli_gpu_plan {
     smma_gpu_kernel kernel;     /* the kernel that runs (never SMMA_GPU_AUTO) */
     const char *model;          /* the model it follows on the device, or NULL */
     char no_model[256];         /* why there is none */
-    char why[256];              /* with --kernel auto: why this kernel ("" otherwise) */
+    char why[512];              /* with --kernel auto: why this kernel ("" otherwise) */
 } cli_gpu_plan;
 
 /* smma_gemm_generate for the GPU: a bf16 or fp16 operand of a scaled

@@ -229,22 +229,21 @@ s90_fixup(const smma_sm90_plan &p, uint8_t *smem, uint32_t kit, uint32_t wg, uin
         *(uint16_t *) (smem + smma_sm90_fix_off(&p, kit, wg, i)) = (uint16_t) SMMA_SM90_NEG_ZERO;
 }
 
-/* The accumulator of thread t of warpgroup wg for the tile at (m0, n0): C
- * (fp32, the only C the sm90 kernels take) where there is one, 0 outside
- * the matrix and without C (where the first wgmma of a tile does not add
- * it: scale-d 0).  One code path for both: every register is loaded (from
- * the first element of C, or of D without C, where the cell lies outside)
- * and its value selected.  A register the wgmma chain starts from that two
- * paths define makes ptxas serialize the chain (its warning C7515), and so
- * do accumulators a load defines directly: the loads land in registers of
- * their own and are moved. */
+/* The accumulator of thread t of warpgroup wg for the tile at (m0, n0)
+ * from C (fp32, the only C the sm90 kernels take; 0 outside the matrix).
+ * The kernels are built with and without C: without it nothing touches the
+ * registers before the first wgmma of a tile, which does not add them
+ * (scale-d 0).  A register the wgmma chain starts from that two paths
+ * define, or that a load (an instruction of variable latency) defines,
+ * makes ptxas serialize the chain (its warning C7515): every register is
+ * loaded (from C's first element where the cell lies outside) into a
+ * register of its own, selected and moved. */
 template <int R>
 static __device__ __forceinline__ void
-s90_load_c(const smma_sm90_plan &p, const void *c, const void *d_base, uint32_t (&d)[R],
-           uint32_t wg, uint32_t t, uint32_t m0, uint32_t n0)
+s90_load_c(const smma_sm90_plan &p, const void *c, uint32_t (&d)[R], uint32_t wg, uint32_t t,
+           uint32_t m0, uint32_t n0)
 {
-    bool has_c = p.c_kind != SMMA_PIPE_NONE;
-    const uint32_t *src = (const uint32_t *) (has_c ? c : d_base);
+    const uint32_t *src = (const uint32_t *) c;
     uint32_t row, col, v[4];
 
     /* Four registers at a time, so that the loaded values and the
@@ -256,7 +255,7 @@ s90_load_c(const smma_sm90_plan &p, const void *c, const void *d_base, uint32_t 
             bool in;
 
             smma_sm90_d_cell(wg, t, r0 + r, &row, &col);
-            in = has_c && m0 + row < p.m && n0 + col < p.n;
+            in = m0 + row < p.m && n0 + col < p.n;
             v[r] = __ldg(src + (in ? (uint64_t) (m0 + row) * p.c_ld + n0 + col : 0));
             v[r] = in ? v[r] : 0;
         }

@@ -47,7 +47,7 @@
 
 #include "dev.cuh"
 
-template <int FP16, int TRANS_B>
+template <int FP16, int TRANS_B, int HAS_C>
 __global__ void __launch_bounds__(128, 1)
 s90_gemm_v1(const smma_sm90_plan p, const __grid_constant__ s90_maps maps, const s90_bufs x)
 {
@@ -69,8 +69,10 @@ s90_gemm_v1(const smma_sm90_plan p, const __grid_constant__ s90_maps maps, const
     }
     __syncthreads();
 
-    /* 2. "Register fragments": C into the accumulator. */
-    s90_load_c(p, x.c, x.d, d, 0, t, m0, n0);
+    /* 2. "Register fragments": C into the accumulator (without C the
+     * first wgmma does not read it). */
+    if (HAS_C)
+        s90_load_c(p, x.c, d, 0, t, m0, n0);
 
     /* 3. The first k-steps, one per stage slot. */
     first = p.pipe.stages < p.pipe.kiters ? p.pipe.stages : p.pipe.kiters;
@@ -84,10 +86,11 @@ s90_gemm_v1(const smma_sm90_plan p, const __grid_constant__ s90_maps maps, const
 
     /* 4. The k-steps. */
     for (kit = 0; kit < p.pipe.kiters; kit++) {
-        uint32_t slot = smma_pipe_slot(&p.pipe, kit), st = sbase + slot * p.pipe.stage_bytes;
+        smma_pipe_pos pos = { smma_pipe_slot(&p.pipe, kit), smma_pipe_phase(&p.pipe, kit) };
+        uint32_t slot = pos.slot, st = sbase + slot * p.pipe.stage_bytes;
         uint32_t nk = smma_sm90_nk16(&p, kit);
 
-        pipe_wait_full(p.pipe, sbase, kit);
+        pipe_wait_full(p.pipe, sbase, pos);
         if (smma_sm90_fix_cols(&p, kit) != 0) {
             s90_fixup(p, smem + slot * p.pipe.stage_bytes, kit, 0, t);
             /* Generic-proxy writes, read next by wgmma. */
@@ -126,14 +129,28 @@ s90_gemm_v1(const smma_sm90_plan p, const __grid_constant__ s90_maps maps, const
 #endif
 }
 
+/* The instance for a plan. */
+template <int FP16, int TRANS_B>
+static const void *
+v1_pick_c(const smma_sm90_plan *p)
+{
+    return p->c_kind != SMMA_PIPE_NONE ? (const void *) s90_gemm_v1<FP16, TRANS_B, 1>
+                                       : (const void *) s90_gemm_v1<FP16, TRANS_B, 0>;
+}
+
+static const void *
+v1_kernel(const smma_sm90_plan *p)
+{
+    if (p->fp16)
+        return p->b_nmajor ? v1_pick_c<1, 1>(p) : v1_pick_c<1, 0>(p);
+    return p->b_nmajor ? v1_pick_c<0, 1>(p) : v1_pick_c<0, 0>(p);
+}
+
 int
 s90_launch_v1(const smma_sm90_plan *p, const s90_maps *maps, const s90_bufs *b, cudaStream_t st,
               char *msg, size_t len)
 {
-    const void *k = p->fp16 ? (p->b_nmajor ? (const void *) s90_gemm_v1<1, 1>
-                                           : (const void *) s90_gemm_v1<1, 0>)
-                            : (p->b_nmajor ? (const void *) s90_gemm_v1<0, 1>
-                                           : (const void *) s90_gemm_v1<0, 0>);
+    const void *k = v1_kernel(p);
     void *args[3] = { (void *) p, (void *) maps, (void *) b };
     cudaError_t e;
 

@@ -44,16 +44,18 @@
 #if defined(SMMA_SM90_WG)
 
 /* D of one consumer warpgroup (wg 0 or 1 of the tile) through its two
- * epilogue buffers: chunk q (CW columns) of the registers, converted,
- * into buffer *ebuf % 2 at plan.h's swizzled offsets, then one TMA store
- * of that box.  Before a buffer is written again, the thread that issued
- * its store waits until the store has read it. */
-template <int BN, int CW>
+ * epilogue buffers: chunk q (CW columns: 128 bytes of D) of the
+ * registers, converted (D's kind KIND, alpha or not: chosen once per tile),
+ * into buffer *ebuf % 2 at plan.h's swizzled offsets, then one TMA store of
+ * that box.  Before a buffer is written again, the thread that issued its
+ * store waits until the store has read it. */
+template <int BN, uint32_t KIND, bool ALPHA>
 static __device__ __forceinline__ void
 v2_epilogue_tma(const smma_sm90_plan &p, const s90_maps &maps, uint8_t *smem, uint32_t sbase,
                 const uint32_t (&d)[BN / 2], uint32_t wg, uint32_t t, uint32_t m0, uint32_t n0,
                 uint32_t *ebuf)
 {
+    constexpr int CW = KIND == SMMA_PIPE_F32 ? 32 : 64;
     constexpr int REGS = CW / 2;        /* registers of a thread per chunk */
     uint32_t row, col;
 
@@ -67,11 +69,11 @@ v2_epilogue_tma(const smma_sm90_plan &p, const s90_maps &maps, uint8_t *smem, ui
         pipe_named_sync(1 + wg, 128);
 #pragma unroll
         for (int r = q * REGS; r < (q + 1) * REGS; r += 2) {
-            uint32_t v0 = pipe_epilogue(p.has_alpha, p.alpha, p.d_kind, d[r]);
-            uint32_t v1 = pipe_epilogue(p.has_alpha, p.alpha, p.d_kind, d[r + 1]);
+            uint32_t v0 = pipe_epi<KIND, ALPHA>(p.alpha, d[r]);
+            uint32_t v1 = pipe_epi<KIND, ALPHA>(p.alpha, d[r + 1]);
 
             smma_sm90_d_cell(0, t, (uint32_t) r, &row, &col);
-            if (CW == 32)
+            if (KIND == SMMA_PIPE_F32)
                 *(uint2 *) (smem + smma_sm90_epi_off(&p, wg, buf, row, col - q * CW)) =
                     make_uint2(v0, v1);
             else
@@ -91,9 +93,34 @@ v2_epilogue_tma(const smma_sm90_plan &p, const s90_maps &maps, uint8_t *smem, ui
     }
 }
 
+/* The epilogue of a tile: through the TMA-store buffers in the case of D
+ * and alpha the plan has, or from the registers where D's rows are not
+ * 16-byte aligned. */
+template <int BN>
+static __device__ __forceinline__ void
+v2_epilogue(const smma_sm90_plan &p, const s90_maps &maps, const s90_bufs &x, uint8_t *smem,
+            uint32_t sbase, const uint32_t (&d)[BN / 2], uint32_t wg, uint32_t t, uint32_t m0,
+            uint32_t n0, uint32_t *ebuf)
+{
+    if (!p.epi_tma)
+        s90_store_regs(p, x.d, d, wg, t, m0, n0);
+    else if (p.has_alpha && p.d_kind == SMMA_PIPE_F32)
+        v2_epilogue_tma<BN, SMMA_PIPE_F32, true>(p, maps, smem, sbase, d, wg, t, m0, n0, ebuf);
+    else if (p.has_alpha && p.d_kind == SMMA_PIPE_BF16)
+        v2_epilogue_tma<BN, SMMA_PIPE_BF16, true>(p, maps, smem, sbase, d, wg, t, m0, n0, ebuf);
+    else if (p.has_alpha)
+        v2_epilogue_tma<BN, SMMA_PIPE_F16, true>(p, maps, smem, sbase, d, wg, t, m0, n0, ebuf);
+    else if (p.d_kind == SMMA_PIPE_F32)
+        v2_epilogue_tma<BN, SMMA_PIPE_F32, false>(p, maps, smem, sbase, d, wg, t, m0, n0, ebuf);
+    else if (p.d_kind == SMMA_PIPE_BF16)
+        v2_epilogue_tma<BN, SMMA_PIPE_BF16, false>(p, maps, smem, sbase, d, wg, t, m0, n0, ebuf);
+    else
+        v2_epilogue_tma<BN, SMMA_PIPE_F16, false>(p, maps, smem, sbase, d, wg, t, m0, n0, ebuf);
+}
+
 #endif /* SMMA_SM90_WG */
 
-template <int BN, int FP16, int TRANS_B, int CLUSTER>
+template <int BN, int FP16, int TRANS_B, int HAS_C>
 __global__ void __launch_bounds__(384, 1)
 s90_gemm_v2(const smma_sm90_plan p, const __grid_constant__ s90_maps maps, const s90_bufs x)
 {
@@ -101,17 +128,18 @@ s90_gemm_v2(const smma_sm90_plan p, const __grid_constant__ s90_maps maps, const
     extern __shared__ uint8_t dyn[];
     uint8_t *smem = pipe_smem_base(dyn);
     uint32_t sbase = pipe_smem(smem), wg = threadIdx.x / 128, t = threadIdx.x % 128;
-    uint32_t cta = blockIdx.x, rank = CLUSTER > 1 ? pipe_cluster_rank() : 0;
+    uint32_t cta = blockIdx.x, cluster = p.pipe.cluster;
+    uint32_t rank = cluster > 1 ? pipe_cluster_rank() : 0;
     uint32_t ntiles = smma_pipe_cta_nunits(&p.pipe, cta);
 
     /* The ring: full[s] completes on the producer's arrival and the stage's
      * bytes (its own loads and its peer's multicast), empty[s] on one
      * release from each consumer warpgroup of each CTA of the cluster. */
     if (threadIdx.x == 0) {
-        pipe_init_ring(p.pipe, sbase, 2 * CLUSTER);
+        pipe_init_ring(p.pipe, sbase, 2 * cluster);
         pipe_bar_init_fence();
     }
-    if (CLUSTER > 1)
+    if (cluster > 1)
         pipe_cluster_sync();
     else
         __syncthreads();
@@ -132,7 +160,9 @@ s90_gemm_v2(const smma_sm90_plan p, const __grid_constant__ s90_maps maps, const
         }
     } else {
         /* A consumer: rows 64 (wg - 1) .. + 63 of every tile. */
-        uint32_t c = wg - 1, iter = 0, ebuf = 0, i, kit, tm, tn, m0, n0;
+        uint32_t c = wg - 1, ebuf = 0, i, kit, tm, tn, m0, n0, prev = 0;
+        uint32_t kfull = smma_sm90_full_ksteps(&p);
+        smma_pipe_pos pos = { 0, 0 };
         uint32_t d[BN / 2];
 
         s90_setmaxnreg_inc<232>();
@@ -140,41 +170,46 @@ s90_gemm_v2(const smma_sm90_plan p, const __grid_constant__ s90_maps maps, const
             bool inside = smma_pipe_cta_tile(&p.pipe, cta, i, &tm, &tn);
 
             smma_sm90_origin(&p, tm, tn, &m0, &n0);
-            s90_load_c(p, x.c, x.d, d, c, t, m0, n0);
-            for (kit = 0; kit < p.pipe.kiters; kit++, iter++) {
-                uint32_t slot = smma_pipe_slot(&p.pipe, iter);
-                uint32_t st = sbase + slot * p.pipe.stage_bytes, nk = smma_sm90_nk16(&p, kit);
-
-                pipe_wait_full(p.pipe, sbase, iter);
-                if (nk == SMMA_SM90_K16) {
-                    s90_kstep<BN, FP16, TRANS_B>(p, d, st, c, kit);
-                } else {
-                    /* The ragged last k-step. */
-                    if (smma_sm90_fix_cols(&p, kit) != 0) {
-                        s90_fixup(p, smem + slot * p.pipe.stage_bytes, kit, c, t);
-                        pipe_fence_async_smem();
-                        pipe_named_sync(1 + c, 128);
-                    }
-                    s90_kstep_short<BN, FP16, TRANS_B>(p, d, st, c, kit, nk);
-                }
-                /* The previous k-step's wgmma are done: its slot is free. */
+            if (HAS_C)
+                s90_load_c(p, x.c, d, c, t, m0, n0);
+            /* The whole k-steps: four wgmma each, one group in flight
+             * behind the one just issued; the previous k-step's slot is
+             * free once its group is done. */
+            for (kit = 0; kit < kfull; kit++, smma_pipe_next(&p.pipe, &pos)) {
+                pipe_wait_full(p.pipe, sbase, pos);
+                s90_kstep<BN, FP16, TRANS_B>(p, d, sbase + pos.slot * p.pipe.stage_bytes, c,
+                                             kit);
                 s90_wgmma_wait<1>();
                 s90_fence_regs(d);
-                if (kit > 0 && t == 0)
-                    pipe_release(p.pipe, sbase, iter - 1);
+                if (kit > 0)
+                    pipe_release(p.pipe, sbase, prev, t);
+                prev = pos.slot;
+            }
+            /* A ragged last k-step: the fix-up, then the wgmma that hold a k
+             * below K. */
+            if (kfull < p.pipe.kiters) {
+                uint32_t st = sbase + pos.slot * p.pipe.stage_bytes;
+
+                pipe_wait_full(p.pipe, sbase, pos);
+                if (smma_sm90_fix_cols(&p, kfull) != 0) {
+                    s90_fixup(p, smem + pos.slot * p.pipe.stage_bytes, kfull, c, t);
+                    pipe_fence_async_smem();
+                    pipe_named_sync(1 + c, 128);
+                }
+                s90_kstep_short<BN, FP16, TRANS_B>(p, d, st, c, kfull,
+                                                   smma_sm90_nk16(&p, kfull));
+                s90_wgmma_wait<1>();
+                s90_fence_regs(d);
+                if (kfull > 0)
+                    pipe_release(p.pipe, sbase, prev, t);
+                prev = pos.slot;
+                smma_pipe_next(&p.pipe, &pos);
             }
             s90_wgmma_wait<0>();
             s90_fence_regs(d);
-            if (t == 0)
-                pipe_release(p.pipe, sbase, iter - 1);
-            if (!inside)
-                continue;
-            if (!p.epi_tma)
-                s90_store_regs(p, x.d, d, c, t, m0, n0);
-            else if (p.d_kind == SMMA_PIPE_F32)
-                v2_epilogue_tma<BN, 32>(p, maps, smem, sbase, d, c, t, m0, n0, &ebuf);
-            else
-                v2_epilogue_tma<BN, 64>(p, maps, smem, sbase, d, c, t, m0, n0, &ebuf);
+            pipe_release(p.pipe, sbase, prev, t);
+            if (inside)
+                v2_epilogue<BN>(p, maps, x, smem, sbase, d, c, t, m0, n0, &ebuf);
         }
         /* The stores have written D before the CTA ends. */
         if (t == 0 && p.epi_tma)
@@ -182,7 +217,7 @@ s90_gemm_v2(const smma_sm90_plan p, const __grid_constant__ s90_maps maps, const
     }
     /* No CTA leaves while its peer may still release its slots or
      * multicast into it. */
-    if (CLUSTER > 1)
+    if (cluster > 1)
         pipe_cluster_sync();
 #else
     (void) p;
@@ -197,10 +232,10 @@ namespace {
 /* The instance for a plan. */
 template <int BN, int FP16, int TRANS_B>
 const void *
-v2_pick_cluster(const smma_sm90_plan *p)
+v2_pick_c(const smma_sm90_plan *p)
 {
-    return p->pipe.cluster > 1 ? (const void *) s90_gemm_v2<BN, FP16, TRANS_B, 2>
-                               : (const void *) s90_gemm_v2<BN, FP16, TRANS_B, 1>;
+    return p->c_kind != SMMA_PIPE_NONE ? (const void *) s90_gemm_v2<BN, FP16, TRANS_B, 1>
+                                       : (const void *) s90_gemm_v2<BN, FP16, TRANS_B, 0>;
 }
 
 template <int BN>
@@ -208,8 +243,8 @@ const void *
 v2_pick_types(const smma_sm90_plan *p)
 {
     if (p->fp16)
-        return p->b_nmajor ? v2_pick_cluster<BN, 1, 1>(p) : v2_pick_cluster<BN, 1, 0>(p);
-    return p->b_nmajor ? v2_pick_cluster<BN, 0, 1>(p) : v2_pick_cluster<BN, 0, 0>(p);
+        return p->b_nmajor ? v2_pick_c<BN, 1, 1>(p) : v2_pick_c<BN, 1, 0>(p);
+    return p->b_nmajor ? v2_pick_c<BN, 0, 1>(p) : v2_pick_c<BN, 0, 0>(p);
 }
 
 const void *

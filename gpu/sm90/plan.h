@@ -240,6 +240,14 @@ smma_sm90_box(const smma_sm90_plan *p, uint32_t i, uint32_t m0, uint32_t n0, uin
 
 /* ---- the ragged last k-step ----------------------------------------------------------- */
 
+/* The k-steps whose 64 elements all lie inside K (the kernels' fast path;
+ * a ragged last one follows when K is not a multiple of 64). */
+SMMA_HD uint32_t
+smma_sm90_full_ksteps(const smma_sm90_plan *p)
+{
+    return p->k / SMMA_SM90_BK;
+}
+
 /* Elements of K inside k-step kit, and the wgmma (K = 16) each warpgroup
  * issues for it. */
 SMMA_HD uint32_t

@@ -53,7 +53,7 @@ int smma_sm90_tune_env(smma_sm90_tune *t, char *msg, size_t len);
  * problem *a on a device with `sms` multiprocessors, with the choices *t
  * (NULL: the defaults: bn 256 where n > 128, else 128; as many stages as
  * shared memory holds, at most 8 (v1: 4); clusters of 2 where the tile has
- * more than one row of tiles; groups of 16 tile rows).  v2 runs
+ * more than one row of tiles; groups of 4 tile rows).  v2 runs
  * min(units, sms) persistent CTAs (rounded down to whole clusters).  Only
  * the shape, formats, majorness, leading dimensions and the alignment of the
  * pointers are read.  Returns SMMA_GPU_STATUS_OK, or SMMA_GPU_STATUS_EINVAL

@@ -847,7 +847,7 @@ test_check(void)
     a = args_of(SMMA_BF16, 8192, 8192, 8192);
     smma_sm90_plan_init(&p, &a, SMMA_GPU_SM90_V2, 132, NULL, msg, sizeof(msg));
     ok(p.bm == 128 && p.bn == 256 && p.pipe.stages == 4 && p.pipe.cluster == 2
-       && p.pipe.grid == 132 && p.pipe.group == 8 && p.epi_tma
+       && p.pipe.grid == 132 && p.pipe.group == 2 && p.epi_tma
        && p.smem_bytes <= SMMA_SM90_SMEM_LIMIT + 1024,
        "8192^3 on v2: 128 x 256 tiles, %u stages of %u bytes, clusters of %u, grid %u, "
        "%u bytes of shared memory", p.pipe.stages, p.pipe.stage_bytes, p.pipe.cluster,
@@ -963,6 +963,24 @@ test_schedule(void)
     }
     ok(bad == 0, "the scheduler gives every tile to one CTA, a cluster one unit (%u of %u "
        "off)", bad, total);
+
+    /* The ring's position stepped without a division is the one computed. */
+    {
+        smma_pipe pp;
+        smma_pipe_pos pos = { 0, 0 };
+        uint32_t st, iter;
+
+        bad = 0;
+        memset(&pp, 0, sizeof(pp));
+        for (st = 1; st <= 8; st++) {
+            pp.stages = st;
+            pos.slot = pos.phase = 0;
+            for (iter = 0; iter < 100; iter++, smma_pipe_next(&pp, &pos))
+                bad += pos.slot != smma_pipe_slot(&pp, iter)
+                       || pos.phase != smma_pipe_phase(&pp, iter);
+        }
+        ok(bad == 0, "smma_pipe_next steps through smma_pipe_slot and _phase (%u off)", bad);
+    }
 }
 
 int
