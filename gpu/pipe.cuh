@@ -289,6 +289,28 @@ pipe_release(const smma_pipe &p, uint32_t sbase, uint32_t slot, uint32_t t)
 
 #endif /* SMMA_PIPE_TMA */
 
+/* ---- the device (host) ------------------------------------------------------------------ */
+
+/* The compute capability of device 0: SMMA_GPU_STATUS_OK, or _ENODEV
+ * without a driver or a device, _ECUDA when the runtime cannot say. */
+static int
+pipe_device_cc(int *major, int *minor, char *msg, size_t len)
+{
+    int n = 0;
+    cudaError_t e;
+
+    if ((e = cudaGetDeviceCount(&n)) != cudaSuccess)
+        return cuda_fail(msg, len, SMMA_GPU_STATUS_ENODEV, "cudaGetDeviceCount", e);
+    if (n == 0)
+        return set_msg(msg, len, SMMA_GPU_STATUS_ENODEV, "no CUDA device");
+    if ((e = cudaDeviceGetAttribute(major, cudaDevAttrComputeCapabilityMajor, 0))
+        != cudaSuccess
+        || (e = cudaDeviceGetAttribute(minor, cudaDevAttrComputeCapabilityMinor, 0))
+        != cudaSuccess)
+        return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaDeviceGetAttribute", e);
+    return SMMA_GPU_STATUS_OK;
+}
+
 /* ---- tensor maps (host) --------------------------------------------------------------- */
 
 /* One tensor map: rank dims (innermost first) of elements of type t,

@@ -15,25 +15,19 @@
  */
 #include <cuda_runtime.h>
 
+#include "../pipe.cuh"
 #include "kernels.h"
 
 int
 s100_need(int major_min, int major_max, const void *func, const char *need, char *msg,
           size_t len)
 {
-    int n = 0, major = 0, minor = 0;
+    int major = 0, minor = 0, rc;
     cudaFuncAttributes fa;
     cudaError_t e;
 
-    if ((e = cudaGetDeviceCount(&n)) != cudaSuccess)
-        return cuda_fail(msg, len, SMMA_GPU_STATUS_ENODEV, "cudaGetDeviceCount", e);
-    if (n == 0)
-        return set_msg(msg, len, SMMA_GPU_STATUS_ENODEV, "no CUDA device");
-    if ((e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0))
-        != cudaSuccess
-        || (e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0))
-        != cudaSuccess)
-        return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaDeviceGetAttribute", e);
+    if ((rc = pipe_device_cc(&major, &minor, msg, len)) != SMMA_GPU_STATUS_OK)
+        return rc;
     if (major < major_min || major > major_max || minor != 0)
         return set_msg(msg, len, SMMA_GPU_STATUS_EARCH, "needs %s (found sm_%d%d)", need,
                        major, minor);

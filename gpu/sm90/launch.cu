@@ -28,7 +28,7 @@ smma_sm90_ready(char *msg, size_t len)
 {
     static int known = 0, status = SMMA_GPU_STATUS_OK;
     static char why[256];
-    int n = 0, major = 0, minor = 0, host = 0, *dev = NULL;
+    int major = 0, minor = 0, host = 0, *dev = NULL, rc;
     cudaError_t e;
 
     if (known) {
@@ -36,15 +36,8 @@ smma_sm90_ready(char *msg, size_t len)
             set_msg(msg, len, status, "%s", why);
         return status;
     }
-    if ((e = cudaGetDeviceCount(&n)) != cudaSuccess)
-        return cuda_fail(msg, len, SMMA_GPU_STATUS_ENODEV, "cudaGetDeviceCount", e);
-    if (n == 0)
-        return set_msg(msg, len, SMMA_GPU_STATUS_ENODEV, "no CUDA device");
-    if ((e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0))
-        != cudaSuccess
-        || (e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0))
-        != cudaSuccess)
-        return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaDeviceGetAttribute", e);
+    if ((rc = pipe_device_cc(&major, &minor, msg, len)) != SMMA_GPU_STATUS_OK)
+        return rc;
     if (major != 9 || minor != 0) {
         status = set_msg(why, sizeof(why), SMMA_GPU_STATUS_EARCH, "the sm90 kernels need "
                          "compute capability 9.0 (wgmma, sm_90a), the device has %d.%d",
