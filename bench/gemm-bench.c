@@ -17,12 +17,13 @@
  *     bench/gemm-bench [--reps N] [--warmup N] [--kernels sm80-v2,sm80-v1]
  *                      [--shapes square,llm] [--d bf16|fp32] [--b kmajor|nmajor]
  *                      [--passes N]
- *     bench/gemm-bench --formats mxfp8,nvfp4,...|all [--shapes large,small]
+ *     bench/gemm-bench --formats mxfp8,nvfp4,...|all [--shapes large,llm,small]
  *     bench/gemm-bench --ceilings
  * --passes N goes over the 16-bit shapes N times in one process, each time
  * with operands allocated anew (whether a figure follows the process or
- * the allocation).  --formats times the block-scaled kernels: sm80-bs-large at 8192^3 beside
- * cuBLAS bf16 at 8192^3, and sm80-bs-small at M in {1, 4, 16} x (N, K) in
+ * the allocation).  --formats times the block-scaled kernels: sm80-bs-large (and for
+ * MXFP8 sm90-promote32) at 8192^3 beside cuBLAS bf16 at 8192^3 (set "large"), the
+ * same at 4096 x 14336 x 4096 and 4096 x 4096 x 14336 (set "llm"), and sm80-bs-small at M in {1, 4, 16} x (N, K) in
  * {(8192, 8192), (28672, 8192), (8192, 28672)} with the bytes moved per
  * second (A, B, their scales, D) beside the device-to-device copy bandwidth
  * and, at M = 1, cuBLAS bf16's time for the same shape.  Operands are
@@ -241,8 +242,10 @@ bench_formats(const char *formats, const char *sets, int warmup, int reps, doubl
                                        { 4, 28672, 8192 },  { 16, 28672, 8192 },
                                        { 1, 8192, 28672 },  { 4, 8192, 28672 },
                                        { 16, 8192, 28672 } };
-    double copy = bench_copy_bandwidth(reps), cb_large = 0;
-    size_t pi, si;
+    /* The wgmma kernels' LLM shapes beside 8192^3. */
+    static const size_t llm[][3] = { { 4096, 14336, 4096 }, { 4096, 4096, 14336 } };
+    double copy = bench_copy_bandwidth(reps), cb_large = 0, cb_llm[2] = { 0, 0 };
+    size_t pi, si, li;
 
     printf("device-to-device copy: %.0f GB/s (read + write), median of %d copies of 1 GiB\n",
            copy, reps);
@@ -250,12 +253,28 @@ bench_formats(const char *formats, const char *sets, int warmup, int reps, doubl
            "kernel", "ms", "TFLOP/s", "cuBLAS", "ratio", "ceil", "GB/s", "copy", "MHz", "W");
     if (listed(sets, "large"))
         cb_large = cublas_ms(8192, 8192, 8192, warmup, reps);
+    for (li = 0; li < 2 && listed(sets, "llm"); li++)
+        cb_llm[li] = cublas_ms(llm[li][0], llm[li][1], llm[li][2], warmup, reps);
     for (pi = 0; pi < sizeof(bs_pairs) / sizeof(bs_pairs[0]); pi++) {
         if (!listed(formats, bs_pairs[pi].name) && strcmp(formats, "all") != 0)
             continue;
+        bool mx8 = (bs_pairs[pi].a == SMMA_E4M3 || bs_pairs[pi].a == SMMA_E5M2)
+                   && (bs_pairs[pi].b == SMMA_E4M3 || bs_pairs[pi].b == SMMA_E5M2);
+
         if (listed(sets, "large"))
             bench_bs_one(&bs_pairs[pi], 8192, 8192, 8192, SMMA_GPU_SM80_BS_LARGE, warmup, reps,
                          ceiling, copy, cb_large);
+        /* sm90-promote32 (MXFP8 on fp8 wgmma; compute capability 9.0). */
+        if (listed(sets, "large") && mx8)
+            bench_bs_one(&bs_pairs[pi], 8192, 8192, 8192, SMMA_GPU_SM90_PROMOTE32, warmup, reps,
+                         ceiling, copy, cb_large);
+        for (li = 0; li < 2 && listed(sets, "llm"); li++) {
+            bench_bs_one(&bs_pairs[pi], llm[li][0], llm[li][1], llm[li][2],
+                         SMMA_GPU_SM80_BS_LARGE, warmup, reps, ceiling, copy, cb_llm[li]);
+            if (mx8)
+                bench_bs_one(&bs_pairs[pi], llm[li][0], llm[li][1], llm[li][2],
+                             SMMA_GPU_SM90_PROMOTE32, warmup, reps, ceiling, copy, cb_llm[li]);
+        }
         if (listed(sets, "small"))
             for (si = 0; si < sizeof(small) / sizeof(small[0]); si++)
                 bench_bs_one(&bs_pairs[pi], small[si][0], small[si][1], small[si][2],

@@ -63,8 +63,8 @@ gemm_shape(const struct gemm_combo *c, const unsigned *p)
 
 /* The models of the model-class suites of a combination: exact-rn and
  * fp32-fma-seq for all; bf16-upcast-h100 and the provisional b200-fp8 for
- * the block-scaled ones; h100-fp8 where A and B are fp8; h100-bf16 for
- * bf16.  Those smma_model_check refuses are left out (smma_gen_gemm_suites). */
+ * the block-scaled ones; h100-fp8-promote32 (sm90-promote32) for the MX
+ * ones; h100-fp8 where A and B are fp8; h100-bf16 for bf16.  Those smma_model_check refuses are left out (smma_gen_gemm_suites). */
 static size_t
 gemm_models(const struct gemm_combo *c, const char **names)
 {
@@ -76,6 +76,8 @@ gemm_models(const struct gemm_combo *c, const char **names)
         names[n++] = "bf16-upcast-h100";
         names[n++] = "b200-fp8";
     }
+    if (c->scale == SMMA_E8M0 && c->vec == 32 && c->a != SMMA_BF16)
+        names[n++] = "h100-fp8-promote32";
     if ((c->a == SMMA_E4M3 || c->a == SMMA_E5M2) && (c->b == SMMA_E4M3 || c->b == SMMA_E5M2))
         names[n++] = "h100-fp8";
     if (c->a == SMMA_BF16)

@@ -61,9 +61,10 @@ static const struct kcombo {
 /* The model-class suites: the device models of the kernels that compute
  * each combination (doc/kernels.md): the sm_80 kernels' on the H100 and
  * the A100, the sm_100 kernels' (b200-fp8) where both operands have at
- * most 8 bits. */
+ * most 8 bits, sm90-promote32's (h100-fp8-promote32) for the MX pairs. */
 static const char *const bf16_models[] = { "h100-bf16", "a100-bf16" };
-static const char *const scaled_models[] = { "bf16-upcast-h100", "b200-fp8" };
+static const char *const scaled_models[] = { "bf16-upcast-h100", "b200-fp8",
+                                             "h100-fp8-promote32" };
 
 /* The problems: m, n, k, has_c, d_fmt (0 fp32, 1 bf16, 2 fp16; the exact
  * class always fp32), alpha.  K is a multiple of 8 (the 16-bit kernels'
@@ -480,7 +481,9 @@ smma_gen_kernel_suites(void)
         }
         for (k = 0; k < nm; k++) {
             if (smma_model_from_name(names[k], &m, NULL) != SMMA_OK ||
-                (strcmp(m->name, "b200-fp8") == 0 && co->a == SMMA_BF16))
+                (strcmp(m->name, "b200-fp8") == 0 && co->a == SMMA_BF16) ||
+                (strcmp(m->name, "h100-fp8-promote32") == 0 &&
+                 (co->a == SMMA_BF16 || co->scale != SMMA_E8M0)))
                 continue;
             s = smma_gen_add(SMMA_SUITE_GEMM, SMMA_SUITE_ISA_MMA, 0, 0, 0,
                              "gemm.%s.kernel.model.%s", co->name, m->name);

@@ -18,7 +18,8 @@
 
 static const char *const kernel_names[SMMA_GPU_KERNEL_COUNT] = {
     "auto", "sm80-v1", "sm80-v2", "sm80-bs-v1", "sm80-bs-large", "sm80-bs-small",
-    "sm100-v1", "sm100-v2", "sm90-v1", "sm90-v2"
+    "sm100-v1", "sm100-v2", "sm90-v1", "sm90-v2",
+    "sm90-promote32"
 };
 
 const char *
@@ -39,7 +40,7 @@ smma_gpu_kernel_from_name(const char *name, smma_gpu_kernel *out, smma_error *er
         }
     return smma_error_set(err, SMMA_EINVAL, "unknown kernel '%s' (known: auto sm80-v1 sm80-v2 "
                           "sm80-bs-v1 sm80-bs-large sm80-bs-small sm100-v1 sm100-v2 sm90-v1 "
-                          "sm90-v2)",
+                          "sm90-v2 sm90-promote32)",
                           name != NULL ? name : "(null)");
 }
 
@@ -219,7 +220,8 @@ smma_gpu_gemm_check_ex(const smma_gpu_gemm_args *x, int major, int minor, size_t
         *chosen = x->kernel;
         return smma_sm100_check(x, x->kernel, msg, len);
     }
-    if (x->kernel == SMMA_GPU_SM90_V1 || x->kernel == SMMA_GPU_SM90_V2) {
+    if (x->kernel == SMMA_GPU_SM90_V1 || x->kernel == SMMA_GPU_SM90_V2
+        || x->kernel == SMMA_GPU_SM90_PROMOTE32) {
         /* sm_90a code runs on compute capability 9.0 only. */
         if (major != 9 || minor != 0)
             return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "%s needs compute capability "
@@ -334,6 +336,19 @@ smma_gpu_gemm_model(smma_gpu_kernel kernel, const smma_gemm_shape *s, int major,
             return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "%s computes bf16 x bf16 and "
                                 "fp16 x fp16 only", smma_gpu_kernel_name(kernel));
         *model = m;
+        return SMMA_GPU_STATUS_OK;
+    case SMMA_GPU_SM90_PROMOTE32:
+        /* fp8 wgmma.m64n128k32 per 32-k block from zero, promoted in fp32
+         * (gpu/sm90/gemm_p32.cu). */
+        if (major != 9 || minor != 0)
+            return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "sm90-promote32 runs on "
+                                "compute capability 9.0 only (sm_90a), not %d.%d", major, minor);
+        if ((s->a_fmt != SMMA_E4M3 && s->a_fmt != SMMA_E5M2)
+            || (s->b_fmt != SMMA_E4M3 && s->b_fmt != SMMA_E5M2) || s->scale_fmt != SMMA_E8M0
+            || s->vec != 32)
+            return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "sm90-promote32 computes "
+                                "MXFP8 only (e4m3, e5m2 with e8m0 scales per 32)");
+        *model = "h100-fp8-promote32";
         return SMMA_GPU_STATUS_OK;
     case SMMA_GPU_SM80_V1:
     case SMMA_GPU_SM80_V2:

@@ -1,12 +1,13 @@
 /*
  * gpu/nocuda.c - smma_gpu_gemm, smma_gpu_gemm_choose, smma_gpu_time_gemm, smma_gpu_info,
- * smma_gpu_bs_large_version and the device memory helpers in a build
+ * smma_gpu_bs_large_version, smma_sm90_ready and the device memory helpers in a build
  * without CUDA: they say so.  The rules (gpu/gemm_check.c) are built all
  * the same.
  */
 #include <config.h>
 
 #include "gemm_internal.h"
+#include "sm90/sm90.h"
 
 #define NO_CUDA "softmma was built without CUDA (configure found no working nvcc, or " \
                 "--without-cuda)"
@@ -24,6 +25,12 @@ smma_gpu_gemm_choose(const smma_gpu_gemm_args *x, smma_gpu_kernel *chosen, char 
 {
     (void) x;
     (void) chosen;
+    return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_ENODEV, NO_CUDA);
+}
+
+int
+smma_sm90_ready(char *msg, size_t len)
+{
     return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_ENODEV, NO_CUDA);
 }
 

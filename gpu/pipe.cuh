@@ -247,17 +247,18 @@ pipe_produce(const smma_pipe &p, uint32_t sbase, uint32_t cta, Issue &&issue)
     }
 }
 
-/* Thread 0 initializes the ring's barriers: full[s] completes on the
- * producer's one arrival plus the bytes, empty[s] on `releases` arrivals
- * (the consumers' releases, from every CTA of the cluster that reads the
- * slot's multicast data). */
+/* Thread 0 initializes the ring's barriers: full[s] completes on `fills`
+ * arrivals (the producer's one, and those of threads that write the stage
+ * themselves) plus the bytes, empty[s] on `releases` arrivals (the
+ * consumers' releases, from every CTA of the cluster that reads the slot's
+ * multicast data). */
 static __device__ __forceinline__ void
-pipe_init_ring(const smma_pipe &p, uint32_t sbase, uint32_t releases)
+pipe_init_ring(const smma_pipe &p, uint32_t sbase, uint32_t releases, uint32_t fills = 1)
 {
     uint32_t s;
 
     for (s = 0; s < p.stages; s++) {
-        pipe_bar_init(sbase + smma_pipe_full(&p, s), 1);
+        pipe_bar_init(sbase + smma_pipe_full(&p, s), fills);
         pipe_bar_init(sbase + smma_pipe_empty(&p, s), releases);
     }
 }

@@ -178,6 +178,12 @@ t100_epilogue(smma_format d_fmt, bool has_alpha, uint32_t alpha, uint32_t acc)
 uint32_t *
 t100_expected(const t100_prob *p)
 {
+    return t100_expected_under(p, "b200-fp8");
+}
+
+uint32_t *
+t100_expected_under(const t100_prob *p, const char *model)
+{
     smma_gemm_shape s = p->s;
     smma_gemm_operands op;
     smma_gemm_data d;
@@ -194,7 +200,7 @@ t100_expected(const t100_prob *p)
     s.has_alpha = false;
     if (p->s.has_alpha)
         s.d_fmt = SMMA_FP32;
-    if (smma_gemm(tap_model("b200-fp8"), &s, &op, want, &err) != SMMA_OK)
+    if (smma_gemm(tap_model(model), &s, &op, want, &err) != SMMA_OK)
         bail("smma_gemm: %s", err.msg);
     if (p->s.has_alpha)
         for (i = 0; i < s.m * s.n; i++)

@@ -1,6 +1,7 @@
 /*
  * tests/sm100-util.h - what the tests of the sm_100 kernels share
- * (tests/sim/sm100-dry-t, tests/gpu/tma-t, tests/gpu/sm100-gemm-t): a
+ * (tests/sim/sm100-dry-t, tests/gpu/tma-t, tests/gpu/sm100-gemm-t; the
+ * block-scaled problems also tests/sim/sm90-p32-dry-t): a
  * problem in host memory in the caller's storage (softmma/gpu.h), its
  * expected D, the host form of the launcher's preparation, the image of a
  * stage of shared memory as the plan fills it, and problems from the gemm
@@ -47,9 +48,10 @@ void t100_prob_generate(t100_prob *p, const smma_gemm_shape *s, smma_scale_layou
  * the caller replaces the pointers for a device run. */
 smma_gpu_gemm_args t100_prob_args(const t100_prob *p);
 
-/* The expected D (m x n codes): smma_gemm under b200-fp8, with D in fp32
- * and t100_epilogue applied when there is an alpha. */
+/* The expected D (m x n codes): smma_gemm under b200-fp8 (or the model
+ * named), with D in fp32 and t100_epilogue applied when there is an alpha. */
 uint32_t *t100_expected(const t100_prob *p);
+uint32_t *t100_expected_under(const t100_prob *p, const char *model);
 
 /* The epilogue of the kernels on the host: D = rn_fp32(alpha * acc) when
  * has_alpha (IEEE 754 multiplication; NaN results canonical), then to

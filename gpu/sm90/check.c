@@ -61,11 +61,19 @@ kind_of(smma_format f)
     }
 }
 
-/* The rules every sm90 plan shares, in the order a caller meets them. */
+static bool
+is_fp8(smma_format f)
+{
+    return f == SMMA_E4M3 || f == SMMA_E5M2;
+}
+
+/* The rules of the sm90 kernels, in the order a caller meets them; p32:
+ * sm90-promote32's formats (else v1's and v2's). */
 static int
-check_problem(const smma_gpu_gemm_args *a, const char *kn, char *msg, size_t len)
+check_problem(const smma_gpu_gemm_args *a, const char *kn, bool p32, char *msg, size_t len)
 {
     const smma_gemm_shape *s = &a->shape;
+    unsigned row = p32 ? 16 : 8;   /* elements in 16 bytes */
     smma_error err;
 
     if (smma_gemm_shape_check(s, &err) != SMMA_OK)
@@ -73,15 +81,31 @@ check_problem(const smma_gpu_gemm_args *a, const char *kn, char *msg, size_t len
     if (s->m > INT32_MAX || s->n > INT32_MAX || s->k > INT32_MAX)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: m, n and k must be below "
                             "2^31", kn);
-    if (s->scale_fmt != SMMA_NONE || s->a_fmt != s->b_fmt
-        || (s->a_fmt != SMMA_BF16 && s->a_fmt != SMMA_FP16))
+    if (!p32 && (s->scale_fmt != SMMA_NONE || s->a_fmt != s->b_fmt
+                 || (s->a_fmt != SMMA_BF16 && s->a_fmt != SMMA_FP16)))
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s computes bf16 x bf16 or fp16 "
                             "x fp16 without scales, not %s x %s%s", kn,
                             smma_format_name(s->a_fmt), smma_format_name(s->b_fmt),
                             s->scale_fmt != SMMA_NONE ? " with scales" : "");
+    if (p32 && (!is_fp8(s->a_fmt) || !is_fp8(s->b_fmt) || s->scale_fmt != SMMA_E8M0
+                || s->vec != 32))
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s computes MXFP8 (e4m3 or e5m2 "
+                            "with e8m0 scales per 32 k), not %s x %s%s%s%s", kn,
+                            smma_format_name(s->a_fmt), smma_format_name(s->b_fmt),
+                            s->scale_fmt != SMMA_NONE ? " with " : " without scales",
+                            s->scale_fmt != SMMA_NONE ? smma_format_name(s->scale_fmt) : "",
+                            s->scale_fmt != SMMA_NONE ? (s->vec == 16 ? " scales per 16"
+                                                                       : " scales per 32") : "");
     if (!a->a_kmajor)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: A must be K-major "
-                            "(row-major); sm80-v1 takes an M-major A", kn);
+                            "(row-major)%s", kn, p32 ? "" : "; sm80-v1 takes an M-major A");
+    if (p32 && !a->b_kmajor)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: B must be K-major (fp8 wgmma "
+                            "reads K-major operands only; the scales run along K)", kn);
+    if (p32 && a->scale_layout != SMMA_SL_LINEAR && a->scale_layout != SMMA_SL_128X4)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: scales must be in the linear "
+                            "or the 128x4 layout, not %s", kn,
+                            smma_scale_layout_name(a->scale_layout));
     if (s->c_fmt != SMMA_NONE && s->c_fmt != SMMA_FP32)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: C must be fp32 or absent, "
                             "not %s", kn, smma_format_name(s->c_fmt));
@@ -96,10 +120,10 @@ check_problem(const smma_gpu_gemm_args *a, const char *kn, char *msg, size_t len
     if (a->lda > INT32_MAX || a->ldb > INT32_MAX || a->ldc > INT32_MAX || a->ldd > INT32_MAX)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: leading dimensions must be "
                             "below 2^31", kn);
-    if (a->lda % 8 != 0 || a->ldb % 8 != 0)
+    if (a->lda % row != 0 || a->ldb % row != 0)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: TMA reads rows at 16-byte "
-                            "aligned addresses: lda = %zu and ldb = %zu must be multiples of 8",
-                            kn, a->lda, a->ldb);
+                            "aligned addresses: lda = %zu and ldb = %zu must be multiples of %u",
+                            kn, a->lda, a->ldb, row);
     if ((uintptr_t) a->a % 16 != 0 || (uintptr_t) a->b % 16 != 0)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: TMA needs A and B at "
                             "16-byte aligned addresses", kn);
@@ -112,22 +136,24 @@ smma_sm90_plan_init(smma_sm90_plan *p, const smma_gpu_gemm_args *a, smma_gpu_ker
 {
     static const smma_sm90_tune none = { 0, 0, 0, 0 };
     const smma_gemm_shape *s;
-    const char *kn = k == SMMA_GPU_SM90_V1 ? "sm90-v1" : "sm90-v2";
-    uint32_t esz, group, room, nq;
+    const char *kn = k == SMMA_GPU_SM90_V1 ? "sm90-v1"
+                     : k == SMMA_GPU_SM90_V2 ? "sm90-v2" : "sm90-promote32";
+    uint32_t esz, group, room, nq, epi;
     int rc;
 
-    if (k != SMMA_GPU_SM90_V1 && k != SMMA_GPU_SM90_V2)
-        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "sm90: kernel %d is not sm90-v1 "
-                            "or sm90-v2", (int) k);
+    if (k != SMMA_GPU_SM90_V1 && k != SMMA_GPU_SM90_V2 && k != SMMA_GPU_SM90_PROMOTE32)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "sm90: kernel %d is not sm90-v1, "
+                            "sm90-v2 or sm90-promote32", (int) k);
     if (a == NULL || p == NULL)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: no problem given", kn);
     if (t == NULL)
         t = &none;
-    if ((rc = check_problem(a, kn, msg, len)) != SMMA_GPU_STATUS_OK)
+    if ((rc = check_problem(a, kn, k == SMMA_GPU_SM90_PROMOTE32, msg, len))
+        != SMMA_GPU_STATUS_OK)
         return rc;
     s = &a->shape;
     memset(p, 0, sizeof(*p));
-    p->version = k == SMMA_GPU_SM90_V1 ? 1 : 2;
+    p->version = k == SMMA_GPU_SM90_V1 ? 1 : k == SMMA_GPU_SM90_V2 ? 2 : 3;
     p->m = (uint32_t) s->m;
     p->n = (uint32_t) s->n;
     p->k = (uint32_t) s->k;
@@ -135,15 +161,31 @@ smma_sm90_plan_init(smma_sm90_plan *p, const smma_gpu_gemm_args *a, smma_gpu_ker
     p->b_nmajor = !a->b_kmajor;
     p->a_ld = a->lda;
     p->b_ld = a->ldb;
+    p->ebytes = p->version == 3 ? 1 : 2;
+    p->bk = SMMA_SM90_ROWB / p->ebytes;
+    if (p->version == 3) {
+        p->a_e5m2 = s->a_fmt == SMMA_E5M2;
+        p->b_e5m2 = s->b_fmt == SMMA_E5M2;
+        p->promote = 1;
+        p->sf_128x4 = a->scale_layout == SMMA_SL_128X4;
+        p->kb_cols = (p->k + 31) / 32;
+        p->kb_pad = (p->kb_cols + 3) / 4 * 4;
+        p->sf_words = (p->sf_128x4 || p->kb_cols % 4 == 0) && (uintptr_t) a->sa % 4 == 0
+                      && (uintptr_t) a->sb % 4 == 0;
+    }
 
-    /* The tile. */
+    /* The tile: v3 128 x 128 (two m64n128k32 per 32 k, each with its own
+     * temporary registers beside the accumulator). */
     p->wgs = p->version == 1 ? 1 : 2;
     p->bm = 64 * p->wgs;
-    p->bn = p->version == 1 ? 128 : t->bn != 0 ? t->bn : p->n > 128 ? 256 : 128;
+    p->bn = p->version != 2 ? 128 : t->bn != 0 ? t->bn : p->n > 128 ? 256 : 128;
     if (p->bn != 128 && p->bn != 256)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: a tile of %u columns is not "
                             "128 or 256", kn, p->bn);
-    p->pipe.kiters = (p->k + SMMA_SM90_BK - 1) / SMMA_SM90_BK;
+    if (p->version == 3 && t->bn != 0 && t->bn != 128)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: a tile of %u columns is not "
+                            "128", kn, t->bn);
+    p->pipe.kiters = (p->k + p->bk - 1) / p->bk;
     p->pipe.tiles_m = (p->m + p->bm - 1) / p->bm;
     p->pipe.tiles_n = (p->n + p->bn - 1) / p->bn;
     if ((uint64_t) p->pipe.tiles_m * p->pipe.tiles_n > INT32_MAX)
@@ -161,13 +203,19 @@ smma_sm90_plan_init(smma_sm90_plan *p, const smma_gpu_gemm_args *a, smma_gpu_ker
     p->pipe.group = group / p->pipe.cluster > 0 ? group / p->pipe.cluster : 1;
     p->b_rows = (p->b_nmajor ? p->bn / 64 : p->bn) / p->pipe.cluster;
 
-    /* Shared memory: the stages, the barriers, v2's epilogue buffers. */
+    /* Shared memory: the stages (v3: A, B, then the k-step's scales as
+     * fp32), the barriers, the epilogue buffers of v2 and v3. */
     p->off_a = 0;
     p->off_b = p->bm * SMMA_SM90_ROWB;
     p->pipe.stage_bytes = p->off_b + p->bn * SMMA_SM90_ROWB;
     p->pipe.stage_tx = p->pipe.stage_bytes;
-    room = SMMA_SM90_SMEM_LIMIT - 1024 - SMMA_SM90_BAR_BYTES
-           - (p->version == 2 ? 4 * SMMA_SM90_EPI_BUF : 0);
+    if (p->version == 3) {
+        p->off_sfa = p->pipe.stage_bytes;
+        p->off_sfb = p->off_sfa + SMMA_SM90_SFA_BYTES;
+        p->pipe.stage_bytes = (p->off_sfb + SMMA_SM90_SFB_BYTES + 1023) / 1024 * 1024;
+    }
+    epi = p->version == 1 ? 0 : 4 * SMMA_SM90_EPI_BUF;
+    room = SMMA_SM90_SMEM_LIMIT - 1024 - SMMA_SM90_BAR_BYTES - epi;
     if (t->stages != 0)
         p->pipe.stages = t->stages;
     else if (p->version == 1)
@@ -182,9 +230,9 @@ smma_sm90_plan_init(smma_sm90_plan *p, const smma_gpu_gemm_args *a, smma_gpu_ker
                             room / p->pipe.stage_bytes < 8 ? room / p->pipe.stage_bytes : 8);
     p->pipe.off_bar = p->pipe.stages * p->pipe.stage_bytes;
     p->off_epi = (p->pipe.off_bar + SMMA_SM90_BAR_BYTES + 1023) / 1024 * 1024;
-    p->smem_bytes = p->off_epi + (p->version == 2 ? 4 * SMMA_SM90_EPI_BUF : 0) + 1024;
+    p->smem_bytes = p->off_epi + epi + 1024;
 
-    /* The CTAs: one per tile (v1), or persistent whole clusters (v2). */
+    /* The CTAs: one per tile (v1), or persistent whole clusters. */
     if (p->version == 1) {
         p->pipe.grid = smma_pipe_units(&p->pipe);
     } else {
@@ -204,7 +252,7 @@ smma_sm90_plan_init(smma_sm90_plan *p, const smma_gpu_gemm_args *a, smma_gpu_ker
     p->has_alpha = s->has_alpha;
     p->alpha = s->alpha;
     esz = p->d_kind == SMMA_PIPE_F32 ? 4 : 2;
-    p->epi_tma = p->version == 2 && (p->d_ld * esz) % 16 == 0 && (uintptr_t) a->d % 16 == 0;
+    p->epi_tma = p->version != 1 && (p->d_ld * esz) % 16 == 0 && (uintptr_t) a->d % 16 == 0;
     return SMMA_GPU_STATUS_OK;
 }
 

@@ -160,7 +160,56 @@ s90_wgmma(uint32_t (&d)[N / 2], uint64_t da, uint64_t db, uint32_t scale_d)
     }
 }
 
-/* ---- the steps both kernels share ------------------------------------------------------ */
+/* fp8: d %0-%63, desc-a %64, desc-b %65, scale-d %66 (0: from zero); no
+ * transposes (fp8 wgmma reads K-major A and B only). */
+#define S90_N128_REST_FP8 "%64, %65, p, 1, 1"
+
+/*
+ * D (64 x 128, f32) = A (64 x 32 e4m3 or e5m2 from da) times B (32 x 128
+ * from db), from zero (scale-d 0): one
+ * wgmma.mma_async.sync.aligned.m64n128k32.f32.TA.TB (AE5, BE5: e5m2).
+ * Asynchronous like s90_wgmma.  d's registers are operands in and out (as
+ * the accumulators of s90_wgmma), so the caller defines them before the
+ * first wgmma of each tile.
+ */
+template <int AE5, int BE5>
+static __device__ __forceinline__ void
+s90_wgmma_fp8_zero(uint32_t (&d)[64], uint64_t da, uint64_t db)
+{
+#define S90_FP8(T)                                                                          \
+    asm volatile(S90_WGMMA("m64n128k32.f32." T, S90_N128_D, S90_N128_REST_FP8, S90_N128_SD) \
+                 : S90_N128_OUT : "l"(da), "l"(db), "r"(0u))
+    if constexpr (!AE5 && !BE5)
+        S90_FP8("e4m3.e4m3");
+    else if constexpr (!AE5)
+        S90_FP8("e4m3.e5m2");
+    else if constexpr (!BE5)
+        S90_FP8("e5m2.e4m3");
+    else
+        S90_FP8("e5m2.e5m2");
+#undef S90_FP8
+}
+
+/* The plan with the fields that give the operands' width as the
+ * constants they are in the kernel at hand: 16-bit operands (v1, v2:
+ * k-steps of 64 elements, no promotion) or fp8 (sm90-promote32: k-steps of
+ * 128, promotion), so that the plan's functions fold as if written for
+ * them.  (A runtime element width in the ragged k-step's wgmma count is
+ * enough for ptxas to inject warpgroup.arrive, C7519, and in v1 to
+ * serialize the wgmma, C7520.) */
+template <int EBYTES>
+static __device__ __forceinline__ smma_sm90_plan
+s90_plan_for(const smma_sm90_plan &in)
+{
+    smma_sm90_plan p = in;
+
+    p.ebytes = EBYTES;
+    p.bk = SMMA_SM90_ROWB / EBYTES;
+    p.promote = EBYTES == 1;
+    return p;
+}
+
+/* ---- the steps the kernels share ------------------------------------------------------- */
 
 /* The four wgmma of warpgroup wg for a whole k-step kit in the stage slot
  * at shared address st, in k order, as one group (fence, the wgmma,
@@ -286,6 +335,81 @@ s90_store_regs(const smma_sm90_plan &p, void *dst, const uint32_t (&d)[R], uint3
         else
             ((uint16_t *) dst)[(uint64_t) (m0 + row) * p.d_ld + n0 + col] = (uint16_t) v;
     }
+}
+
+/* D of one consumer warpgroup (wg 0 or 1 of the tile) through its two
+ * epilogue buffers: chunk q (CW columns: 128 bytes of D) of the
+ * registers, converted (D's kind KIND, alpha or not: chosen once per tile),
+ * into buffer *ebuf % 2 at plan.h's swizzled offsets, then one TMA store of
+ * that box.  Before a buffer is written again, the thread that issued its
+ * store waits until the store has read it. */
+template <int BN, uint32_t KIND, bool ALPHA>
+static __device__ __forceinline__ void
+s90_epilogue_tma(const smma_sm90_plan &p, const s90_maps &maps, uint8_t *smem, uint32_t sbase,
+                const uint32_t (&d)[BN / 2], uint32_t wg, uint32_t t, uint32_t m0, uint32_t n0,
+                uint32_t *ebuf)
+{
+    constexpr int CW = KIND == SMMA_PIPE_F32 ? 32 : 64;
+    constexpr int REGS = CW / 2;        /* registers of a thread per chunk */
+    uint32_t row, col;
+
+#pragma unroll
+    for (int q = 0; q < BN / CW; q++) {
+        uint32_t buf = *ebuf & 1u;
+        int32_t c[2];
+
+        if (t == 0)
+            pipe_bulk_wait_read<1>();
+        pipe_named_sync(1 + wg, 128);
+#pragma unroll
+        for (int r = q * REGS; r < (q + 1) * REGS; r += 2) {
+            uint32_t v0 = pipe_epi<KIND, ALPHA>(p.alpha, d[r]);
+            uint32_t v1 = pipe_epi<KIND, ALPHA>(p.alpha, d[r + 1]);
+
+            smma_sm90_d_cell(0, t, (uint32_t) r, &row, &col);
+            if (KIND == SMMA_PIPE_F32)
+                *(uint2 *) (smem + smma_sm90_epi_off(&p, wg, buf, row, col - q * CW)) =
+                    make_uint2(v0, v1);
+            else
+                *(uint32_t *) (smem + smma_sm90_epi_off(&p, wg, buf, row, col - q * CW)) =
+                    v0 | v1 << 16;
+        }
+        /* Generic-proxy writes, read next by the TMA store. */
+        pipe_fence_async_smem();
+        pipe_named_sync(1 + wg, 128);
+        if (t == 0) {
+            smma_sm90_epi_coord(&p, m0, n0, wg, (uint32_t) q, c);
+            pipe_tma_store_2d(&maps.m[SMMA_SM90_MAP_D], c[0], c[1],
+                              sbase + smma_sm90_epi_off(&p, wg, buf, 0, 0));
+            pipe_bulk_commit();
+        }
+        (*ebuf)++;
+    }
+}
+
+/* The epilogue of a tile (v2, sm90-promote32): through the TMA-store buffers in the case of D
+ * and alpha the plan has, or from the registers where D's rows are not
+ * 16-byte aligned. */
+template <int BN>
+static __device__ __forceinline__ void
+s90_epilogue(const smma_sm90_plan &p, const s90_maps &maps, const s90_bufs &x, uint8_t *smem,
+            uint32_t sbase, const uint32_t (&d)[BN / 2], uint32_t wg, uint32_t t, uint32_t m0,
+            uint32_t n0, uint32_t *ebuf)
+{
+    if (!p.epi_tma)
+        s90_store_regs(p, x.d, d, wg, t, m0, n0);
+    else if (p.has_alpha && p.d_kind == SMMA_PIPE_F32)
+        s90_epilogue_tma<BN, SMMA_PIPE_F32, true>(p, maps, smem, sbase, d, wg, t, m0, n0, ebuf);
+    else if (p.has_alpha && p.d_kind == SMMA_PIPE_BF16)
+        s90_epilogue_tma<BN, SMMA_PIPE_BF16, true>(p, maps, smem, sbase, d, wg, t, m0, n0, ebuf);
+    else if (p.has_alpha)
+        s90_epilogue_tma<BN, SMMA_PIPE_F16, true>(p, maps, smem, sbase, d, wg, t, m0, n0, ebuf);
+    else if (p.d_kind == SMMA_PIPE_F32)
+        s90_epilogue_tma<BN, SMMA_PIPE_F32, false>(p, maps, smem, sbase, d, wg, t, m0, n0, ebuf);
+    else if (p.d_kind == SMMA_PIPE_BF16)
+        s90_epilogue_tma<BN, SMMA_PIPE_BF16, false>(p, maps, smem, sbase, d, wg, t, m0, n0, ebuf);
+    else
+        s90_epilogue_tma<BN, SMMA_PIPE_F16, false>(p, maps, smem, sbase, d, wg, t, m0, n0, ebuf);
 }
 
 #endif /* SMMA_SM90_WG */

@@ -49,9 +49,10 @@
 
 template <int FP16, int TRANS_B, int HAS_C>
 __global__ void __launch_bounds__(128, 1)
-s90_gemm_v1(const smma_sm90_plan p, const __grid_constant__ s90_maps maps, const s90_bufs x)
+s90_gemm_v1(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps, const s90_bufs x)
 {
 #if defined(SMMA_SM90_WG)
+    const smma_sm90_plan p = s90_plan_for<2>(plan);
     extern __shared__ uint8_t dyn[];
     uint8_t *smem = pipe_smem_base(dyn);
     uint32_t sbase = pipe_smem(smem), t = threadIdx.x;
@@ -88,7 +89,7 @@ s90_gemm_v1(const smma_sm90_plan p, const __grid_constant__ s90_maps maps, const
     for (kit = 0; kit < p.pipe.kiters; kit++) {
         smma_pipe_pos pos = { smma_pipe_slot(&p.pipe, kit), smma_pipe_phase(&p.pipe, kit) };
         uint32_t slot = pos.slot, st = sbase + slot * p.pipe.stage_bytes;
-        uint32_t nk = smma_sm90_nk16(&p, kit);
+        uint32_t nk = smma_sm90_nmma(&p, kit);
 
         pipe_wait_full(p.pipe, sbase, pos);
         if (smma_sm90_fix_cols(&p, kit) != 0) {
@@ -122,7 +123,7 @@ s90_gemm_v1(const smma_sm90_plan p, const __grid_constant__ s90_maps maps, const
     /* 5. The epilogue from the registers. */
     s90_store_regs(p, x.d, d, 0, t, m0, n0);
 #else
-    (void) p;
+    (void) plan;
     (void) maps;
     (void) x;
     __trap(); /* smma_sm90_ready refuses to launch this */

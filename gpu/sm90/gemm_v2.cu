@@ -41,90 +41,12 @@
 
 #include "dev.cuh"
 
-#if defined(SMMA_SM90_WG)
-
-/* D of one consumer warpgroup (wg 0 or 1 of the tile) through its two
- * epilogue buffers: chunk q (CW columns: 128 bytes of D) of the
- * registers, converted (D's kind KIND, alpha or not: chosen once per tile),
- * into buffer *ebuf % 2 at plan.h's swizzled offsets, then one TMA store of
- * that box.  Before a buffer is written again, the thread that issued its
- * store waits until the store has read it. */
-template <int BN, uint32_t KIND, bool ALPHA>
-static __device__ __forceinline__ void
-v2_epilogue_tma(const smma_sm90_plan &p, const s90_maps &maps, uint8_t *smem, uint32_t sbase,
-                const uint32_t (&d)[BN / 2], uint32_t wg, uint32_t t, uint32_t m0, uint32_t n0,
-                uint32_t *ebuf)
-{
-    constexpr int CW = KIND == SMMA_PIPE_F32 ? 32 : 64;
-    constexpr int REGS = CW / 2;        /* registers of a thread per chunk */
-    uint32_t row, col;
-
-#pragma unroll
-    for (int q = 0; q < BN / CW; q++) {
-        uint32_t buf = *ebuf & 1u;
-        int32_t c[2];
-
-        if (t == 0)
-            pipe_bulk_wait_read<1>();
-        pipe_named_sync(1 + wg, 128);
-#pragma unroll
-        for (int r = q * REGS; r < (q + 1) * REGS; r += 2) {
-            uint32_t v0 = pipe_epi<KIND, ALPHA>(p.alpha, d[r]);
-            uint32_t v1 = pipe_epi<KIND, ALPHA>(p.alpha, d[r + 1]);
-
-            smma_sm90_d_cell(0, t, (uint32_t) r, &row, &col);
-            if (KIND == SMMA_PIPE_F32)
-                *(uint2 *) (smem + smma_sm90_epi_off(&p, wg, buf, row, col - q * CW)) =
-                    make_uint2(v0, v1);
-            else
-                *(uint32_t *) (smem + smma_sm90_epi_off(&p, wg, buf, row, col - q * CW)) =
-                    v0 | v1 << 16;
-        }
-        /* Generic-proxy writes, read next by the TMA store. */
-        pipe_fence_async_smem();
-        pipe_named_sync(1 + wg, 128);
-        if (t == 0) {
-            smma_sm90_epi_coord(&p, m0, n0, wg, (uint32_t) q, c);
-            pipe_tma_store_2d(&maps.m[SMMA_SM90_MAP_D], c[0], c[1],
-                              sbase + smma_sm90_epi_off(&p, wg, buf, 0, 0));
-            pipe_bulk_commit();
-        }
-        (*ebuf)++;
-    }
-}
-
-/* The epilogue of a tile: through the TMA-store buffers in the case of D
- * and alpha the plan has, or from the registers where D's rows are not
- * 16-byte aligned. */
-template <int BN>
-static __device__ __forceinline__ void
-v2_epilogue(const smma_sm90_plan &p, const s90_maps &maps, const s90_bufs &x, uint8_t *smem,
-            uint32_t sbase, const uint32_t (&d)[BN / 2], uint32_t wg, uint32_t t, uint32_t m0,
-            uint32_t n0, uint32_t *ebuf)
-{
-    if (!p.epi_tma)
-        s90_store_regs(p, x.d, d, wg, t, m0, n0);
-    else if (p.has_alpha && p.d_kind == SMMA_PIPE_F32)
-        v2_epilogue_tma<BN, SMMA_PIPE_F32, true>(p, maps, smem, sbase, d, wg, t, m0, n0, ebuf);
-    else if (p.has_alpha && p.d_kind == SMMA_PIPE_BF16)
-        v2_epilogue_tma<BN, SMMA_PIPE_BF16, true>(p, maps, smem, sbase, d, wg, t, m0, n0, ebuf);
-    else if (p.has_alpha)
-        v2_epilogue_tma<BN, SMMA_PIPE_F16, true>(p, maps, smem, sbase, d, wg, t, m0, n0, ebuf);
-    else if (p.d_kind == SMMA_PIPE_F32)
-        v2_epilogue_tma<BN, SMMA_PIPE_F32, false>(p, maps, smem, sbase, d, wg, t, m0, n0, ebuf);
-    else if (p.d_kind == SMMA_PIPE_BF16)
-        v2_epilogue_tma<BN, SMMA_PIPE_BF16, false>(p, maps, smem, sbase, d, wg, t, m0, n0, ebuf);
-    else
-        v2_epilogue_tma<BN, SMMA_PIPE_F16, false>(p, maps, smem, sbase, d, wg, t, m0, n0, ebuf);
-}
-
-#endif /* SMMA_SM90_WG */
-
 template <int BN, int FP16, int TRANS_B, int HAS_C>
 __global__ void __launch_bounds__(384, 1)
-s90_gemm_v2(const smma_sm90_plan p, const __grid_constant__ s90_maps maps, const s90_bufs x)
+s90_gemm_v2(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps, const s90_bufs x)
 {
 #if defined(SMMA_SM90_WG)
+    const smma_sm90_plan p = s90_plan_for<2>(plan);
     extern __shared__ uint8_t dyn[];
     uint8_t *smem = pipe_smem_base(dyn);
     uint32_t sbase = pipe_smem(smem), wg = threadIdx.x / 128, t = threadIdx.x % 128;
@@ -197,7 +119,7 @@ s90_gemm_v2(const smma_sm90_plan p, const __grid_constant__ s90_maps maps, const
                     pipe_named_sync(1 + c, 128);
                 }
                 s90_kstep_short<BN, FP16, TRANS_B>(p, d, st, c, kfull,
-                                                   smma_sm90_nk16(&p, kfull));
+                                                   smma_sm90_nmma(&p, kfull));
                 s90_wgmma_wait<1>();
                 s90_fence_regs(d);
                 if (kfull > 0)
@@ -209,7 +131,7 @@ s90_gemm_v2(const smma_sm90_plan p, const __grid_constant__ s90_maps maps, const
             s90_fence_regs(d);
             pipe_release(p.pipe, sbase, prev, t);
             if (inside)
-                v2_epilogue<BN>(p, maps, x, smem, sbase, d, c, t, m0, n0, &ebuf);
+                s90_epilogue<BN>(p, maps, x, smem, sbase, d, c, t, m0, n0, &ebuf);
         }
         /* The stores have written D before the CTA ends. */
         if (t == 0 && p.epi_tma)
@@ -220,7 +142,7 @@ s90_gemm_v2(const smma_sm90_plan p, const __grid_constant__ s90_maps maps, const
     if (cluster > 1)
         pipe_cluster_sync();
 #else
-    (void) p;
+    (void) plan;
     (void) maps;
     (void) x;
     __trap(); /* smma_sm90_ready refuses to launch this */
@@ -247,82 +169,10 @@ v2_pick_types(const smma_sm90_plan *p)
     return p->b_nmajor ? v2_pick_c<BN, 0, 1>(p) : v2_pick_c<BN, 0, 0>(p);
 }
 
-const void *
-v2_kernel(const smma_sm90_plan *p)
-{
-    return p->bn == 256 ? v2_pick_types<256>(p) : v2_pick_types<128>(p);
-}
-
-/* The launch configuration of plan *p (cluster dimension attr). */
-cudaLaunchConfig_t
-v2_config(const smma_sm90_plan *p, cudaStream_t st, cudaLaunchAttribute *attr)
-{
-    cudaLaunchConfig_t cfg = {};
-
-    cfg.gridDim = dim3(p->pipe.grid);
-    cfg.blockDim = dim3(384);
-    cfg.dynamicSmemBytes = p->smem_bytes;
-    cfg.stream = st;
-    attr->id = cudaLaunchAttributeClusterDimension;
-    attr->val.clusterDim.x = p->pipe.cluster;
-    attr->val.clusterDim.y = 1;
-    attr->val.clusterDim.z = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    return cfg;
-}
-
 } /* namespace */
 
-unsigned
-s90_v2_max_clusters(const smma_sm90_plan *p)
+const void *
+s90_v2_kernel(const smma_sm90_plan *p)
 {
-    /* The answers so far, per instance and shared memory (the query costs
-     * more than a launch). */
-    static struct {
-        const void *k;
-        uint32_t smem;
-        unsigned n;
-    } seen[32];
-    static unsigned nseen;
-    const void *k = v2_kernel(p);
-    cudaLaunchAttribute attr;
-    cudaLaunchConfig_t cfg = v2_config(p, 0, &attr);
-    unsigned i;
-    int n = 0;
-
-    for (i = 0; i < nseen; i++)
-        if (seen[i].k == k && seen[i].smem == p->smem_bytes)
-            return seen[i].n;
-    if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             (int) p->smem_bytes) != cudaSuccess
-        || cudaOccupancyMaxActiveClusters(&n, k, &cfg) != cudaSuccess) {
-        (void) cudaGetLastError();
-        return 0;
-    }
-    if (nseen < sizeof(seen) / sizeof(seen[0])) {
-        seen[nseen].k = k;
-        seen[nseen].smem = p->smem_bytes;
-        seen[nseen++].n = n > 0 ? (unsigned) n : 0;
-    }
-    return n > 0 ? (unsigned) n : 0;
-}
-
-int
-s90_launch_v2(const smma_sm90_plan *p, const s90_maps *maps, const s90_bufs *b, cudaStream_t st,
-              char *msg, size_t len)
-{
-    const void *k = v2_kernel(p);
-    cudaLaunchAttribute attr;
-    cudaLaunchConfig_t cfg = v2_config(p, st, &attr);
-    void *args[3] = { (void *) p, (void *) maps, (void *) b };
-    cudaError_t e;
-
-    if ((e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  (int) p->smem_bytes)) != cudaSuccess)
-        return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaFuncSetAttribute", e);
-    if ((e = cudaLaunchKernelExC(&cfg, k, args)) != cudaSuccess
-        || (e = cudaGetLastError()) != cudaSuccess)
-        return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "sm90-v2 launch", e);
-    return SMMA_GPU_STATUS_OK;
+    return p->bn == 256 ? v2_pick_types<256>(p) : v2_pick_types<128>(p);
 }

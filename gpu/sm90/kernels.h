@@ -1,7 +1,7 @@
 /*
  * gpu/sm90/kernels.h - the host side of the sm_90a kernels inside
  * libsoftmma_gpu: the buffers, the tensor maps and the two launchers.
- * CUDA C++ only (gemm_v1.cu, gemm_v2.cu, launch.cu); the public interface is
+ * CUDA C++ only (gemm_v1.cu, gemm_v2.cu, gemm_p32.cu, launch.cu); the public interface is
  * sm90.h.
  *
  * Every function returns an SMMA_GPU_STATUS_* code and writes a one-line
@@ -20,10 +20,11 @@
 #include "../probes/probe_util.h"
 #include "sm90.h"
 
-/* The operands in device memory. */
+/* The operands in device memory (sa, sb: sm90-promote32's scales). */
 typedef struct s90_bufs {
     const void *a, *b, *c;
     void *d;
+    const uint8_t *sa, *sb;
 } s90_bufs;
 
 /* The tensor maps (SMMA_SM90_MAP_* order), passed to a kernel as a
@@ -38,16 +39,13 @@ typedef struct s90_maps {
 int s90_encode_maps(const smma_sm90_plan *p, const s90_bufs *b, s90_maps *out, char *msg,
                     size_t len);
 
-/* The launchers of the two kernels on stream st (the plan checked, the
- * device ready). */
+/* The launcher of v1 on stream st (the plan checked, the device ready). */
 int s90_launch_v1(const smma_sm90_plan *p, const s90_maps *maps, const s90_bufs *b,
                   cudaStream_t st, char *msg, size_t len);
-int s90_launch_v2(const smma_sm90_plan *p, const s90_maps *maps, const s90_bufs *b,
-                  cudaStream_t st, char *msg, size_t len);
 
-/* The largest number of clusters of v2 with plan *p's shared memory and
- * cluster size that can run at once on device 0 (0 when the runtime cannot
- * say: the caller keeps its grid). */
-unsigned s90_v2_max_clusters(const smma_sm90_plan *p);
+/* The instances of the warp-specialized kernels (v2, sm90-promote32: 384
+ * threads, clusters) for a plan; launch.cu starts them. */
+const void *s90_v2_kernel(const smma_sm90_plan *p);
+const void *s90_p32_kernel(const smma_sm90_plan *p);
 
 #endif /* SOFTMMA_GPU_SM90_KERNELS_H */

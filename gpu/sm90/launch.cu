@@ -72,8 +72,9 @@ s90_encode_maps(const smma_sm90_plan *p, const s90_bufs *b, s90_maps *out, char 
     for (w = 0; w < 3; w++) {
         uint64_t dims[2], strides[1];
         uint32_t box[2];
-        CUtensorMapDataType t = p->fp16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
-                                        : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+        CUtensorMapDataType t = p->ebytes == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+                                : p->fp16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                          : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
 
         if (w == SMMA_SM90_MAP_D) {
             if (!p->epi_tma)
@@ -91,6 +92,89 @@ s90_encode_maps(const smma_sm90_plan *p, const s90_bufs *b, s90_maps *out, char 
     return SMMA_GPU_STATUS_OK;
 }
 
+/* The launch configuration of a warp-specialized kernel's plan *p (the
+ * cluster dimension in attr). */
+static cudaLaunchConfig_t
+ws_config(const smma_sm90_plan *p, cudaStream_t st, cudaLaunchAttribute *attr)
+{
+    cudaLaunchConfig_t cfg = {};
+
+    cfg.gridDim = dim3(p->pipe.grid);
+    cfg.blockDim = dim3(384);
+    cfg.dynamicSmemBytes = p->smem_bytes;
+    cfg.stream = st;
+    attr->id = cudaLaunchAttributeClusterDimension;
+    attr->val.clusterDim.x = p->pipe.cluster;
+    attr->val.clusterDim.y = 1;
+    attr->val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    return cfg;
+}
+
+/* The largest number of clusters of kernel k with plan *p's shared memory
+ * and cluster size that can run at once on device 0 (0 when the runtime
+ * cannot say: the caller keeps its grid). */
+static unsigned
+ws_max_clusters(const void *k, const smma_sm90_plan *p)
+{
+    /* The answers so far, per instance and shared memory (the query costs
+     * more than a launch). */
+    static struct {
+        const void *k;
+        uint32_t smem;
+        unsigned n;
+    } seen[64];
+    static unsigned nseen;
+    cudaLaunchAttribute attr;
+    cudaLaunchConfig_t cfg = ws_config(p, 0, &attr);
+    unsigned i;
+    int n = 0;
+
+    for (i = 0; i < nseen; i++)
+        if (seen[i].k == k && seen[i].smem == p->smem_bytes)
+            return seen[i].n;
+    if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             (int) p->smem_bytes) != cudaSuccess
+        || cudaOccupancyMaxActiveClusters(&n, k, &cfg) != cudaSuccess) {
+        (void) cudaGetLastError();
+        return 0;
+    }
+    if (nseen < sizeof(seen) / sizeof(seen[0])) {
+        seen[nseen].k = k;
+        seen[nseen].smem = p->smem_bytes;
+        seen[nseen++].n = n > 0 ? (unsigned) n : 0;
+    }
+    return n > 0 ? (unsigned) n : 0;
+}
+
+/* Starts the warp-specialized kernel k (v2, sm90-promote32) with plan *p:
+ * as many persistent clusters as can run at once. */
+static int
+ws_launch(const void *k, smma_sm90_plan *p, const s90_maps *maps, const s90_bufs *b,
+          cudaStream_t st, char *msg, size_t len)
+{
+    cudaLaunchAttribute attr;
+    cudaLaunchConfig_t cfg;
+    void *args[3] = { (void *) p, (void *) maps, (void *) b };
+    unsigned nq;
+    cudaError_t e;
+
+    /* Clusters that cannot all run at once would not be persistent. */
+    if (p->pipe.cluster > 1 && (nq = ws_max_clusters(k, p)) != 0
+        && nq * p->pipe.cluster < p->pipe.grid)
+        p->pipe.grid = nq * p->pipe.cluster;
+    cfg = ws_config(p, st, &attr);
+    if ((e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  (int) p->smem_bytes)) != cudaSuccess)
+        return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaFuncSetAttribute", e);
+    if ((e = cudaLaunchKernelExC(&cfg, k, args)) != cudaSuccess
+        || (e = cudaGetLastError()) != cudaSuccess)
+        return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA,
+                         p->version == 2 ? "sm90-v2 launch" : "sm90-promote32 launch", e);
+    return SMMA_GPU_STATUS_OK;
+}
+
 int
 smma_sm90_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t len)
 {
@@ -100,7 +184,6 @@ smma_sm90_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t
     s90_bufs b;
     s90_maps maps;
     int sms = 0, rc;
-    unsigned nq;
     cudaError_t e;
 
     if (a == NULL)
@@ -109,25 +192,28 @@ smma_sm90_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t
         || (a->shape.c_fmt != SMMA_NONE && a->c == NULL))
         return set_msg(msg, len, SMMA_GPU_STATUS_EINVAL,
                        "sm90: A, B, D (and C when c_fmt is set) must be given");
+    if (k == SMMA_GPU_SM90_PROMOTE32 && (a->sa == NULL || a->sb == NULL))
+        return set_msg(msg, len, SMMA_GPU_STATUS_EINVAL,
+                       "sm90-promote32: the scales sa and sb must be given");
     if ((rc = smma_sm90_ready(msg, len)) != SMMA_GPU_STATUS_OK)
         return rc;
     if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0)) != cudaSuccess)
         return cuda_fail(msg, len, SMMA_GPU_STATUS_ENODEV, "cudaDeviceGetAttribute", e);
-    if (k == SMMA_GPU_SM90_V2 && (rc = smma_sm90_tune_env(&t, msg, len)) != SMMA_GPU_STATUS_OK)
+    if (k != SMMA_GPU_SM90_V1 && (rc = smma_sm90_tune_env(&t, msg, len)) != SMMA_GPU_STATUS_OK)
         return rc;
-    if ((rc = smma_sm90_plan_init(&p, a, k, (unsigned) sms, k == SMMA_GPU_SM90_V2 ? &t : NULL,
+    if ((rc = smma_sm90_plan_init(&p, a, k, (unsigned) sms, k != SMMA_GPU_SM90_V1 ? &t : NULL,
                                   msg, len)) != SMMA_GPU_STATUS_OK)
         return rc;
-    /* Clusters that cannot all run at once would not be persistent. */
-    if (p.version == 2 && p.pipe.cluster > 1 && (nq = s90_v2_max_clusters(&p)) != 0
-        && nq * p.pipe.cluster < p.pipe.grid)
-        p.pipe.grid = nq * p.pipe.cluster;
     b.a = a->a;
     b.b = a->b;
     b.c = a->c;
     b.d = a->d;
+    b.sa = (const uint8_t *) a->sa;
+    b.sb = (const uint8_t *) a->sb;
     if ((rc = s90_encode_maps(&p, &b, &maps, msg, len)) != SMMA_GPU_STATUS_OK)
         return rc;
-    return p.version == 1 ? s90_launch_v1(&p, &maps, &b, st, msg, len)
-                          : s90_launch_v2(&p, &maps, &b, st, msg, len);
+    if (p.version == 1)
+        return s90_launch_v1(&p, &maps, &b, st, msg, len);
+    return ws_launch(p.version == 2 ? s90_v2_kernel(&p) : s90_p32_kernel(&p), &p, &maps, &b, st,
+                     msg, len);
 }

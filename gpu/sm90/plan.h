@@ -57,6 +57,7 @@
 #ifndef SOFTMMA_GPU_SM90_PLAN_H
 #define SOFTMMA_GPU_SM90_PLAN_H 1
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -64,13 +65,12 @@
 #include "../../sim/softmma/wgmma_addr.h"
 #include "../pipe.h"
 
-#define SMMA_SM90_BK 64u            /* elements of K per k-step: 128 bytes of a row */
 #define SMMA_SM90_ROWB 128u         /* bytes of a row per k-step: one swizzle atom */
 #define SMMA_SM90_SBO 1024u         /* 8 rows (K-major) or 8 k (N-major) of 128 bytes */
 #define SMMA_SM90_NATOM 8192u       /* N-major B: 64 columns by 64 k (the LBO) */
-#define SMMA_SM90_K16 4u            /* wgmma (K = 16) per warpgroup per k-step */
+#define SMMA_SM90_K16 4u            /* wgmma (32 bytes of K each) per warpgroup per k-step */
 #define SMMA_SM90_SMEM_LIMIT (227u * 1024u) /* dynamic shared memory of an sm_90 CTA */
-#define SMMA_SM90_BAR_BYTES 256u    /* the mbarriers (smma_pipe_full, _empty) */
+#define SMMA_SM90_BAR_BYTES 256u    /* the mbarriers: full, empty (and sfree), 8 bytes each */
 #define SMMA_SM90_EPI_BUF 8192u     /* one epilogue buffer: 64 rows of 128 bytes */
 #define SMMA_SM90_NEG_ZERO 0x8000u  /* -0 in bf16 and in fp16 */
 
@@ -87,23 +87,34 @@ typedef struct smma_sm90_tune {
 } smma_sm90_tune;
 
 typedef struct smma_sm90_plan {
-    uint32_t version;           /* 1 or 2: the kernel */
+    uint32_t version;           /* 1 sm90-v1, 2 sm90-v2, 3 sm90-promote32 */
     /* The pipeline (gpu/pipe.h): the ring (stage s at s * pipe.stage_bytes
      * from a 1024-aligned base, its barriers at pipe.off_bar), the k-steps
      * per tile, the tiles, the clusters, the tile order and the CTAs. */
     smma_pipe pipe;
     /* The problem. */
     uint32_t m, n, k;
-    uint32_t fp16;              /* A and B fp16 (else bf16) */
+    uint32_t fp16;              /* A and B fp16 (else bf16; or fp8 with ebytes 1) */
     uint32_t b_nmajor;          /* B stored k x n (else n x k) */
     uint64_t a_ld, b_ld;        /* elements between rows of A and of B as stored */
+    uint32_t ebytes;            /* bytes of an element of A and B: 2 (bf16, fp16), 1 (fp8) */
+    uint32_t bk;                /* elements of K per k-step: 128 bytes of a row, 128 / ebytes */
+    uint32_t a_e5m2, b_e5m2;    /* fp8 operands: e5m2 (else e4m3) */
+    /* sm90-promote32: each 32 k of K summed by one wgmma (k32) from zero, then
+     * promoted into the fp32 accumulator with the block's e8m0 scales. */
+    uint32_t promote;
+    uint32_t sf_128x4;          /* scales in the 128x4 layout (else linear) */
+    uint32_t sf_words;          /* the 4 scales of a row and k-step lie in an aligned word */
+    uint32_t kb_cols;           /* scale columns: ceil(k / 32) */
+    uint32_t kb_pad;            /* the same rounded up to 4 (the 128x4 layout) */
     /* The tiling. */
-    uint32_t wgs;               /* consumer warpgroups: 1 (v1) or 2 (v2) */
+    uint32_t wgs;               /* consumer warpgroups: 1 (v1) or 2 (v2, v3) */
     uint32_t bm, bn;            /* the tile: 64 * wgs rows by bn columns */
     uint32_t b_rows;            /* rows of B (K-major) or 64-column boxes (N-major) that
                                    one CTA loads per k-step: all, or half in a cluster */
     /* Shared memory, from a 1024-aligned base. */
     uint32_t off_a, off_b;      /* A and B in a stage */
+    uint32_t off_sfa, off_sfb;  /* sm90-promote32: the k-step's scales as fp32 */
     uint32_t off_epi;           /* v2: the epilogue buffers, after the barriers */
     uint32_t smem_bytes;        /* dynamic shared memory to request (1024 slack included) */
     /* The epilogue. */
@@ -127,16 +138,16 @@ smma_sm90_origin(const smma_sm90_plan *p, uint32_t tm, uint32_t tn, uint32_t *m0
 /* ---- shared memory of one stage -------------------------------------------------------- */
 
 /* The offset from the stage's base of element (row, kk) of the k-step's A
- * (row 0 .. bm-1, kk 0 .. 63): the K-major 128B canonical layout, swizzled
+ * (row 0 .. bm-1, kk 0 .. bk-1): the K-major 128B canonical layout, swizzled
  * (the stage base is 1024-aligned and off_a a multiple of 1024, so
  * swizzling the offset swizzles the address). */
 SMMA_HD uint32_t
 smma_sm90_smem_a(const smma_sm90_plan *p, uint32_t row, uint32_t kk)
 {
-    return smma_tc05_swz(SMMA_TC05_SW_128B,
-                         p->off_a + (uint32_t) (smma_tc05_canon_bits(false, SMMA_SM90_ROWB, 16,
-                                                                     16, SMMA_SM90_SBO, row, kk)
-                                                / 8));
+    uint64_t bits = smma_tc05_canon_bits(false, SMMA_SM90_ROWB, 8 * p->ebytes, 16,
+                                         SMMA_SM90_SBO, row, kk);
+
+    return smma_tc05_swz(SMMA_TC05_SW_128B, p->off_a + (uint32_t) (bits / 8));
 }
 
 /* The same for element (n, kk) of the k-step's B (n 0 .. bn-1): K-major as
@@ -147,7 +158,8 @@ smma_sm90_smem_b(const smma_sm90_plan *p, uint32_t n, uint32_t kk)
     uint64_t bits = p->b_nmajor
                     ? smma_tc05_canon_bits(true, SMMA_SM90_ROWB, 16, SMMA_SM90_NATOM,
                                            SMMA_SM90_SBO, n, kk)
-                    : smma_tc05_canon_bits(false, SMMA_SM90_ROWB, 16, 16, SMMA_SM90_SBO, n, kk);
+                    : smma_tc05_canon_bits(false, SMMA_SM90_ROWB, 8 * p->ebytes, 16,
+                                           SMMA_SM90_SBO, n, kk);
 
     return smma_tc05_swz(SMMA_TC05_SW_128B, p->off_b + (uint32_t) (bits / 8));
 }
@@ -155,15 +167,17 @@ smma_sm90_smem_b(const smma_sm90_plan *p, uint32_t n, uint32_t kk)
 /* ---- TMA: the tensor maps and their boxes ----------------------------------------------- */
 
 /*
- * The tensor map of operand `which` (SMMA_SM90_MAP_*), 16-bit elements
- * (fp32 for an fp32 D), dims innermost first:
- *   A          {k, m}, row stride a_ld * 2, box {64, bm}, 128-byte swizzle;
- *   B K-major  {k, n}, row stride b_ld * 2, box {64, b_rows};
- *   B N-major  {n, k}, row stride b_ld * 2, box {64, 64} (one per 64 columns);
+ * The tensor map of operand `which` (SMMA_SM90_MAP_*), elements of ebytes
+ * (D's for D), dims innermost first:
+ *   A          {k, m}, row stride a_ld * ebytes, box {bk, bm} (128 bytes of
+ *              each row), 128-byte swizzle;
+ *   B K-major  {k, n}, row stride b_ld * ebytes, box {bk, b_rows};
+ *   B N-major  {n, k} (16-bit), row stride b_ld * 2, box {64, 64} (one per
+ *              64 columns);
  *   D (v2)     {n, m}, row stride d_ld * its bytes, box {128 bytes of
  *              columns, 64}: one epilogue buffer.
- * A box of 64 elements by R rows lands as element (x, y) at swizzle(y *
- * 128 + 2 x): the layouts of smma_sm90_smem_a / _b.  Elements outside the
+ * A box of 128 bytes by R rows lands as element (x, y) at swizzle(y * 128 +
+ * ebytes x): the layouts of smma_sm90_smem_a / _b.  Elements outside the
  * tensor are loaded as 0 and count towards the transaction bytes (every
  * stage receives stage_tx bytes), and are not stored.  strides[] holds
  * rank - 1 = 1 entry.
@@ -175,15 +189,15 @@ smma_sm90_tma_geom(const smma_sm90_plan *p, unsigned which, uint64_t dims[2],
     if (which == SMMA_SM90_MAP_A) {
         dims[0] = p->k;
         dims[1] = p->m;
-        strides[0] = p->a_ld * 2;
-        box[0] = SMMA_SM90_BK;
+        strides[0] = p->a_ld * p->ebytes;
+        box[0] = p->bk;
         box[1] = p->bm;
     } else if (which == SMMA_SM90_MAP_B) {
         dims[0] = p->b_nmajor ? p->n : p->k;
         dims[1] = p->b_nmajor ? p->k : p->n;
-        strides[0] = p->b_ld * 2;
-        box[0] = 64;
-        box[1] = p->b_nmajor ? SMMA_SM90_BK : p->b_rows;
+        strides[0] = p->b_ld * p->ebytes;
+        box[0] = p->b_nmajor ? 64 : p->bk;
+        box[1] = p->b_nmajor ? p->bk : p->b_rows;
     } else {
         uint32_t esz = p->d_kind == SMMA_PIPE_F32 ? 4 : 2;
 
@@ -218,7 +232,7 @@ smma_sm90_box(const smma_sm90_plan *p, uint32_t i, uint32_t m0, uint32_t n0, uin
 
     if (i == 0) {
         *map = SMMA_SM90_MAP_A;
-        c[0] = (int32_t) (kit * SMMA_SM90_BK);
+        c[0] = (int32_t) (kit * p->bk);
         c[1] = (int32_t) m0;
         *off = p->off_a;
         return false;
@@ -226,13 +240,13 @@ smma_sm90_box(const smma_sm90_plan *p, uint32_t i, uint32_t m0, uint32_t n0, uin
     *map = SMMA_SM90_MAP_B;
     if (!p->b_nmajor) {
         q = rank * p->b_rows;                   /* the first row of B this CTA loads */
-        c[0] = (int32_t) (kit * SMMA_SM90_BK);
+        c[0] = (int32_t) (kit * p->bk);
         c[1] = (int32_t) (n0 + q);
         *off = p->off_b + q * SMMA_SM90_ROWB;
     } else {
         q = rank * p->b_rows + (i - 1);         /* the box of 64 columns */
         c[0] = (int32_t) (n0 + 64 * q);
-        c[1] = (int32_t) (kit * SMMA_SM90_BK);
+        c[1] = (int32_t) (kit * p->bk);
         *off = p->off_b + q * SMMA_SM90_NATOM;
     }
     return p->pipe.cluster > 1;
@@ -240,36 +254,49 @@ smma_sm90_box(const smma_sm90_plan *p, uint32_t i, uint32_t m0, uint32_t n0, uin
 
 /* ---- the ragged last k-step ----------------------------------------------------------- */
 
-/* The k-steps whose 64 elements all lie inside K (the kernels' fast path;
- * a ragged last one follows when K is not a multiple of 64). */
+/* K of one wgmma: 16 (16-bit operands) or 32 (fp8): 32 bytes of each row. */
+SMMA_HD uint32_t
+smma_sm90_kinstr(const smma_sm90_plan *p)
+{
+    return 32 / p->ebytes;
+}
+
+/* The k-steps whose bk elements all lie inside K (the kernels' fast path;
+ * a ragged last one follows when K is not a multiple of bk). */
 SMMA_HD uint32_t
 smma_sm90_full_ksteps(const smma_sm90_plan *p)
 {
-    return p->k / SMMA_SM90_BK;
+    return p->k / p->bk;
 }
 
-/* Elements of K inside k-step kit, and the wgmma (K = 16) each warpgroup
- * issues for it. */
+/* Elements of K inside k-step kit, and the wgmma each warpgroup issues for
+ * it (4, fewer in a ragged last k-step). */
 SMMA_HD uint32_t
 smma_sm90_kvalid(const smma_sm90_plan *p, uint32_t kit)
 {
-    uint32_t k0 = kit * SMMA_SM90_BK;
+    uint32_t k0 = kit * p->bk;
 
-    return p->k - k0 < SMMA_SM90_BK ? p->k - k0 : SMMA_SM90_BK;
+    return p->k - k0 < p->bk ? p->k - k0 : p->bk;
 }
 
 SMMA_HD uint32_t
-smma_sm90_nk16(const smma_sm90_plan *p, uint32_t kit)
+smma_sm90_nmma(const smma_sm90_plan *p, uint32_t kit)
 {
-    return (smma_sm90_kvalid(p, kit) + 15) / 16;
+    uint32_t ki = smma_sm90_kinstr(p);
+
+    return (smma_sm90_kvalid(p, kit) + ki - 1) / ki;
 }
 
 /* The columns of A the fix-up sets to -0 in each row in k-step kit: from
- * the last valid k to the end of its 16-k block (0 when K ends a block). */
+ * the last valid k to the end of its wgmma's k (0 when K ends one).  None
+ * for sm90-promote32: each of its wgmma starts from +0, so the padded +0
+ * products leave a block's sum as the model's shorter block has it. */
 SMMA_HD uint32_t
 smma_sm90_fix_cols(const smma_sm90_plan *p, uint32_t kit)
 {
-    return 16 * smma_sm90_nk16(p, kit) - smma_sm90_kvalid(p, kit);
+    if (p->promote)
+        return 0;
+    return smma_sm90_kinstr(p) * smma_sm90_nmma(p, kit) - smma_sm90_kvalid(p, kit);
 }
 
 /* Write i (0 .. 64 * fix_cols - 1) of warpgroup wg's fix-up of k-step
@@ -281,6 +308,104 @@ smma_sm90_fix_off(const smma_sm90_plan *p, uint32_t kit, uint32_t wg, uint32_t i
     uint32_t nc = smma_sm90_fix_cols(p, kit);
 
     return smma_sm90_smem_a(p, 64 * wg + i / nc, smma_sm90_kvalid(p, kit) + i % nc);
+}
+
+/* ---- the scales of sm90-promote32 ---------------------------------------------------------- */
+
+/*
+ * Converter threads (gemm_p32.cu) read the e8m0 scales of a k-step's four
+ * 32-k blocks from global memory, for the tile's 128 rows of A and 128
+ * columns of B, and write them into the stage as fp32 (smma_sm90_e8m0),
+ * where the consumers load them:
+ *   - A: block j, row r at float j * 128 + 16 (r / 16) + 2 (r % 8) +
+ *     (r / 8) % 2: a thread's two rows (r and r + 8) side by side, one
+ *     8-byte load;
+ *   - B: block j, column c at float j * 144 + 36 q + 2 (c / 8) + c % 2,
+ *     q = (c / 2) % 4: the 32 columns of the threads of quarter q (t % 4)
+ *     in a row, eight 16-byte loads, the quarters 36 floats apart (banks
+ *     4 q ..) so that the four addresses of a load do not share a bank.
+ */
+#define SMMA_SM90_SFA_BYTES 2048u   /* 4 blocks x 128 rows x fp32 */
+#define SMMA_SM90_SFB_QSTRIDE 36u   /* floats between B's quarters */
+#define SMMA_SM90_SFB_BYTES (4u * 4u * SMMA_SM90_SFB_QSTRIDE * 4u)
+
+SMMA_HD uint32_t
+smma_sm90_sfa_off(const smma_sm90_plan *p, uint32_t j, uint32_t row)
+{
+    return p->off_sfa + 4 * (j * 128 + 16 * (row / 16) + 2 * (row % 8) + (row / 8) % 2);
+}
+
+SMMA_HD uint32_t
+smma_sm90_sfb_off(const smma_sm90_plan *p, uint32_t j, uint32_t col)
+{
+    return p->off_sfb + 4 * (j * 4 * SMMA_SM90_SFB_QSTRIDE
+                             + SMMA_SM90_SFB_QSTRIDE * ((col / 2) % 4) + 2 * (col / 8) + col % 2);
+}
+
+/* sm90-promote32's third barrier of slot s, after the ring's full and
+ * empty ones: "scales read", on which every consumer thread of the CTA
+ * arrives once it has read the slot's scales, and for which the converters
+ * wait before they write the slot's next ones (the slot's empty barrier
+ * counts one release per warpgroup of the cluster, for TMA's data). */
+SMMA_HD uint32_t
+smma_sm90_sfree(const smma_sm90_plan *p, uint32_t slot)
+{
+    return smma_pipe_bar_end(&p->pipe) + 8u * slot;
+}
+
+/* The byte offset in the scales of A (which SMMA_SM90_MAP_A, rows m) or B
+ * (rows n) of scale (row, kb) as stored: linear, kb_cols a row, or the
+ * 128x4 layout with kb_pad columns. */
+SMMA_HD uint64_t
+smma_sm90_sf_goff(const smma_sm90_plan *p, uint32_t row, uint32_t kb)
+{
+    if (p->sf_128x4)
+        return smma_tc05_sf128x4_off(row, kb, p->kb_pad);
+    return (uint64_t) row * p->kb_cols + kb;
+}
+
+/* The bytes from the scales of a row's k-step kit to those of k-step kit + 1
+ * (the four 32-k blocks of a k-step lie in a row: smma_sm90_sf_goff(p, g,
+ * 4 kit + j) = smma_sm90_sf_goff(p, g, 0) + kit * smma_sm90_sf_kstep(p) + j):
+ * the next 512-byte block of the 128x4 layout, or the next 4 bytes. */
+SMMA_HD uint32_t
+smma_sm90_sf_kstep(const smma_sm90_plan *p)
+{
+    return p->sf_128x4 ? 512u : 4u;
+}
+
+/* The value of an e8m0 code as an fp32 bit pattern: 2^(e - 127), which for
+ * e = 0 (2^-127) is the subnormal 0x00400000; 0xff is NaN. */
+SMMA_HD uint32_t
+smma_sm90_e8m0(uint32_t e)
+{
+    return e == 0xffu ? 0x7fffffffu : e == 0 ? 0x00400000u : e << 23;
+}
+
+/* One promotion of sm90-promote32, as the kernel computes it and
+ * h100-fp8-promote32 defines it: the block's two scales (fp32 values of
+ * e8m0 codes, smma_sm90_e8m0) multiplied and rounded to nearest fp32
+ * (subnormal or 0 below 2^-126, Inf above 2^127), then acc + tmp * s with
+ * one rounding to nearest (fmaf).  A NaN comes out as the GPU's 0x7fffffff,
+ * on the host too. */
+SMMA_HD float
+smma_sm90_promote(float tmp, float sa, float sb, float acc)
+{
+#if defined(__CUDA_ARCH__)
+    return __fmaf_rn(tmp, __fmul_rn(sa, sb), acc);
+#else
+    float s = sa * sb, r = fmaf(tmp, s, acc);
+    union { uint32_t u; float f; } nan = { 0x7fffffffu };
+
+    return r != r ? nan.f : r;
+#endif
+}
+
+/* The 32-k blocks of k-step kit (4, fewer in a ragged last k-step). */
+SMMA_HD uint32_t
+smma_sm90_kblocks(const smma_sm90_plan *p, uint32_t kit)
+{
+    return (smma_sm90_kvalid(p, kit) + 31) / 32;
 }
 
 /* ---- wgmma ----------------------------------------------------------------------------- */
@@ -307,11 +432,12 @@ smma_sm90_desc_b(const smma_sm90_plan *p, uint32_t st, uint32_t j)
 }
 
 /* Whether wgmma j of k-step kit adds to the accumulator (scale-d): always
- * with C (loaded into the registers first), else all but the tile's first. */
+ * with C (loaded into the registers first), else all but the tile's first;
+ * never in sm90-promote32 (each wgmma sums its 32-k block from zero). */
 SMMA_HD bool
 smma_sm90_scale_d(const smma_sm90_plan *p, uint32_t kit, uint32_t j)
 {
-    return p->c_kind != SMMA_PIPE_NONE || kit > 0 || j > 0;
+    return !p->promote && (p->c_kind != SMMA_PIPE_NONE || kit > 0 || j > 0);
 }
 
 /* ---- the accumulator and the epilogue -------------------------------------------------- */

@@ -77,7 +77,7 @@ int smma_sm90_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, si
 /* Whether the sm90 kernels can run on device 0: compute capability 9.0 and
  * code compiled for sm_90a loaded for them (found out once, by running a
  * one-thread kernel of the same file).  SMMA_GPU_STATUS_OK, or _ENODEV /
- * _EARCH with the reason. */
+ * _EARCH with the reason (a build without CUDA: _ENODEV). */
 int smma_sm90_ready(char *msg, size_t len);
 
 #ifdef __cplusplus

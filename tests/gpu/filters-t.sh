@@ -73,4 +73,16 @@ case $tap_out in
 esac
 ok $? "gemm-t: SMMA_GEMM_KERNEL=sm90-v2 is accepted (exit $tap_rc)"
 
+# sm90-bs-t's filter: its MXFP8 pairs.
+prog=$SMMA_BUILDDIR/tests/gpu/sm90-bs-t
+run "" mxfp8,mxfp4
+bails "sm90-bs-t: a pair it does not compute bails out, naming the list" \
+    "SMMA_GEMM_PAIRS=mxfp8,mxfp4"
+run "" mxfp8e5m2
+case $tap_out in
+    "Bail out!"*) false ;;
+    *) [ "$tap_rc" -eq 0 ] ;;
+esac
+ok $? "sm90-bs-t: SMMA_GEMM_PAIRS=mxfp8e5m2 is accepted (exit $tap_rc)"
+
 tap_done

@@ -50,7 +50,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../../gpu/gemm_internal.h"
 #include "kernel.h"
@@ -88,14 +87,6 @@ static const kt_geometry large_geometry = { 128, 256, 2, 4 };
 static const kt_geometry small_geometry = { 16, 32, 1, 4 };
 static const kt_geometry v1_geometry = { 16, 8, 1, 1 };
 
-static uint64_t
-run_seed(void)
-{
-    const char *e = getenv("SMMA_SEED");
-
-    return e != NULL && *e != '\0' ? strtoull(e, NULL, 0) : (uint64_t) time(NULL);
-}
-
 static smma_gemm_shape
 pair_shape(const struct pair *pr, size_t m, size_t n, size_t k, smma_format d)
 {
@@ -117,46 +108,6 @@ pair_shape(const struct pair *pr, size_t m, size_t n, size_t k, smma_format d)
     return s;
 }
 
-/* Extreme scales and codes in some rows and columns of a generated
- * problem: e8m0 0x00 (2^-127: products into bf16's subnormals), 0x01,
- * 0xfe (products past bf16's range) and 0xff (NaN), ue4m3 0x00, 0x01 and
- * 0x7f; e5m2 Inf and NaN codes, e4m3 NaN, -0.  Every eighth row and column
- * keeps its values, so D is not all NaN. */
-static void
-make_special(kt_problem *p, uint64_t seed)
-{
-    const smma_gemm_shape *s = &p->s;
-    static const uint32_t e8[] = { 0x00, 0x01, 0xfe, 0xff, 0x02, 0xfd };
-    static const uint32_t ue[] = { 0x00, 0x01, 0x7f, 0x7e, 0x08 };
-    size_t kb = smma_gemm_kblocks(s), i, j;
-    uint64_t x = seed;
-
-    for (i = 0; i < s->m; i++)
-        for (j = 0; j < kb && p->sa != NULL; j++)
-            if (i % 8 != 0 && (x = x * 6364136223846793005ull + 1442695040888963407ull) >> 62 == 0)
-                p->sa[i * kb + j] = s->scale_fmt == SMMA_UE4M3 ? ue[(x >> 32) % 5]
-                                                                : e8[(x >> 32) % 6];
-    for (i = 0; i < s->n; i++)
-        for (j = 0; j < kb; j++)
-            if (i % 8 != 0 && (x = x * 6364136223846793005ull + 1442695040888963407ull) >> 62 == 0)
-                p->sb[i * kb + j] = s->scale_fmt == SMMA_UE4M3 ? ue[(x >> 32) % 5]
-                                                                : e8[(x >> 32) % 6];
-    for (i = 0; i < s->m * s->k; i++)
-        if ((x = x * 6364136223846793005ull + 1442695040888963407ull) >> 55 == 0 && i / s->k % 8) {
-            if (s->a_fmt == SMMA_E5M2)
-                p->a[i] = (x >> 40) % 2 ? 0x7c : 0xfe; /* Inf, NaN */
-            else if (s->a_fmt == SMMA_E4M3)
-                p->a[i] = (x >> 40) % 2 ? 0x7f : 0x80; /* NaN, -0 */
-        }
-    for (i = 0; i < s->n * s->k; i++)
-        if ((x = x * 6364136223846793005ull + 1442695040888963407ull) >> 55 == 0 && i / s->k % 8) {
-            if (s->b_fmt == SMMA_E5M2)
-                p->b[i] = (x >> 40) % 2 ? 0xfc : 0x7f; /* -Inf, NaN */
-            else if (s->b_fmt == SMMA_E4M3)
-                p->b[i] = (x >> 40) % 2 ? 0xff : 0x80;
-        }
-}
-
 /* Whether the checks of kernel k run (SMMA_GEMM_KERNEL). */
 static bool
 wanted(smma_gpu_kernel k)
@@ -170,15 +121,7 @@ wanted(smma_gpu_kernel k)
 static bool
 pair_wanted(const struct pair *pr)
 {
-    const char *list = getenv("SMMA_GEMM_PAIRS"), *at;
-    size_t len = strlen(pr->combo);
-
-    if (list == NULL || *list == '\0')
-        return true;
-    for (at = list; (at = strstr(at, pr->combo)) != NULL; at += len)
-        if ((at == list || at[-1] == ',') && (at[len] == '\0' || at[len] == ','))
-            return true;
-    return false;
+    return kt_listed("SMMA_GEMM_PAIRS", pr->combo);
 }
 
 static void
@@ -207,7 +150,7 @@ check_problem(const kt_device *dev, smma_gpu_kernel kernel, const kt_geometry *g
     }
     if (!kt_generate(&p, s, with_c, seed, msg, sizeof(msg)) ||
         (d = malloc(s->m * s->n * sizeof(*d))) == NULL ||
-        ((samples & 1) && (make_special(&p, seed), false)) ||
+        ((samples & 1) && (kt_make_special(&p, seed), false)) ||
         !kt_run(&p, &h, d, msg, sizeof(msg))) {
         ok(false, "%s %s %zux%zux%zu: %s", smma_gpu_kernel_name(kernel), pr->combo, s->m, s->n,
            s->k, msg);
@@ -306,7 +249,7 @@ main(void)
     static const unsigned small_m[] = { 1, 4, 16 };
     kt_device dev;
     smma_gemm_shape s = pair_shape(&pairs[0], 16, 16, 32, SMMA_FP32);
-    uint64_t seed = run_seed(), samples = test_level() >= 2 ? 100000 : 20000, q = 0;
+    uint64_t seed = kt_seed(), samples = test_level() >= 2 ? 100000 : 20000, q = 0;
     const char *mname = NULL;
     char why[256], name[160];
     size_t pi, ki, li, i, j;

@@ -731,6 +731,42 @@ test_bs_large_version(void)
     }
 }
 
+/* sm90-promote32: asked for by name on 9.0 only, MXFP8 only, never by
+ * AUTO (another model); its model h100-fp8-promote32. */
+static void
+test_promote32(void)
+{
+    smma_gpu_gemm_args x = bs_args(SMMA_E4M3, SMMA_E5M2, 8192, 8192, 8192);
+    const char *m = NULL;
+    char msg[256] = "";
+    int rc;
+
+    x.kernel = SMMA_GPU_SM90_PROMOTE32;
+    chooses(&x, 9, 0, SMMA_GPU_SM90_PROMOTE32, "sm90-promote32 asked for, e4m3 x e5m2");
+    refuses(&x, 10, 0, SMMA_GPU_STATUS_EARCH, "9.0 (wgmma, sm_90a)", "sm90-promote32 on 10.0");
+    refuses(&x, 8, 9, SMMA_GPU_STATUS_EARCH, "the device has 8.9", "sm90-promote32 on 8.9");
+    x = bs_args(SMMA_E2M1, SMMA_E2M1, 4096, 4096, 4096);
+    x.kernel = SMMA_GPU_SM90_PROMOTE32;
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "computes MXFP8", "sm90-promote32, mxfp4");
+    x = bs_args(SMMA_E4M3, SMMA_E4M3, 64, 64, 40);
+    x.lda = x.ldb = 40;
+    x.kernel = SMMA_GPU_SM90_PROMOTE32;
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "multiples of 16", "sm90-promote32, lda 40");
+    x = bs_args(SMMA_E4M3, SMMA_E4M3, 8192, 8192, 8192);
+    chooses(&x, 9, 0, SMMA_GPU_SM80_BS_LARGE, "auto on 9.0 keeps bf16-upcast-h100's kernel");
+    rc = smma_gpu_gemm_model(SMMA_GPU_SM90_PROMOTE32, &x.shape, 9, 0, &m, msg, sizeof(msg));
+    ok(rc == SMMA_GPU_STATUS_OK && m != NULL && strcmp(m, "h100-fp8-promote32") == 0,
+       "sm90-promote32 on 9.0 follows h100-fp8-promote32");
+    rc = smma_gpu_gemm_model(SMMA_GPU_SM90_PROMOTE32, &x.shape, 10, 0, &m, msg, sizeof(msg));
+    ok(rc == SMMA_GPU_STATUS_EARCH && strstr(msg, "9.0") != NULL,
+       "sm90-promote32 has no model on 10.0: %s", msg);
+    x.shape.scale_fmt = SMMA_UE4M3;
+    x.shape.vec = 16;
+    rc = smma_gpu_gemm_model(SMMA_GPU_SM90_PROMOTE32, &x.shape, 9, 0, &m, msg, sizeof(msg));
+    ok(rc == SMMA_GPU_STATUS_EARCH && strstr(msg, "MXFP8") != NULL,
+       "sm90-promote32 has no model for ue4m3 scales: %s", msg);
+}
+
 int
 main(void)
 {
@@ -738,6 +774,7 @@ main(void)
     test_names();
     test_choice();
     test_sm90();
+    test_promote32();
     test_common();
     test_models();
     test_storage();

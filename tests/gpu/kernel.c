@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <softmma/sm80.h>
 #include <softmma/vectors.h>
@@ -649,4 +650,66 @@ kt_free(kt_problem *p)
     free(p->sb);
     free(p->c);
     memset(p, 0, sizeof(*p));
+}
+
+/* Extreme scales and codes in some rows and columns of a generated
+ * problem: e8m0 0x00 (2^-127: products into bf16's subnormals), 0x01,
+ * 0xfe (products past bf16's range) and 0xff (NaN), ue4m3 0x00, 0x01 and
+ * 0x7f; e5m2 Inf and NaN codes, e4m3 NaN, -0.  Every eighth row and column
+ * keeps its values, so D is not all NaN. */
+void
+kt_make_special(kt_problem *p, uint64_t seed)
+{
+    const smma_gemm_shape *s = &p->s;
+    static const uint32_t e8[] = { 0x00, 0x01, 0xfe, 0xff, 0x02, 0xfd };
+    static const uint32_t ue[] = { 0x00, 0x01, 0x7f, 0x7e, 0x08 };
+    size_t kb = smma_gemm_kblocks(s), i, j;
+    uint64_t x = seed;
+
+    for (i = 0; i < s->m; i++)
+        for (j = 0; j < kb && p->sa != NULL; j++)
+            if (i % 8 != 0 && (x = x * 6364136223846793005ull + 1442695040888963407ull) >> 62 == 0)
+                p->sa[i * kb + j] = s->scale_fmt == SMMA_UE4M3 ? ue[(x >> 32) % 5]
+                                                                : e8[(x >> 32) % 6];
+    for (i = 0; i < s->n; i++)
+        for (j = 0; j < kb; j++)
+            if (i % 8 != 0 && (x = x * 6364136223846793005ull + 1442695040888963407ull) >> 62 == 0)
+                p->sb[i * kb + j] = s->scale_fmt == SMMA_UE4M3 ? ue[(x >> 32) % 5]
+                                                                : e8[(x >> 32) % 6];
+    for (i = 0; i < s->m * s->k; i++)
+        if ((x = x * 6364136223846793005ull + 1442695040888963407ull) >> 55 == 0 && i / s->k % 8) {
+            if (s->a_fmt == SMMA_E5M2)
+                p->a[i] = (x >> 40) % 2 ? 0x7c : 0xfe; /* Inf, NaN */
+            else if (s->a_fmt == SMMA_E4M3)
+                p->a[i] = (x >> 40) % 2 ? 0x7f : 0x80; /* NaN, -0 */
+        }
+    for (i = 0; i < s->n * s->k; i++)
+        if ((x = x * 6364136223846793005ull + 1442695040888963407ull) >> 55 == 0 && i / s->k % 8) {
+            if (s->b_fmt == SMMA_E5M2)
+                p->b[i] = (x >> 40) % 2 ? 0xfc : 0x7f; /* -Inf, NaN */
+            else if (s->b_fmt == SMMA_E4M3)
+                p->b[i] = (x >> 40) % 2 ? 0xff : 0x80;
+        }
+}
+
+uint64_t
+kt_seed(void)
+{
+    const char *e = getenv("SMMA_SEED");
+
+    return e != NULL && *e != '\0' ? strtoull(e, NULL, 0) : (uint64_t) time(NULL);
+}
+
+bool
+kt_listed(const char *var, const char *name)
+{
+    const char *list = getenv(var), *at;
+    size_t len = strlen(name);
+
+    if (list == NULL || *list == '\0')
+        return true;
+    for (at = list; (at = strstr(at, name)) != NULL; at += len)
+        if ((at == list || at[-1] == ',') && (at[len] == '\0' || at[len] == ','))
+            return true;
+    return false;
 }

@@ -93,4 +93,17 @@ bool kt_generate(kt_problem *p, const smma_gemm_shape *s, bool with_c, uint64_t 
                  size_t len);
 void kt_free(kt_problem *p);
 
+/* The seed of a run: SMMA_SEED when set (a replay), else the time. */
+uint64_t kt_seed(void);
+
+/* Whether the comma-separated list in environment variable var (unset or
+ * empty: every name) holds name. */
+bool kt_listed(const char *var, const char *name);
+
+/* Puts extreme scales and codes into some rows and columns of a generated
+ * problem (seeded): e8m0 0x00, 0x01, 0xfe, 0xff (NaN), ue4m3 0x00, 0x01,
+ * 0x7f; e5m2 Inf and NaN, e4m3 NaN and -0.  Every eighth row and column
+ * keeps its values. */
+void kt_make_special(kt_problem *p, uint64_t seed);
+
 #endif /* TESTS_GPU_KERNEL_H */

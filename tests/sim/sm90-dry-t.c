@@ -313,7 +313,7 @@ run_plan(const smma_sm90_plan *pl, const prob *p, unsigned flags, uint32_t *d, s
                         smem[o + 1] = (uint8_t) (SMMA_SM90_NEG_ZERO >> 8);
                     }
                 for (wg = 0; wg < pl->wgs && rc == SMMA_OK; wg++)
-                    for (j = 0; j < smma_sm90_nk16(pl, kit) && rc == SMMA_OK; j++) {
+                    for (j = 0; j < smma_sm90_nmma(pl, kit) && rc == SMMA_OK; j++) {
                         uint32_t *acc = regs + (size_t) wg * 128 * R;
 
                         v.scale_d = smma_sm90_scale_d(pl, kit, j);
@@ -890,7 +890,7 @@ test_check(void)
     a = args_of(SMMA_BF16, 16, 16, 16);
     a.shape.m = 0;
     expect_refusal(&a, SMMA_GPU_SM90_V1, "sm90-v1: ", "m = 0");
-    expect_refusal(&a, SMMA_GPU_SM80_V1, "not sm90-v1 or sm90-v2", "an sm80 kernel");
+    expect_refusal(&a, SMMA_GPU_SM80_V1, "not sm90-v1, sm90-v2 or sm90-promote32", "an sm80 kernel");
     a = args_of(SMMA_BF16, 16, 16, 16);
     memset(&tu, 0, sizeof(tu));
     tu.stages = 8;

@@ -1,0 +1,352 @@
+/*
+ * gpu/sm90/gemm_p32.cu - sm90-promote32 (version 3 of the sm90 kernels):
+ * MXFP8 (e4m3 or e5m2 operands, e8m0 scales per 32 k) on the fp8 tensor
+ * core of Hopper, which has no block-scaled instruction.
+ *
+ * What it computes, and why that way: each 32-k scale block of each output
+ * is one wgmma.m64n128k32 (e4m3/e5m2, fp32 accumulation) from zero into
+ * temporary registers; the block's partial sum tmp is then promoted into
+ * the fp32 accumulator with the block's scales,
+ *     acc = fma(tmp, rn_fp32(sa * sb), acc),
+ * from acc = C, block after block in k order: the model h100-fp8-promote32
+ * (doc/models.md), which plan.h's smma_sm90_promote writes once for the
+ * kernel and the dry run.  The tensor work runs at the fp8 rate (twice
+ * bf16's); the price is two fp32 operations per accumulator per 32 k
+ * (the scales' product and the fma), which the CUDA cores issue while the
+ * tensor core computes the next block.
+ *
+ * Structure (sm90-v2's, on the same pipeline, gpu/pipe.cuh):
+ *   1. Warpgroup 0 produces.  Its thread 0 issues the TMA boxes of A and B
+ *      (128 bytes = 128 k of each row per k-step, the 128-byte swizzle);
+ *      its threads 32 .. 127 are converters: they read the k-step's e8m0
+ *      scales of the tile's 128 rows of A and 128 columns of B from global
+ *      memory (linear or 128x4 layout: smma_sm90_sf_goff), and write them
+ *      into the stage as fp32 where each consumer thread finds its own with
+ *      nine vector loads (plan.h, smma_sm90_sfa_off / _sfb_off).  A stage
+ *      is full when TMA's bytes have landed and every converter has
+ *      arrived (its full barrier counts 1 + 96 arrivals).
+ *   2. Warpgroups 1 and 2 consume: 64 rows each of a 128 x 128 tile.  Two
+ *      sets of temporary registers alternate, so that the wgmma of block
+ *      j + 1 runs while block j is promoted (wgmma.wait_group 1).  The
+ *      accumulator, two temporaries: 192 registers of 224 (setmaxnreg;
+ *      the producer warpgroup keeps 56 for the converters).
+ *   3. Persistent CTAs, clusters of two along M with B multicast, the
+ *      grouped tile order, D through shared memory and TMA stores: as v2.
+ * A ragged K: TMA fills past K with 0 (+0 products, which leave a block's
+ * sum as the model's shorter block has it: every wgmma starts from +0, so
+ * no fix-up is needed), and blocks past K are not promoted.  Scales past the
+ * matrix are not read (the converters write 1.0 there).
+ *
+ * Run as `--kernel sm90-promote32` (SMMA_GPU_SM90_PROMOTE32); SMMA_SM90_STAGES,
+ * _CLUSTER and _GROUP (sm90.h) tune it as they tune v2.
+ */
+#include <cuda_runtime.h>
+
+#include "dev.cuh"
+
+/* Threads 32 .. 127 of the producer warpgroup convert the scales. */
+#define P32_CONVERTERS 96u
+
+#if defined(SMMA_SM90_WG)
+
+/* The e8m0 scales of a k-step of one row (or column) of A or B, from row
+ * (its scales of k-step 0; NULL past the matrix) as one little-endian
+ * word, byte j the k-step's 32-k block j: one 4-byte load where the plan
+ * says the four lie in an aligned word (sf_words), else four byte loads;
+ * 0x7f (1.0) for a row past the matrix and blocks past K. */
+static __device__ __forceinline__ uint32_t
+p32_scale_word(const smma_sm90_plan &p, const uint8_t *row, uint32_t kit, uint32_t nb)
+{
+    uint32_t w = 0x7f7f7f7fu, j;
+
+    if (row == NULL)
+        return w;
+    row += (size_t) kit * smma_sm90_sf_kstep(&p);
+    if (p.sf_words) {
+        w = __ldg((const uint32_t *) row);
+        return nb >= 4 ? w : (w & (0xffffffffu >> (32 - 8 * nb))) | (0x7f7f7f7fu << (8 * nb));
+    }
+    for (j = 0, w = 0; j < 4; j++)
+        w |= (j < nb ? (uint32_t) __ldg(row + j) : 0x7fu) << (8 * j);
+    return w;
+}
+
+/* Converter ct (0 .. 95) of CTA cta: for every k-step the CTA's consumers
+ * take, the e8m0 scales of rows ct, ct + 96 and (ct < 64) ct + 192 of the
+ * 256 (A's 128 rows, then B's 128 columns), loaded before the slot's
+ * scales are free (the wait hides their latency), written into it as fp32
+ * once every consumer thread has read the last ones (smma_sm90_sfree),
+ * then one arrival on the slot's full barrier. */
+static __device__ __forceinline__ void
+p32_convert(const smma_sm90_plan &p, const s90_bufs &x, uint8_t *smem, uint32_t sbase,
+            uint32_t cta, uint32_t ct)
+{
+    smma_pipe_pos pos = { 0, 0 };
+    uint32_t i, kit, tm, tn, m0, n0, u, j;
+
+    for (i = 0; i < smma_pipe_cta_nunits(&p.pipe, cta); i++) {
+        const uint8_t *row[3];
+
+        smma_pipe_cta_tile(&p.pipe, cta, i, &tm, &tn);
+        smma_sm90_origin(&p, tm, tn, &m0, &n0);
+#pragma unroll
+        for (u = 0; u < 3; u++) {
+            uint32_t task = ct + u * P32_CONVERTERS, isb = task >= 128;
+            uint32_t g = (isb ? n0 : m0) + (task & 127u);
+
+            row[u] = task < 256 && g < (isb ? p.n : p.m)
+                     ? (isb ? x.sb : x.sa) + smma_sm90_sf_goff(&p, g, 0) : NULL;
+        }
+        for (kit = 0; kit < p.pipe.kiters; kit++, smma_pipe_next(&p.pipe, &pos)) {
+            uint32_t nb = smma_sm90_kblocks(&p, kit), w[3];
+            uint8_t *stage = smem + pos.slot * p.pipe.stage_bytes;
+
+#pragma unroll
+            for (u = 0; u < 3; u++)
+                w[u] = p32_scale_word(p, row[u], kit, nb);
+            pipe_bar_wait(sbase + smma_sm90_sfree(&p, pos.slot), pos.phase ^ 1u);
+#pragma unroll
+            for (u = 0; u < 3; u++) {
+                uint32_t task = ct + u * P32_CONVERTERS, r = task & 127u;
+
+                if (task >= 256)
+                    continue;
+#pragma unroll
+                for (j = 0; j < 4; j++)
+                    *(uint32_t *) (stage + (task >= 128 ? smma_sm90_sfb_off(&p, j, r)
+                                                        : smma_sm90_sfa_off(&p, j, r))) =
+                        smma_sm90_e8m0((w[u] >> (8 * j)) & 0xffu);
+            }
+            pipe_bar_arrive(sbase + smma_pipe_full(&p.pipe, pos.slot));
+        }
+    }
+}
+
+/* Block j of the stage slot at shared address st into tmp (from zero):
+ * fence, the wgmma, commit. */
+template <int AE5, int BE5>
+static __device__ __forceinline__ void
+p32_issue(const smma_sm90_plan &p, uint32_t (&tmp)[64], uint32_t st, uint32_t wg, uint32_t j)
+{
+    s90_wgmma_fence();
+    s90_wgmma_fp8_zero<AE5, BE5>(tmp, smma_sm90_desc_a(&p, st, wg, j),
+                                 smma_sm90_desc_b(&p, st, j));
+    s90_wgmma_commit();
+}
+
+/* The first scales thread t of consumer warpgroup wg needs for block j of
+ * the stage at `stage`: its two rows' (one 8-byte load) and its first four
+ * columns'; loaded before the wait for the block's wgmma, so that their
+ * latency passes during it. */
+struct p32_first {
+    float2 sa;
+    float4 sb0;
+};
+
+static __device__ __forceinline__ p32_first
+p32_first_scales(const smma_sm90_plan &p, const uint8_t *stage, uint32_t wg, uint32_t t,
+                 uint32_t j)
+{
+    p32_first f;
+
+    f.sa = *(const float2 *) (stage + smma_sm90_sfa_off(&p, j, 64 * wg + 16 * (t / 32)
+                                                               + (t % 32) / 4));
+    f.sb0 = *(const float4 *) (stage + smma_sm90_sfb_off(&p, j, 2 * (t % 4)));
+    return f;
+}
+
+/* Thread t of consumer warpgroup wg promotes block j's partial sums tmp
+ * into acc with the block's scales: f, then its other 28 columns' (seven
+ * 16-byte loads). */
+static __device__ __forceinline__ void
+p32_promote(const smma_sm90_plan &p, uint32_t (&acc)[64], const uint32_t (&tmp)[64],
+            const uint8_t *stage, uint32_t wg, uint32_t t, uint32_t j, p32_first f)
+{
+    const float4 *sbp = (const float4 *) (stage + smma_sm90_sfb_off(&p, j, 2 * (t % 4)));
+
+    (void) wg;
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        float4 b4 = i == 0 ? f.sb0 : sbp[i];
+        float sb[4] = { b4.x, b4.y, b4.z, b4.w };
+
+        /* Registers 8 i .. 8 i + 7: columns 8 (2 i + h) + 2 (t % 4) + e,
+         * rows +0 (r / 2 == 0) and +8 (smma_sm90_d_cell). */
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+#pragma unroll
+            for (int r = 0; r < 4; r++) {
+                int reg = 8 * i + 4 * h + r;
+
+                acc[reg] = __float_as_uint(smma_sm90_promote(__uint_as_float(tmp[reg]),
+                                                             r / 2 ? f.sa.y : f.sa.x,
+                                                             sb[2 * h + r % 2],
+                                                             __uint_as_float(acc[reg])));
+            }
+    }
+}
+
+/*
+ * One k-step of a consumer, the stage at *pos: its four blocks into two
+ * sets of temporaries in turn, each block promoted while the wgmma of the
+ * next one runs (wgmma.wait_group 1), the last after all (wait_group 0).
+ * The last k-step (LAST) promotes only its nb blocks below K (those past K
+ * hold TMA's zeros).  Then every thread tells the converters that it has
+ * read the slot's scales, and the slot is released for TMA.  No wgmma stays in
+ * flight past the k-step: ptxas follows the groups of straight-line code
+ * only, and a temporary read while a wgmma that it cannot prove complete
+ * is in flight makes it serialize every wgmma (its warning C7514); the
+ * other consumer warpgroup's wgmma run during this one's last promotion.
+ */
+template <int AE5, int BE5, bool LAST>
+static __device__ __forceinline__ void
+p32_kstep(const smma_sm90_plan &p, uint32_t (&acc)[64], uint32_t (&tmp0)[64],
+          uint32_t (&tmp1)[64], const uint8_t *smem, uint32_t sbase, smma_pipe_pos *pos,
+          uint32_t wg, uint32_t t, uint32_t nb)
+{
+    uint32_t st = sbase + pos->slot * p.pipe.stage_bytes;
+    const uint8_t *stage = smem + pos->slot * p.pipe.stage_bytes;
+
+    p32_first f;
+
+    pipe_wait_full(p.pipe, sbase, *pos);
+    p32_issue<AE5, BE5>(p, tmp0, st, wg, 0);
+    p32_issue<AE5, BE5>(p, tmp1, st, wg, 1);
+    f = p32_first_scales(p, stage, wg, t, 0);
+    s90_wgmma_wait<1>();
+    s90_fence_regs(tmp0);
+    p32_promote(p, acc, tmp0, stage, wg, t, 0, f);
+    p32_issue<AE5, BE5>(p, tmp0, st, wg, 2);
+    f = p32_first_scales(p, stage, wg, t, 1);
+    s90_wgmma_wait<1>();
+    s90_fence_regs(tmp1);
+    if (!LAST || nb > 1)
+        p32_promote(p, acc, tmp1, stage, wg, t, 1, f);
+    p32_issue<AE5, BE5>(p, tmp1, st, wg, 3);
+    f = p32_first_scales(p, stage, wg, t, 2);
+    s90_wgmma_wait<1>();
+    s90_fence_regs(tmp0);
+    if (!LAST || nb > 2)
+        p32_promote(p, acc, tmp0, stage, wg, t, 2, f);
+    f = p32_first_scales(p, stage, wg, t, 3);
+    s90_wgmma_wait<0>();
+    s90_fence_regs(tmp1);
+    if (!LAST || nb > 3)
+        p32_promote(p, acc, tmp1, stage, wg, t, 3, f);
+    /* Each thread has read the slot's scales (the converters may write the
+     * next ones), and the warpgroup's wgmma have read A and B. */
+    pipe_bar_arrive(sbase + smma_sm90_sfree(&p, pos->slot));
+    pipe_release(p.pipe, sbase, pos->slot, t);
+    smma_pipe_next(&p.pipe, pos);
+}
+
+#endif /* SMMA_SM90_WG */
+
+template <int AE5, int BE5, int HAS_C>
+__global__ void __launch_bounds__(384, 1)
+s90_gemm_p32(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps, const s90_bufs x)
+{
+#if defined(SMMA_SM90_WG)
+    const smma_sm90_plan p = s90_plan_for<1>(plan);
+    extern __shared__ uint8_t dyn[];
+    uint8_t *smem = pipe_smem_base(dyn);
+    uint32_t sbase = pipe_smem(smem), wg = threadIdx.x / 128, t = threadIdx.x % 128;
+    uint32_t cta = blockIdx.x, cluster = p.pipe.cluster;
+    uint32_t rank = cluster > 1 ? pipe_cluster_rank() : 0;
+    uint32_t ntiles = smma_pipe_cta_nunits(&p.pipe, cta);
+
+    /* full[s]: the producer's arrival and bytes, and one arrival of each
+     * converter; empty[s]: one release of each consumer warpgroup of each
+     * CTA of the cluster; sfree[s]: every consumer thread of this CTA. */
+    if (threadIdx.x == 0) {
+        pipe_init_ring(p.pipe, sbase, 2 * cluster, 1 + P32_CONVERTERS);
+        for (uint32_t s = 0; s < p.pipe.stages; s++)
+            pipe_bar_init(sbase + smma_sm90_sfree(&p, s), 256);
+        pipe_bar_init_fence();
+    }
+    if (cluster > 1)
+        pipe_cluster_sync();
+    else
+        __syncthreads();
+
+    if (wg == 0) {
+        s90_setmaxnreg_dec<56>();
+        if (t == 0) {
+            pipe_tma_prefetch_map(&maps.m[SMMA_SM90_MAP_A]);
+            pipe_tma_prefetch_map(&maps.m[SMMA_SM90_MAP_B]);
+            pipe_produce(p.pipe, sbase, cta,
+                         [&](uint32_t st, uint32_t full, uint32_t tm, uint32_t tn, uint32_t kit) {
+                             uint32_t m0, n0;
+
+                             smma_sm90_origin(&p, tm, tn, &m0, &n0);
+                             s90_load_kstep(p, maps, st, full, m0, n0, kit, rank);
+                         });
+        } else if (t >= 32) {
+            p32_convert(p, x, smem, sbase, cta, t - 32);
+        }
+    } else {
+        /* A consumer: rows 64 (wg - 1) .. + 63 of every tile. */
+        uint32_t c = wg - 1, ebuf = 0, i, kit, tm, tn, m0, n0, r;
+        smma_pipe_pos pos = { 0, 0 };
+        uint32_t acc[64], tmp0[64], tmp1[64];
+
+        s90_setmaxnreg_inc<224>();
+        for (i = 0; i < ntiles; i++) {
+            bool inside = smma_pipe_cta_tile(&p.pipe, cta, i, &tm, &tn);
+
+            smma_sm90_origin(&p, tm, tn, &m0, &n0);
+            /* The temporaries defined afresh (the wgmma ignore them): the
+             * last tile's values are dead during its epilogue. */
+#pragma unroll
+            for (r = 0; r < 64; r++)
+                tmp0[r] = tmp1[r] = 0;
+            if (HAS_C) {
+                s90_load_c(p, x.c, acc, c, t, m0, n0);
+            } else {
+#pragma unroll
+                for (r = 0; r < 64; r++)
+                    acc[r] = 0;
+            }
+            /* The k-steps, the last one apart (p32_kstep). */
+            for (kit = 0; kit + 1 < p.pipe.kiters; kit++)
+                p32_kstep<AE5, BE5, false>(p, acc, tmp0, tmp1, smem, sbase, &pos, c, t, 4);
+            p32_kstep<AE5, BE5, true>(p, acc, tmp0, tmp1, smem, sbase, &pos, c, t,
+                                      smma_sm90_kblocks(&p, kit));
+            if (inside)
+                s90_epilogue<128>(p, maps, x, smem, sbase, acc, c, t, m0, n0, &ebuf);
+        }
+        /* The stores have written D before the CTA ends. */
+        if (t == 0 && p.epi_tma)
+            pipe_bulk_wait();
+    }
+    /* No CTA leaves while its peer may still release its slots or
+     * multicast into it. */
+    if (cluster > 1)
+        pipe_cluster_sync();
+#else
+    (void) plan;
+    (void) maps;
+    (void) x;
+    __trap(); /* smma_sm90_ready refuses to launch this */
+#endif
+}
+
+namespace {
+
+template <int AE5, int BE5>
+const void *
+p32_pick_c(const smma_sm90_plan *p)
+{
+    return p->c_kind != SMMA_PIPE_NONE ? (const void *) s90_gemm_p32<AE5, BE5, 1>
+                                       : (const void *) s90_gemm_p32<AE5, BE5, 0>;
+}
+
+} /* namespace */
+
+const void *
+s90_p32_kernel(const smma_sm90_plan *p)
+{
+    if (p->a_e5m2)
+        return p->b_e5m2 ? p32_pick_c<1, 1>(p) : p32_pick_c<1, 0>(p);
+    return p->b_e5m2 ? p32_pick_c<0, 1>(p) : p32_pick_c<0, 0>(p);
+}
