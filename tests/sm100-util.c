@@ -91,6 +91,13 @@ t100_prob_store(t100_prob *p)
     size_t m = p->s.m, n = p->s.n, k = p->s.k, i;
     unsigned align = p->s.a_fmt == SMMA_E2M1 || p->s.b_fmt == SMMA_E2M1 ? 32 : 16;
 
+    /* Stored again after the codes changed: the old buffers go. */
+    free(p->ga);
+    free(p->gb);
+    free(p->gsa);
+    free(p->gsb);
+    free(p->gc);
+    p->gc = NULL;
     p->lda = (k + 8 + align - 1) / align * align;
     p->ldb = p->lda;
     p->ga = store_operand(p->a, m, k, p->lda, p->s.a_fmt, &p->ga_bytes);

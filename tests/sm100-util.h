@@ -34,7 +34,8 @@ typedef struct t100_prob {
 void *t100_calloc(size_t n, size_t size);
 void t100_prob_free(t100_prob *p);
 
-/* Builds the caller's buffers from the codes: ld past k (by 8 to 39
+/* Builds the caller's buffers from the codes (again, after the codes
+ * changed: the old ones are freed): ld past k (by 8 to 39
  * elements, rows 16-byte aligned), the gap filled with 0xa5 bytes (which
  * no plan may read), 128x4 scale padding filled with the scale format's
  * NaN (which the fix-up must keep out). */
