@@ -1,6 +1,6 @@
 /*
  * gpu/sm90/plan.h - the plan of the sm_90a GEMM kernels (gemm_v1.cu,
- * gemm_v2.cu): for every CTA and k-step, which global elements TMA puts at
+ * gemm_v2.cu, gemm_p32.cu): for every CTA and k-step, which global elements TMA puts at
  * which shared-memory addresses, which descriptors each wgmma.mma_async
  * gets, which accumulator registers hold which element of D, and where the
  * epilogue puts D on its way out.
@@ -45,6 +45,11 @@
  *     it through shared memory: per warpgroup two buffers of 64 rows x 128
  *     bytes (32 fp32 or 64 16-bit columns, the 128-byte swizzle), each sent
  *     to global memory by one TMA store of that box.
+ *
+ * sm90-promote32 (version 3) is the same with one-byte elements: k-steps of
+ * 128 (still 128 bytes of a row), wgmma.m64n128k32 from zero, one per 32-k
+ * block, A and B K-major; and the k-step's scales as fp32 in the stage,
+ * after B ("The scales of sm90-promote32" below).
  *
  * K that is not a multiple of 64: TMA fills elements past the end of a row
  * with 0; in the last k-step only the wgmma that hold a k below K are

@@ -42,26 +42,28 @@ extern "C" {
 /* The multiprocessors of an H100 SXM, the grid smma_sm90_check plans v2 for. */
 #define SMMA_SM90_DEFAULT_SMS 132u
 
-/* Reads the tuning knobs of v2 from the environment (bench/gemm-bench
- * compares them): SMMA_SM90_BN (128 or 256), SMMA_SM90_STAGES (2 .. 8),
+/* Reads the tuning knobs of v2 and sm90-promote32 from the environment
+ * (bench/gemm-bench compares them): SMMA_SM90_BN (128 or 256; v2 only,
+ * sm90-promote32 takes 128), SMMA_SM90_STAGES (2 .. 8),
  * SMMA_SM90_CLUSTER (1 or 2), SMMA_SM90_GROUP (1 .. 64 tile rows); unset or
  * empty: the default.  SMMA_GPU_STATUS_OK, or _EINVAL with a message naming
  * the variable and its value. */
 int smma_sm90_tune_env(smma_sm90_tune *t, char *msg, size_t len);
 
-/* Fills *p with the plan of kernel k (SMMA_GPU_SM90_V1 or _V2) for the
- * problem *a on a device with `sms` multiprocessors, with the choices *t
- * (NULL: the defaults: bn 256 where n > 128, else 128; as many stages as
- * shared memory holds, at most 8 (v1: 4); clusters of 2 where the tile has
- * more than one row of tiles; groups of 4 tile rows).  v2 runs
- * min(units, sms) persistent CTAs (rounded down to whole clusters).  Only
+/* Fills *p with the plan of kernel k (SMMA_GPU_SM90_V1, _V2 or
+ * _PROMOTE32) for the problem *a on a device with `sms` multiprocessors,
+ * with the choices *t (NULL: the defaults: bn 256 where n > 128, else 128,
+ * and always 128 for sm90-promote32; as many stages as shared memory holds,
+ * at most 8 (v1: 4); clusters of 2 where the tile has more than one row of
+ * tiles; groups of 4 tile rows).  v2 and sm90-promote32 run min(units,
+ * sms) persistent CTAs (rounded down to whole clusters).  Only
  * the shape, formats, majorness, leading dimensions and the alignment of the
  * pointers are read.  Returns SMMA_GPU_STATUS_OK, or SMMA_GPU_STATUS_EINVAL
  * with a one-line message naming the kernel and the constraint. */
 int smma_sm90_plan_init(smma_sm90_plan *p, const smma_gpu_gemm_args *a, smma_gpu_kernel k,
                         unsigned sms, const smma_sm90_tune *t, char *msg, size_t len);
 
-/* Whether kernel k (SMMA_GPU_SM90_V1 or _V2) computes the problem:
+/* Whether kernel k (SMMA_GPU_SM90_V1, _V2 or _PROMOTE32) computes the problem:
  * smma_sm90_plan_init with the defaults, without the plan.  Pure host
  * logic, no CUDA. */
 int smma_sm90_check(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t len);
