@@ -21,9 +21,10 @@
  *     bench/gemm-bench --ceilings
  * --passes N goes over the 16-bit shapes N times in one process, each time
  * with operands allocated anew (whether a figure follows the process or
- * the allocation).  --formats times the block-scaled kernels: sm80-bs-large (and for
- * MXFP8 sm90-promote32) at 8192^3 beside cuBLAS bf16 at 8192^3 (set "large"), the
- * same at 4096 x 14336 x 4096 and 4096 x 4096 x 14336 (set "llm"), and sm80-bs-small at M in {1, 4, 16} x (N, K) in
+ * the allocation).  --formats times the block-scaled kernels: sm80-bs-large
+ * and sm90-bs (and for MXFP8 sm90-promote32) at 8192^3 beside cuBLAS bf16 at
+ * 8192^3 (set "large"), the same at 4096 x 14336 x 4096 and 4096 x 4096 x
+ * 14336 (set "llm"), and sm80-bs-small at M in {1, 4, 16} x (N, K) in
  * {(8192, 8192), (28672, 8192), (8192, 28672)} with the bytes moved per
  * second (A, B, their scales, D) beside the device-to-device copy bandwidth
  * and, at M = 1, cuBLAS bf16's time for the same shape.  Operands are
@@ -261,9 +262,13 @@ bench_formats(const char *formats, const char *sets, int warmup, int reps, doubl
         bool mx8 = (bs_pairs[pi].a == SMMA_E4M3 || bs_pairs[pi].a == SMMA_E5M2)
                    && (bs_pairs[pi].b == SMMA_E4M3 || bs_pairs[pi].b == SMMA_E5M2);
 
-        if (listed(sets, "large"))
+        if (listed(sets, "large")) {
             bench_bs_one(&bs_pairs[pi], 8192, 8192, 8192, SMMA_GPU_SM80_BS_LARGE, warmup, reps,
                          ceiling, copy, cb_large);
+            /* sm90-bs (every pair, bf16 wgmma; compute capability 9.0). */
+            bench_bs_one(&bs_pairs[pi], 8192, 8192, 8192, SMMA_GPU_SM90_BS, warmup, reps,
+                         ceiling, copy, cb_large);
+        }
         /* sm90-promote32 (MXFP8 on fp8 wgmma; compute capability 9.0). */
         if (listed(sets, "large") && mx8)
             bench_bs_one(&bs_pairs[pi], 8192, 8192, 8192, SMMA_GPU_SM90_PROMOTE32, warmup, reps,
@@ -271,6 +276,8 @@ bench_formats(const char *formats, const char *sets, int warmup, int reps, doubl
         for (li = 0; li < 2 && listed(sets, "llm"); li++) {
             bench_bs_one(&bs_pairs[pi], llm[li][0], llm[li][1], llm[li][2],
                          SMMA_GPU_SM80_BS_LARGE, warmup, reps, ceiling, copy, cb_llm[li]);
+            bench_bs_one(&bs_pairs[pi], llm[li][0], llm[li][1], llm[li][2], SMMA_GPU_SM90_BS,
+                         warmup, reps, ceiling, copy, cb_llm[li]);
             if (mx8)
                 bench_bs_one(&bs_pairs[pi], llm[li][0], llm[li][1], llm[li][2],
                              SMMA_GPU_SM90_PROMOTE32, warmup, reps, ceiling, copy, cb_llm[li]);

@@ -141,6 +141,7 @@ smma_gpu_gemm(const smma_gpu_gemm_args *x, char *msg, size_t len)
     case SMMA_GPU_SM90_V1:
     case SMMA_GPU_SM90_V2:
     case SMMA_GPU_SM90_PROMOTE32:
+    case SMMA_GPU_SM90_BS:
         return smma_sm90_gemm(x, k, msg, len);
     default:
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s is not built",

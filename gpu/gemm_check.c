@@ -19,7 +19,7 @@
 static const char *const kernel_names[SMMA_GPU_KERNEL_COUNT] = {
     "auto", "sm80-v1", "sm80-v2", "sm80-bs-v1", "sm80-bs-large", "sm80-bs-small",
     "sm100-v1", "sm100-v2", "sm90-v1", "sm90-v2",
-    "sm90-promote32"
+    "sm90-promote32", "sm90-bs"
 };
 
 const char *
@@ -40,7 +40,7 @@ smma_gpu_kernel_from_name(const char *name, smma_gpu_kernel *out, smma_error *er
         }
     return smma_error_set(err, SMMA_EINVAL, "unknown kernel '%s' (known: auto sm80-v1 sm80-v2 "
                           "sm80-bs-v1 sm80-bs-large sm80-bs-small sm100-v1 sm100-v2 sm90-v1 "
-                          "sm90-v2 sm90-promote32)",
+                          "sm90-v2 sm90-promote32 sm90-bs)",
                           name != NULL ? name : "(null)");
 }
 
@@ -221,7 +221,7 @@ smma_gpu_gemm_check_ex(const smma_gpu_gemm_args *x, int major, int minor, size_t
         return smma_sm100_check(x, x->kernel, msg, len);
     }
     if (x->kernel == SMMA_GPU_SM90_V1 || x->kernel == SMMA_GPU_SM90_V2
-        || x->kernel == SMMA_GPU_SM90_PROMOTE32) {
+        || x->kernel == SMMA_GPU_SM90_PROMOTE32 || x->kernel == SMMA_GPU_SM90_BS) {
         /* sm_90a code runs on compute capability 9.0 only. */
         if (major != 9 || minor != 0)
             return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "%s needs compute capability "
@@ -349,6 +349,17 @@ smma_gpu_gemm_model(smma_gpu_kernel kernel, const smma_gemm_shape *s, int major,
             return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "sm90-promote32 computes "
                                 "MXFP8 only (e4m3, e5m2 with e8m0 scales per 32)");
         *model = "h100-fp8-promote32";
+        return SMMA_GPU_STATUS_OK;
+    case SMMA_GPU_SM90_BS:
+        /* Every element times its scale rounded to bf16, then the bf16
+         * wgmma chain of sm90-v2 (gpu/sm90/gemm_bs.cu). */
+        if (major != 9 || minor != 0)
+            return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "sm90-bs runs on compute "
+                                "capability 9.0 only (sm_90a), not %d.%d", major, minor);
+        if (s->scale_fmt != SMMA_E8M0 && s->scale_fmt != SMMA_UE4M3)
+            return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "sm90-bs computes "
+                                "block-scaled products only");
+        *model = "bf16-upcast-h100";
         return SMMA_GPU_STATUS_OK;
     case SMMA_GPU_SM80_V1:
     case SMMA_GPU_SM80_V2:

@@ -771,15 +771,17 @@ align_block(const smma_model *m, const factor *p, size_t n, const factor *fc,
 }
 
 /* The result in format f of a block that needs no rounding: a special
- * value, no non-zero term (-0 when every term is -0), or a zero sum (+0).
- * Returns false when the sum must be rounded. */
+ * value, no non-zero term (-0 when every term is -0, unless the model's
+ * zero_plus says +0), or a zero sum (+0).  Returns false when the sum must
+ * be rounded. */
 static bool
-block_settled(const struct aligned *al, smma_format f, uint32_t *code)
+block_settled(const smma_model *m, const struct aligned *al, smma_format f, uint32_t *code)
 {
     *code = special_code(&al->sp, f);
     if (*code != 0xffffffffu)
         return true;
-    *code = !al->any && al->all_neg_zero ? 1u << (smma_format_info(f)->bits - 1) : 0;
+    *code = !al->any && al->all_neg_zero && !m->zero_plus
+            ? 1u << (smma_format_info(f)->bits - 1) : 0;
     return !al->any || al->sum == 0;
 }
 
@@ -794,7 +796,7 @@ block_fma(const smma_model *m, const factor *p, size_t n, uint32_t c)
     int prec;
 
     align_block(m, p, n, &fc, &al);
-    if (block_settled(&al, SMMA_FP32, &code))
+    if (block_settled(m, &al, SMMA_FP32, &code))
         return code;
     /* The sum times 2^(emax - 23 - neab), to fp32 with prec significant bits. */
     prec = m->neab < 0 ? 24 + m->neab : 24;
@@ -839,7 +841,7 @@ block_fma_f16(const smma_model *m, const factor *p, size_t n, uint32_t c)
     int e;
 
     align_block(m, p, n, &fc, &al);
-    if (block_settled(&al, SMMA_FP16, &code))
+    if (block_settled(m, &al, SMMA_FP16, &code))
         return code;
     /* |sum| < 2^53, so the value and, with the sticky half bit, twice the
      * sum plus one are exact doubles. */

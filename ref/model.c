@@ -44,12 +44,12 @@ static const smma_model models[] = {
       .inputs = "e4m3, e5m2", .status = PROV },
     { .name = "h100-bf16", .summary = "H100/H200 tensor core, bf16/fp16 inputs (block 16, neab 2)",
       .kind = SMMA_MODEL_BLOCK_FMA, .round = SMMA_RZ, .fma = 16, .neab = 2, .floor = -133,
-      .inputs = "bf16, fp16",
+      .inputs = "bf16, fp16", .zero_plus = true,
       .status = "validated on H100 (mma.sync.m16n8k16 bf16 and f16, 1,000,000 cases each; "
                 "wgmma m64n8k16 bf16 and f16, 100,000 cases each)" },
     { .name = "h100-fp8", .summary = "H100/H200 tensor core, fp8 inputs (block 32, neab -10)",
       .kind = SMMA_MODEL_BLOCK_FMA, .round = SMMA_RZ, .fma = 32, .neab = -10, .floor = -133,
-      .inputs = "e4m3, e5m2",
+      .inputs = "e4m3, e5m2", .zero_plus = true,
       .status = "validated on H100 for wgmma (m64n8k32, every e4m3/e5m2 pair, 100,000 cases "
                 "each); refuted for mma.sync.m16n8k32 (0 of 10,000 cases)" },
     { .name = "b200-bf16", .summary = "B200 tensor core, bf16/fp16 inputs (block 16, neab 2)",
@@ -80,7 +80,8 @@ static const smma_model models[] = {
     { .name = "bf16-upcast-h100",
       .summary = "Triton emulation: a*sa, b*sb rounded to bf16, then the H100 bf16 model",
       .kind = SMMA_MODEL_BLOCK_FMA, .round = SMMA_RZ, .fma = 16, .neab = 2, .floor = -133,
-      .upcast_bf16 = true, .inputs = "any element format with scales", .status = PROV },
+      .upcast_bf16 = true, .zero_plus = true, .inputs = "any element format with scales",
+      .status = PROV },
     /* The same emulation before the block-FMA models of other GPUs. */
     { .name = "bf16-upcast-a100",
       .summary = "a*sa, b*sb rounded to bf16, then the A100 bf16 model (a100-bf16)",

@@ -45,7 +45,7 @@ static uint8_t *
 store_operand(const uint32_t *codes, size_t rows, size_t k, size_t ld, smma_format f,
               size_t *bytes)
 {
-    size_t bytes_ld = f == SMMA_E2M1 ? ld / 2 : ld, i, kk;
+    size_t bytes_ld = f == SMMA_E2M1 ? ld / 2 : f == SMMA_BF16 ? 2 * ld : ld, i, kk;
     uint8_t *g;
 
     *bytes = rows * bytes_ld;
@@ -55,12 +55,16 @@ store_operand(const uint32_t *codes, size_t rows, size_t k, size_t ld, smma_form
         uint8_t *row = g + i * bytes_ld;
 
         for (kk = 0; kk < k; kk++) {
-            if (f != SMMA_E2M1)
+            if (f == SMMA_BF16) {
+                row[2 * kk] = (uint8_t) codes[i * k + kk];
+                row[2 * kk + 1] = (uint8_t) (codes[i * k + kk] >> 8);
+            } else if (f != SMMA_E2M1) {
                 row[kk] = (uint8_t) codes[i * k + kk];
-            else if (kk % 2 == 0)
+            } else if (kk % 2 == 0) {
                 row[kk / 2] = (uint8_t) (codes[i * k + kk] & 0xF);
-            else
+            } else {
                 row[kk / 2] |= (uint8_t) ((codes[i * k + kk] & 0xF) << 4);
+            }
         }
     }
     return g;
@@ -390,7 +394,11 @@ t100_prob_from_case(t100_prob *p, const smma_vec_header *h, const smma_vec_case 
 
     memset(p, 0, sizeof(*p));
     *want = NULL;
-    if (ba == NULL || bb == NULL || bsa == NULL || bsb == NULL || bd == NULL) {
+    /* A bf16 A has no scales (bf16 x MXFP4, bf16 x MXFP8): every scale is
+     * 1 (e8m0 0x7f). */
+    if (ba == NULL || bb == NULL || bsb == NULL || bd == NULL
+        || (bsa == NULL && smma_vec_type_format(h->fields[smma_vec_field_index(h, "a")].type)
+                           != SMMA_BF16)) {
         snprintf(why, len, "no blocks a, b, sa, sb and d");
         return false;
     }
@@ -400,7 +408,7 @@ t100_prob_from_case(t100_prob *p, const smma_vec_header *h, const smma_vec_case 
     p->layout = layout;
     p->s.a_fmt = smma_vec_type_format(h->fields[smma_vec_field_index(h, "a")].type);
     p->s.b_fmt = smma_vec_type_format(h->fields[smma_vec_field_index(h, "b")].type);
-    p->s.scale_fmt = smma_vec_type_format(h->fields[smma_vec_field_index(h, "sa")].type);
+    p->s.scale_fmt = smma_vec_type_format(h->fields[smma_vec_field_index(h, "sb")].type);
     p->s.vec = p->s.scale_fmt == SMMA_UE4M3 ? 16 : 32;
     p->s.m = m;
     p->s.n = n;
@@ -415,7 +423,8 @@ t100_prob_from_case(t100_prob *p, const smma_vec_header *h, const smma_vec_case 
     p->s.alpha = (uint32_t) scalar(h, c, "alpha", 0x3f800000u);
     kb = smma_gemm_kblocks(&p->s);
     if (m == 0 || n == 0 || k == 0 || ba->rows != m || ba->cols != k || bb->rows != k
-        || bb->cols != n || bsa->rows != m || bsa->cols != kb || bsb->rows != kb
+        || bb->cols != n || (bsa != NULL && (bsa->rows != m || bsa->cols != kb))
+        || bsb->rows != kb
         || bsb->cols != n || bd->rows != m || bd->cols != n
         || (bc != NULL && (bc->rows != m || bc->cols != n))) {
         snprintf(why, len, "block sizes do not match m %zu n %zu k %zu", m, n, k);
@@ -432,7 +441,7 @@ t100_prob_from_case(t100_prob *p, const smma_vec_header *h, const smma_vec_case 
         for (j = 0; j < n; j++)
             p->b[j * k + i] = (uint32_t) bb->v[i * n + j];
     for (i = 0; i < m * kb; i++)
-        p->sa[i] = (uint32_t) bsa->v[i];
+        p->sa[i] = bsa != NULL ? (uint32_t) bsa->v[i] : 0x7fu;
     for (i = 0; i < kb; i++)
         for (j = 0; j < n; j++)
             p->sb[j * kb + i] = (uint32_t) bsb->v[i * n + j];
@@ -519,4 +528,28 @@ t100_each_suite_case(bool both_layouts, t100_case_fn fn, void *ctx)
             snprintf(name, sizeof(name), "gemm.%s.%s", combos[i], kinds[j]);
             t100_each_case(name, j >= 2, both_layouts, fn, ctx);
         }
+}
+
+long
+t100_diff_run(const t100_prob *p, t100_run_fn run, void *ctx, const uint32_t *want,
+              const char *what)
+{
+    smma_error err;
+    size_t i, mn = p->s.m * p->s.n;
+    uint32_t *d = t100_calloc(mn, sizeof(uint32_t));
+    long bad = 0;
+
+    for (i = 0; i < mn; i++)
+        d[i] = 0xdeadbeefu;
+    if (run(ctx, d, &err) != SMMA_OK) {
+        diag("%s: the simulator refused the plan: %s", what, err.msg);
+        free(d);
+        return -1;
+    }
+    for (i = 0; i < mn; i++)
+        if (d[i] != want[i] && bad++ < 5)
+            diag("%s: D[%zu][%zu] = 0x%08lx, want 0x%08lx", what, i / p->s.n, i % p->s.n,
+                 (unsigned long) d[i], (unsigned long) want[i]);
+    free(d);
+    return bad;
 }

@@ -54,6 +54,15 @@ smma_gpu_gemm_args t100_prob_args(const t100_prob *p);
 uint32_t *t100_expected(const t100_prob *p);
 uint32_t *t100_expected_under(const t100_prob *p, const char *model);
 
+/* A dry run: fills D (m x n, row-major) for problem p, or returns an error. */
+typedef int (*t100_run_fn)(void *ctx, uint32_t *d, smma_error *err);
+
+/* Runs run into a D poisoned with 0xdeadbeef and counts the outputs that
+ * differ from want (the first five printed, named by what); -1 when run
+ * fails (its message printed). */
+long t100_diff_run(const t100_prob *p, t100_run_fn run, void *ctx, const uint32_t *want,
+                   const char *what);
+
 /* The epilogue of the kernels on the host: D = rn_fp32(alpha * acc) when
  * has_alpha (IEEE 754 multiplication; NaN results canonical), then to
  * nearest into a bf16 or fp16 D (NaN: 0x7fff, as smma_gemm). */

@@ -67,28 +67,36 @@ is_fp8(smma_format f)
     return f == SMMA_E4M3 || f == SMMA_E5M2;
 }
 
-/* The rules of the sm90 kernels, in the order a caller meets them; p32:
- * sm90-promote32's formats (else v1's and v2's). */
-static int
-check_problem(const smma_gpu_gemm_args *a, const char *kn, bool p32, char *msg, size_t len)
+/* The formats sm90-bs takes (those of sm80-bs-large): A e4m3, e5m2, e2m3,
+ * e3m2, e2m1 or bf16 (unscaled), B quantized, as the pairs listed. */
+static bool
+bs_pair(smma_format a, smma_format b)
 {
-    const smma_gemm_shape *s = &a->shape;
-    unsigned row = p32 ? 16 : 8;   /* elements in 16 bytes */
-    smma_error err;
+    return smma_gpu_bs_pair_fast(a, b);
+}
 
-    if (smma_gemm_shape_check(s, &err) != SMMA_OK)
-        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: %s", kn, err.msg);
-    if (s->m > INT32_MAX || s->n > INT32_MAX || s->k > INT32_MAX)
-        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: m, n and k must be below "
-                            "2^31", kn);
-    if (!p32 && (s->scale_fmt != SMMA_NONE || s->a_fmt != s->b_fmt
-                 || (s->a_fmt != SMMA_BF16 && s->a_fmt != SMMA_FP16)))
+static const char *
+kernel_name(smma_gpu_kernel k)
+{
+    return k == SMMA_GPU_SM90_V1 ? "sm90-v1" : k == SMMA_GPU_SM90_V2 ? "sm90-v2"
+           : k == SMMA_GPU_SM90_PROMOTE32 ? "sm90-promote32" : "sm90-bs";
+}
+
+/* The formats of kernel k: v1 and v2 bf16 or fp16, sm90-promote32 MXFP8,
+ * sm90-bs the block-scaled pairs. */
+static int
+check_formats(const smma_gemm_shape *s, smma_gpu_kernel k, const char *kn, char *msg, size_t len)
+{
+    if ((k == SMMA_GPU_SM90_V1 || k == SMMA_GPU_SM90_V2)
+        && (s->scale_fmt != SMMA_NONE || s->a_fmt != s->b_fmt
+            || (s->a_fmt != SMMA_BF16 && s->a_fmt != SMMA_FP16)))
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s computes bf16 x bf16 or fp16 "
                             "x fp16 without scales, not %s x %s%s", kn,
                             smma_format_name(s->a_fmt), smma_format_name(s->b_fmt),
                             s->scale_fmt != SMMA_NONE ? " with scales" : "");
-    if (p32 && (!is_fp8(s->a_fmt) || !is_fp8(s->b_fmt) || s->scale_fmt != SMMA_E8M0
-                || s->vec != 32))
+    if (k == SMMA_GPU_SM90_PROMOTE32
+        && (!is_fp8(s->a_fmt) || !is_fp8(s->b_fmt) || s->scale_fmt != SMMA_E8M0
+            || s->vec != 32))
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s computes MXFP8 (e4m3 or e5m2 "
                             "with e8m0 scales per 32 k), not %s x %s%s%s%s", kn,
                             smma_format_name(s->a_fmt), smma_format_name(s->b_fmt),
@@ -96,16 +104,70 @@ check_problem(const smma_gpu_gemm_args *a, const char *kn, bool p32, char *msg, 
                             s->scale_fmt != SMMA_NONE ? smma_format_name(s->scale_fmt) : "",
                             s->scale_fmt != SMMA_NONE ? (s->vec == 16 ? " scales per 16"
                                                                        : " scales per 32") : "");
+    if (k == SMMA_GPU_SM90_BS) {
+        if (s->scale_fmt != SMMA_E8M0 && s->scale_fmt != SMMA_UE4M3)
+            return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s computes block-scaled "
+                                "products (e8m0 or ue4m3 scales), not %s x %s without scales",
+                                kn, smma_format_name(s->a_fmt), smma_format_name(s->b_fmt));
+        if (!bs_pair(s->a_fmt, s->b_fmt))
+            return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: %s x %s is not built "
+                                "(it takes the pairs of sm80-bs-large; sm80-bs-v1 computes "
+                                "every pair)", kn, smma_format_name(s->a_fmt),
+                                smma_format_name(s->b_fmt));
+        if (s->scale_fmt == SMMA_UE4M3 && (s->a_fmt != SMMA_E2M1 || s->b_fmt != SMMA_E2M1))
+            return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: ue4m3 scales are built "
+                                "for e2m1 x e2m1 (NVFP4) only, not %s x %s", kn,
+                                smma_format_name(s->a_fmt), smma_format_name(s->b_fmt));
+    }
+    return SMMA_GPU_STATUS_OK;
+}
+
+/* The rules of the sm90 kernels, in the order a caller meets them. */
+static int
+check_problem(const smma_gpu_gemm_args *a, smma_gpu_kernel k, const char *kn, char *msg,
+              size_t len)
+{
+    const smma_gemm_shape *s = &a->shape;
+    bool p32 = k == SMMA_GPU_SM90_PROMOTE32, bs = k == SMMA_GPU_SM90_BS;
+    uint32_t abits = 8, bbits = 8;
+    smma_error err;
+    int rc;
+
+    if (smma_gemm_shape_check(s, &err) != SMMA_OK)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: %s", kn, err.msg);
+    if (s->m > INT32_MAX || s->n > INT32_MAX || s->k > INT32_MAX)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: m, n and k must be below "
+                            "2^31", kn);
+    if ((rc = check_formats(s, k, kn, msg, len)) != SMMA_GPU_STATUS_OK)
+        return rc;
     if (!a->a_kmajor)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: A must be K-major "
-                            "(row-major)%s", kn, p32 ? "" : "; sm80-v1 takes an M-major A");
-    if (p32 && !a->b_kmajor)
-        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: B must be K-major (fp8 wgmma "
-                            "reads K-major operands only; the scales run along K)", kn);
-    if (p32 && a->scale_layout != SMMA_SL_LINEAR && a->scale_layout != SMMA_SL_128X4)
+                            "(row-major)%s", kn, p32 || bs ? "" : "; sm80-v1 takes an M-major A");
+    if ((p32 || bs) && !a->b_kmajor)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: B must be K-major (%s; "
+                            "the scales run along K)", kn, p32 ? "fp8 wgmma reads K-major "
+                            "operands only" : "the converters read rows of K");
+    if ((p32 || bs) && a->scale_layout != SMMA_SL_LINEAR && a->scale_layout != SMMA_SL_128X4)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: scales must be in the linear "
                             "or the 128x4 layout, not %s", kn,
                             smma_scale_layout_name(a->scale_layout));
+    if (bs && (s->a_fmt == SMMA_E2M1 || s->b_fmt == SMMA_E2M1)
+        && (s->k % 2 != 0 || (s->a_fmt == SMMA_E2M1 && a->lda % 2 != 0)
+            || (s->b_fmt == SMMA_E2M1 && a->ldb % 2 != 0)))
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: e2m1 operands come two "
+                            "codes per byte: k and the leading dimension must be even", kn);
+    if (bs) {
+        /* The converters address the scales with 32-bit offsets. */
+        uint64_t kbc = (s->k + s->vec - 1) / s->vec, kbp = (kbc + 3) / 4 * 4;
+        bool l128 = a->scale_layout == SMMA_SL_128X4;
+        uint64_t sa = l128 ? (s->m + 127) / 128 * 128 * kbp : s->m * kbc;
+        uint64_t sb = l128 ? (s->n + 127) / 128 * 128 * kbp : s->n * kbc;
+
+        if (sa >= ((uint64_t) 1 << 32) || sb >= ((uint64_t) 1 << 32))
+            return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: the scales of A and B "
+                                "must each be below 4 GiB (%llu and %llu bytes)", kn,
+                                (unsigned long long) sa, (unsigned long long) sb);
+    }
     if (s->c_fmt != SMMA_NONE && s->c_fmt != SMMA_FP32)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: C must be fp32 or absent, "
                             "not %s", kn, smma_format_name(s->c_fmt));
@@ -120,13 +182,63 @@ check_problem(const smma_gpu_gemm_args *a, const char *kn, bool p32, char *msg, 
     if (a->lda > INT32_MAX || a->ldb > INT32_MAX || a->ldc > INT32_MAX || a->ldd > INT32_MAX)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: leading dimensions must be "
                             "below 2^31", kn);
-    if (a->lda % row != 0 || a->ldb % row != 0)
+    if (!p32) {
+        abits = bs ? smma_sm90_fmt_bits(s->a_fmt) : 16;
+        bbits = bs ? smma_sm90_fmt_bits(s->b_fmt) : 16;
+    }
+    if (a->lda * abits % 128 != 0 || a->ldb * bbits % 128 != 0)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: TMA reads rows at 16-byte "
-                            "aligned addresses: lda = %zu and ldb = %zu must be multiples of %u",
-                            kn, a->lda, a->ldb, row);
+                            "aligned addresses: lda = %zu and ldb = %zu must be multiples of "
+                            "%u and %u", kn, a->lda, a->ldb, 128 / abits, 128 / bbits);
     if ((uintptr_t) a->a % 16 != 0 || (uintptr_t) a->b % 16 != 0)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: TMA needs A and B at "
                             "16-byte aligned addresses", kn);
+    return SMMA_GPU_STATUS_OK;
+}
+
+/* The rest of sm90-bs's plan (version 4): shared memory holds the ring of
+ * stored bytes (pipe; SMMA_SM90_STAGES sets its slots), three slots of
+ * bf16 (conv) where that leaves the stored ring three slots, else two,
+ * the barriers of both rings and the epilogue buffers. */
+static int
+plan_bs(smma_sm90_plan *p, const smma_sm90_tune *t, const char *kn, char *msg, size_t len)
+{
+    uint32_t raw, conv, room = SMMA_SM90_SMEM_LIMIT - 1024 - SMMA_SM90_BAR_BYTES
+                                 - 4 * SMMA_SM90_EPI_BUF;
+    uint32_t cs, rs = 0;
+
+    p->off_ra = 0;
+    p->off_rb = p->bm * p->ra;
+    raw = (p->off_rb + p->bn * p->rb + 1023) / 1024 * 1024;
+    p->off_a = 0;
+    p->off_b = p->bm * SMMA_SM90_ROWB;
+    conv = p->off_b + p->bn * SMMA_SM90_ROWB;
+    for (cs = 3; cs >= 2; cs--) {
+        rs = (room - cs * conv) / raw;
+        if (rs > 6)
+            rs = 6;
+        if (t->stages != 0 || rs >= 3 || cs == 2)
+            break;
+    }
+    if (t->stages != 0)
+        rs = t->stages;
+    if (rs < 2 || rs > 8 || rs * raw + cs * conv > room)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: %u stages of %u bytes (the "
+                            "stored operands) and %u of %u (bf16) do not fit in %u bytes of "
+                            "shared memory", kn, rs, raw, cs, conv, room);
+    p->pipe.stages = rs;
+    p->pipe.stage_bytes = raw;
+    p->pipe.stage_tx = p->bm * p->ra + p->bn * p->rb;
+    p->off_conv = rs * raw;
+    p->conv = p->pipe;
+    p->conv.stages = cs;
+    p->conv.stage_bytes = conv;
+    p->conv.stage_tx = 0;
+    p->conv.cluster = 1;
+    p->pipe.off_bar = p->off_conv + cs * conv;
+    p->conv.off_bar = smma_pipe_bar_end(&p->pipe);
+    p->off_epi = (p->pipe.off_bar + SMMA_SM90_BAR_BYTES + 1023) / 1024 * 1024;
+    p->smem_bytes = p->off_epi + 4 * SMMA_SM90_EPI_BUF + 1024;
     return SMMA_GPU_STATUS_OK;
 }
 
@@ -136,24 +248,24 @@ smma_sm90_plan_init(smma_sm90_plan *p, const smma_gpu_gemm_args *a, smma_gpu_ker
 {
     static const smma_sm90_tune none = { 0, 0, 0, 0 };
     const smma_gemm_shape *s;
-    const char *kn = k == SMMA_GPU_SM90_V1 ? "sm90-v1"
-                     : k == SMMA_GPU_SM90_V2 ? "sm90-v2" : "sm90-promote32";
+    const char *kn = kernel_name(k);
     uint32_t esz, group, room, nq, epi;
     int rc;
 
-    if (k != SMMA_GPU_SM90_V1 && k != SMMA_GPU_SM90_V2 && k != SMMA_GPU_SM90_PROMOTE32)
+    if (k != SMMA_GPU_SM90_V1 && k != SMMA_GPU_SM90_V2 && k != SMMA_GPU_SM90_PROMOTE32
+        && k != SMMA_GPU_SM90_BS)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "sm90: kernel %d is not sm90-v1, "
-                            "sm90-v2 or sm90-promote32", (int) k);
+                            "sm90-v2, sm90-promote32 or sm90-bs", (int) k);
     if (a == NULL || p == NULL)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: no problem given", kn);
     if (t == NULL)
         t = &none;
-    if ((rc = check_problem(a, kn, k == SMMA_GPU_SM90_PROMOTE32, msg, len))
-        != SMMA_GPU_STATUS_OK)
+    if ((rc = check_problem(a, k, kn, msg, len)) != SMMA_GPU_STATUS_OK)
         return rc;
     s = &a->shape;
     memset(p, 0, sizeof(*p));
-    p->version = k == SMMA_GPU_SM90_V1 ? 1 : k == SMMA_GPU_SM90_V2 ? 2 : 3;
+    p->version = k == SMMA_GPU_SM90_V1 ? 1 : k == SMMA_GPU_SM90_V2 ? 2
+                 : k == SMMA_GPU_SM90_PROMOTE32 ? 3 : 4;
     p->m = (uint32_t) s->m;
     p->n = (uint32_t) s->n;
     p->k = (uint32_t) s->k;
@@ -173,18 +285,31 @@ smma_sm90_plan_init(smma_sm90_plan *p, const smma_gpu_gemm_args *a, smma_gpu_ker
         p->sf_words = (p->sf_128x4 || p->kb_cols % 4 == 0) && (uintptr_t) a->sa % 4 == 0
                       && (uintptr_t) a->sb % 4 == 0;
     }
+    if (p->version == 4) {
+        /* The bf16 ring is v2's stage; the stored ring holds 64 k a row. */
+        p->a_fmt = s->a_fmt;
+        p->b_fmt = s->b_fmt;
+        p->sf_fmt = s->scale_fmt;
+        p->vshift = s->vec == 16 ? 4 : 5;
+        p->sf_128x4 = a->scale_layout == SMMA_SL_128X4;
+        p->kb_cols = (uint32_t) ((s->k + s->vec - 1) / s->vec);
+        p->kb_pad = (p->kb_cols + 3) / 4 * 4;
+        p->ra = 8 * smma_sm90_fmt_bits(p->a_fmt);
+        p->rb = 8 * smma_sm90_fmt_bits(p->b_fmt);
+    }
 
     /* The tile: v3 128 x 128 (two m64n128k32 per 32 k, each with its own
      * temporary registers beside the accumulator). */
     p->wgs = p->version == 1 ? 1 : 2;
     p->bm = 64 * p->wgs;
-    p->bn = p->version != 2 ? 128 : t->bn != 0 ? t->bn : p->n > 128 ? 256 : 128;
+    p->bn = p->version == 4 ? 256
+            : p->version != 2 ? 128 : t->bn != 0 ? t->bn : p->n > 128 ? 256 : 128;
     if (p->bn != 128 && p->bn != 256)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: a tile of %u columns is not "
                             "128 or 256", kn, p->bn);
-    if (p->version == 3 && t->bn != 0 && t->bn != 128)
+    if ((p->version == 3 || p->version == 4) && t->bn != 0 && t->bn != p->bn)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: a tile of %u columns is not "
-                            "128", kn, t->bn);
+                            "%u", kn, t->bn, p->bn);
     p->pipe.kiters = (p->k + p->bk - 1) / p->bk;
     p->pipe.tiles_m = (p->m + p->bm - 1) / p->bm;
     p->pipe.tiles_n = (p->n + p->bn - 1) / p->bn;
@@ -202,35 +327,39 @@ smma_sm90_plan_init(smma_sm90_plan *p, const smma_gpu_gemm_args *a, smma_gpu_ker
     group = t->group != 0 ? t->group : 4;
     p->pipe.group = group / p->pipe.cluster > 0 ? group / p->pipe.cluster : 1;
     p->b_rows = (p->b_nmajor ? p->bn / 64 : p->bn) / p->pipe.cluster;
-
-    /* Shared memory: the stages (v3: A, B, then the k-step's scales as
-     * fp32), the barriers, the epilogue buffers of v2 and v3. */
-    p->off_a = 0;
-    p->off_b = p->bm * SMMA_SM90_ROWB;
-    p->pipe.stage_bytes = p->off_b + p->bn * SMMA_SM90_ROWB;
-    p->pipe.stage_tx = p->pipe.stage_bytes;
-    if (p->version == 3) {
-        p->off_sfa = p->pipe.stage_bytes;
-        p->off_sfb = p->off_sfa + SMMA_SM90_SFA_BYTES;
-        p->pipe.stage_bytes = (p->off_sfb + SMMA_SM90_SFB_BYTES + 1023) / 1024 * 1024;
+    if (p->version == 4) {
+        if ((rc = plan_bs(p, t, kn, msg, len)) != SMMA_GPU_STATUS_OK)
+            return rc;
+    } else {
+        /* Shared memory: the stages (v3: A, B, then the k-step's scales as
+         * fp32), the barriers, the epilogue buffers of v2 and v3. */
+        p->off_a = 0;
+        p->off_b = p->bm * SMMA_SM90_ROWB;
+        p->pipe.stage_bytes = p->off_b + p->bn * SMMA_SM90_ROWB;
+        p->pipe.stage_tx = p->pipe.stage_bytes;
+        if (p->version == 3) {
+            p->off_sfa = p->pipe.stage_bytes;
+            p->off_sfb = p->off_sfa + SMMA_SM90_SFA_BYTES;
+            p->pipe.stage_bytes = (p->off_sfb + SMMA_SM90_SFB_BYTES + 1023) / 1024 * 1024;
+        }
+        epi = p->version == 1 ? 0 : 4 * SMMA_SM90_EPI_BUF;
+        room = SMMA_SM90_SMEM_LIMIT - 1024 - SMMA_SM90_BAR_BYTES - epi;
+        if (t->stages != 0)
+            p->pipe.stages = t->stages;
+        else if (p->version == 1)
+            p->pipe.stages = 4;
+        else
+            p->pipe.stages = room / p->pipe.stage_bytes > 8 ? 8 : room / p->pipe.stage_bytes;
+        if (p->pipe.stages < 2 || p->pipe.stages > 8
+            || p->pipe.stages * p->pipe.stage_bytes > room)
+            return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: %u stages of %u bytes "
+                                "do not fit in %u bytes of shared memory (2 .. %u do)", kn,
+                                p->pipe.stages, p->pipe.stage_bytes, room,
+                                room / p->pipe.stage_bytes < 8 ? room / p->pipe.stage_bytes : 8);
+        p->pipe.off_bar = p->pipe.stages * p->pipe.stage_bytes;
+        p->off_epi = (p->pipe.off_bar + SMMA_SM90_BAR_BYTES + 1023) / 1024 * 1024;
+        p->smem_bytes = p->off_epi + epi + 1024;
     }
-    epi = p->version == 1 ? 0 : 4 * SMMA_SM90_EPI_BUF;
-    room = SMMA_SM90_SMEM_LIMIT - 1024 - SMMA_SM90_BAR_BYTES - epi;
-    if (t->stages != 0)
-        p->pipe.stages = t->stages;
-    else if (p->version == 1)
-        p->pipe.stages = 4;
-    else
-        p->pipe.stages = room / p->pipe.stage_bytes > 8 ? 8 : room / p->pipe.stage_bytes;
-    if (p->pipe.stages < 2 || p->pipe.stages > 8
-        || p->pipe.stages * p->pipe.stage_bytes > room)
-        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: %u stages of %u bytes do not "
-                            "fit in %u bytes of shared memory (2 .. %u do)", kn,
-                            p->pipe.stages, p->pipe.stage_bytes, room,
-                            room / p->pipe.stage_bytes < 8 ? room / p->pipe.stage_bytes : 8);
-    p->pipe.off_bar = p->pipe.stages * p->pipe.stage_bytes;
-    p->off_epi = (p->pipe.off_bar + SMMA_SM90_BAR_BYTES + 1023) / 1024 * 1024;
-    p->smem_bytes = p->off_epi + epi + 1024;
 
     /* The CTAs: one per tile (v1), or persistent whole clusters. */
     if (p->version == 1) {

@@ -278,6 +278,55 @@ s90_fixup(const smma_sm90_plan &p, uint8_t *smem, uint32_t kit, uint32_t wg, uin
         *(uint16_t *) (smem + smma_sm90_fix_off(&p, kit, wg, i)) = (uint16_t) SMMA_SM90_NEG_ZERO;
 }
 
+/*
+ * The k-steps of one tile for consumer warpgroup wg (thread t) on the ring
+ * `ring`, whose slot s lies at shared address base + s * ring.stage_bytes
+ * (at smem_ring + ... in the generic space), from position *pos: the
+ * whole k-steps, four wgmma each with one group in flight behind the one
+ * just issued (the previous k-step's slot is released once its group is
+ * done); a ragged last k-step with only the wgmma that hold a k below K,
+ * after the fix-up when FIXUP (v2; sm90-bs's converters write those -0
+ * themselves); then every group completed and the last slot released.
+ */
+template <int BN, int FP16, int TRANS_B, bool FIXUP>
+static __device__ __forceinline__ void
+s90_mainloop(const smma_sm90_plan &p, const smma_pipe &ring, uint32_t sbase, uint32_t base,
+             uint8_t *smem_ring, uint32_t (&d)[BN / 2], smma_pipe_pos *pos, uint32_t wg,
+             uint32_t t)
+{
+    uint32_t kfull = smma_sm90_full_ksteps(&p), kit, prev = 0;
+
+    for (kit = 0; kit < kfull; kit++, smma_pipe_next(&ring, pos)) {
+        pipe_wait_full(ring, sbase, *pos);
+        s90_kstep<BN, FP16, TRANS_B>(p, d, base + pos->slot * ring.stage_bytes, wg, kit);
+        s90_wgmma_wait<1>();
+        s90_fence_regs(d);
+        if (kit > 0)
+            pipe_release(ring, sbase, prev, t);
+        prev = pos->slot;
+    }
+    if (kfull < p.pipe.kiters) {
+        uint32_t st = base + pos->slot * ring.stage_bytes;
+
+        pipe_wait_full(ring, sbase, *pos);
+        if (FIXUP && smma_sm90_fix_cols(&p, kfull) != 0) {
+            s90_fixup(p, smem_ring + pos->slot * ring.stage_bytes, kfull, wg, t);
+            pipe_fence_async_smem();
+            pipe_named_sync(1 + wg, 128);
+        }
+        s90_kstep_short<BN, FP16, TRANS_B>(p, d, st, wg, kfull, smma_sm90_nmma(&p, kfull));
+        s90_wgmma_wait<1>();
+        s90_fence_regs(d);
+        if (kfull > 0)
+            pipe_release(ring, sbase, prev, t);
+        prev = pos->slot;
+        smma_pipe_next(&ring, pos);
+    }
+    s90_wgmma_wait<0>();
+    s90_fence_regs(d);
+    pipe_release(ring, sbase, prev, t);
+}
+
 /* The accumulator of thread t of warpgroup wg for the tile at (m0, n0)
  * from C (fp32, the only C the sm90 kernels take; 0 outside the matrix).
  * The kernels are built with and without C: without it nothing touches the

@@ -82,8 +82,7 @@ s90_gemm_v2(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps, co
         }
     } else {
         /* A consumer: rows 64 (wg - 1) .. + 63 of every tile. */
-        uint32_t c = wg - 1, ebuf = 0, i, kit, tm, tn, m0, n0, prev = 0;
-        uint32_t kfull = smma_sm90_full_ksteps(&p);
+        uint32_t c = wg - 1, ebuf = 0, i, tm, tn, m0, n0;
         smma_pipe_pos pos = { 0, 0 };
         uint32_t d[BN / 2];
 
@@ -94,42 +93,8 @@ s90_gemm_v2(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps, co
             smma_sm90_origin(&p, tm, tn, &m0, &n0);
             if (HAS_C)
                 s90_load_c(p, x.c, d, c, t, m0, n0);
-            /* The whole k-steps: four wgmma each, one group in flight
-             * behind the one just issued; the previous k-step's slot is
-             * free once its group is done. */
-            for (kit = 0; kit < kfull; kit++, smma_pipe_next(&p.pipe, &pos)) {
-                pipe_wait_full(p.pipe, sbase, pos);
-                s90_kstep<BN, FP16, TRANS_B>(p, d, sbase + pos.slot * p.pipe.stage_bytes, c,
-                                             kit);
-                s90_wgmma_wait<1>();
-                s90_fence_regs(d);
-                if (kit > 0)
-                    pipe_release(p.pipe, sbase, prev, t);
-                prev = pos.slot;
-            }
-            /* A ragged last k-step: the fix-up, then the wgmma that hold a k
-             * below K. */
-            if (kfull < p.pipe.kiters) {
-                uint32_t st = sbase + pos.slot * p.pipe.stage_bytes;
-
-                pipe_wait_full(p.pipe, sbase, pos);
-                if (smma_sm90_fix_cols(&p, kfull) != 0) {
-                    s90_fixup(p, smem + pos.slot * p.pipe.stage_bytes, kfull, c, t);
-                    pipe_fence_async_smem();
-                    pipe_named_sync(1 + c, 128);
-                }
-                s90_kstep_short<BN, FP16, TRANS_B>(p, d, st, c, kfull,
-                                                   smma_sm90_nmma(&p, kfull));
-                s90_wgmma_wait<1>();
-                s90_fence_regs(d);
-                if (kfull > 0)
-                    pipe_release(p.pipe, sbase, prev, t);
-                prev = pos.slot;
-                smma_pipe_next(&p.pipe, &pos);
-            }
-            s90_wgmma_wait<0>();
-            s90_fence_regs(d);
-            pipe_release(p.pipe, sbase, prev, t);
+            s90_mainloop<BN, FP16, TRANS_B, true>(p, p.pipe, sbase, sbase, smem, d, &pos, c,
+                                                  t);
             if (inside)
                 s90_epilogue<BN>(p, maps, x, smem, sbase, d, c, t, m0, n0, &ebuf);
         }

@@ -1,8 +1,8 @@
 /*
  * gpu/sm90/kernels.h - the host side of the sm_90a kernels inside
  * libsoftmma_gpu: the buffers, the tensor maps and the two launchers.
- * CUDA C++ only (gemm_v1.cu, gemm_v2.cu, gemm_p32.cu, launch.cu); the public interface is
- * sm90.h.
+ * CUDA C++ only (gemm_v1.cu, gemm_v2.cu, gemm_p32.cu, gemm_bs.cu, launch.cu);
+ * the public interface is sm90.h.
  *
  * Every function returns an SMMA_GPU_STATUS_* code and writes a one-line
  * message on failure with the probes' set_msg / cuda_fail (probe_util.h);
@@ -20,7 +20,8 @@
 #include "../probes/probe_util.h"
 #include "sm90.h"
 
-/* The operands in device memory (sa, sb: sm90-promote32's scales). */
+/* The operands in device memory (sa, sb: the scales of sm90-promote32 and
+ * sm90-bs). */
 typedef struct s90_bufs {
     const void *a, *b, *c;
     void *d;
@@ -44,8 +45,10 @@ int s90_launch_v1(const smma_sm90_plan *p, const s90_maps *maps, const s90_bufs 
                   cudaStream_t st, char *msg, size_t len);
 
 /* The instances of the warp-specialized kernels (v2, sm90-promote32: 384
- * threads, clusters) for a plan; launch.cu starts them. */
+ * threads, clusters) for a plan; launch.cu starts them.
+ * s90_bs_kernel: NULL for a pair it is not built for. */
 const void *s90_v2_kernel(const smma_sm90_plan *p);
 const void *s90_p32_kernel(const smma_sm90_plan *p);
+const void *s90_bs_kernel(const smma_sm90_plan *p);
 
 #endif /* SOFTMMA_GPU_SM90_KERNELS_H */

@@ -72,7 +72,9 @@ s90_encode_maps(const smma_sm90_plan *p, const s90_bufs *b, s90_maps *out, char 
     for (w = 0; w < 3; w++) {
         uint64_t dims[2], strides[1];
         uint32_t box[2];
-        CUtensorMapDataType t = p->ebytes == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+        /* sm90-bs's A and B are the bytes as stored, unswizzled. */
+        bool raw = p->version == 4 && w != SMMA_SM90_MAP_D;
+        CUtensorMapDataType t = p->ebytes == 1 || raw ? CU_TENSOR_MAP_DATA_TYPE_UINT8
                                 : p->fp16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
                                           : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
 
@@ -85,7 +87,8 @@ s90_encode_maps(const smma_sm90_plan *p, const s90_bufs *b, s90_maps *out, char 
         }
         smma_sm90_tma_geom(p, w, dims, strides, box);
         rc = pipe_encode_map(&out->m[w], t, 2, ptr[w], dims, strides, box,
-                             CU_TENSOR_MAP_SWIZZLE_128B, names[w], msg, len);
+                             raw ? CU_TENSOR_MAP_SWIZZLE_NONE : CU_TENSOR_MAP_SWIZZLE_128B,
+                             names[w], msg, len);
         if (rc != SMMA_GPU_STATUS_OK)
             return rc;
     }
@@ -148,7 +151,7 @@ ws_max_clusters(const void *k, const smma_sm90_plan *p)
     return n > 0 ? (unsigned) n : 0;
 }
 
-/* Starts the warp-specialized kernel k (v2, sm90-promote32) with plan *p:
+/* Starts the warp-specialized kernel k (v2, sm90-promote32, sm90-bs) with plan *p:
  * as many persistent clusters as can run at once. */
 static int
 ws_launch(const void *k, smma_sm90_plan *p, const s90_maps *maps, const s90_bufs *b,
@@ -171,7 +174,8 @@ ws_launch(const void *k, smma_sm90_plan *p, const s90_maps *maps, const s90_bufs
     if ((e = cudaLaunchKernelExC(&cfg, k, args)) != cudaSuccess
         || (e = cudaGetLastError()) != cudaSuccess)
         return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA,
-                         p->version == 2 ? "sm90-v2 launch" : "sm90-promote32 launch", e);
+                         p->version == 2 ? "sm90-v2 launch"
+                         : p->version == 3 ? "sm90-promote32 launch" : "sm90-bs launch", e);
     return SMMA_GPU_STATUS_OK;
 }
 
@@ -183,6 +187,7 @@ smma_sm90_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t
     smma_sm90_tune t;
     s90_bufs b;
     s90_maps maps;
+    const void *kern;
     int sms = 0, rc;
     cudaError_t e;
 
@@ -195,6 +200,9 @@ smma_sm90_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t
     if (k == SMMA_GPU_SM90_PROMOTE32 && (a->sa == NULL || a->sb == NULL))
         return set_msg(msg, len, SMMA_GPU_STATUS_EINVAL,
                        "sm90-promote32: the scales sa and sb must be given");
+    if (k == SMMA_GPU_SM90_BS && (a->sb == NULL || (a->shape.a_fmt != SMMA_BF16 && a->sa == NULL)))
+        return set_msg(msg, len, SMMA_GPU_STATUS_EINVAL,
+                       "sm90-bs: the scales of a scaled operand must be given");
     if ((rc = smma_sm90_ready(msg, len)) != SMMA_GPU_STATUS_OK)
         return rc;
     if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0)) != cudaSuccess)
@@ -214,6 +222,10 @@ smma_sm90_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t
         return rc;
     if (p.version == 1)
         return s90_launch_v1(&p, &maps, &b, st, msg, len);
-    return ws_launch(p.version == 2 ? s90_v2_kernel(&p) : s90_p32_kernel(&p), &p, &maps, &b, st,
-                     msg, len);
+    kern = p.version == 2 ? s90_v2_kernel(&p) : p.version == 3 ? s90_p32_kernel(&p)
+                                                                : s90_bs_kernel(&p);
+    if (kern == NULL)
+        return set_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: no instance for this problem",
+                       smma_gpu_kernel_name(k));
+    return ws_launch(kern, &p, &maps, &b, st, msg, len);
 }

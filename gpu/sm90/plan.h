@@ -1,9 +1,9 @@
 /*
  * gpu/sm90/plan.h - the plan of the sm_90a GEMM kernels (gemm_v1.cu,
- * gemm_v2.cu, gemm_p32.cu): for every CTA and k-step, which global elements TMA puts at
- * which shared-memory addresses, which descriptors each wgmma.mma_async
- * gets, which accumulator registers hold which element of D, and where the
- * epilogue puts D on its way out.
+ * gemm_v2.cu, gemm_p32.cu, gemm_bs.cu): for every CTA and k-step, which
+ * global elements TMA puts at which shared-memory addresses, which
+ * descriptors each wgmma.mma_async gets, which accumulator registers
+ * hold which element of D, and where the epilogue puts D on its way out.
  *
  * The plan is a struct of integers filled on the host
  * (smma_sm90_plan_init, check.c) and passed to the kernels by value; the
@@ -51,11 +51,18 @@
  * block, A and B K-major; and the k-step's scales as fp32 in the stage,
  * after B ("The scales of sm90-promote32" below).
  *
+ * sm90-bs (version 4) is v2's consumer side on a second ring: A and B land
+ * by TMA as stored (fp8, fp6, fp4 or bf16 bytes, unswizzled) in the ring
+ * `pipe`, and converter threads write each k-step as bf16 times its scales
+ * into a slot of the ring `conv`, laid out as v2's stage ("The conversion
+ * of sm90-bs" below).
+ *
  * K that is not a multiple of 64: TMA fills elements past the end of a row
  * with 0; in the last k-step only the wgmma that hold a k below K are
- * issued, and the "fix-up" writes -0 into A's columns from K to the end of
- * the last 16-k block (so every padded product is -0, which cannot turn a
- * -0 sum into +0: the short block the model defines).  M and N that are
+ * issued, and the "fix-up" (v1, v2) writes -0 into A's columns from K to
+ * the end of the last 16-k block, so that every padded product is -0.
+ * Under h100-bf16, whose blocks of zeros give +0 (zero_plus), no padded
+ * product changes a result either way; sm90-bs writes +0.  M and N that are
  * not multiples of the tile: rows past M and columns past N are loaded as
  * 0 and not stored.
  */
@@ -65,6 +72,8 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+
+#include <softmma/format.h>
 
 #include "../../sim/softmma/tc05_addr.h"
 #include "../../sim/softmma/wgmma_addr.h"
@@ -92,7 +101,7 @@ typedef struct smma_sm90_tune {
 } smma_sm90_tune;
 
 typedef struct smma_sm90_plan {
-    uint32_t version;           /* 1 sm90-v1, 2 sm90-v2, 3 sm90-promote32 */
+    uint32_t version;           /* 1 sm90-v1, 2 sm90-v2, 3 sm90-promote32, 4 sm90-bs */
     /* The pipeline (gpu/pipe.h): the ring (stage s at s * pipe.stage_bytes
      * from a 1024-aligned base, its barriers at pipe.off_bar), the k-steps
      * per tile, the tiles, the clusters, the tile order and the CTAs. */
@@ -112,6 +121,20 @@ typedef struct smma_sm90_plan {
     uint32_t sf_words;          /* the 4 scales of a row and k-step lie in an aligned word */
     uint32_t kb_cols;           /* scale columns: ceil(k / 32) */
     uint32_t kb_pad;            /* the same rounded up to 4 (the 128x4 layout) */
+    /* sm90-bs (version 4): A and B as stored (smma_format numbers: e4m3, e5m2,
+     * e2m3, e3m2, e2m1, and bf16 for A) land by TMA in a ring of their own
+     * (pipe: off_ra, off_rb in a slot), the converters write them as bf16
+     * times their scales into a second ring (conv, from off_conv: a slot
+     * holds A at off_a and B at off_b as v2's stage does), which the
+     * consumers read. */
+    uint32_t a_fmt, b_fmt;      /* the formats of A and B */
+    uint32_t sf_fmt;            /* the scales' format: SMMA_E8M0 or SMMA_UE4M3 */
+    uint32_t vshift;            /* log2 of the elements per scale (16 or 32) */
+    uint32_t ra, rb;            /* bytes of a row of A, of B per k-step as stored */
+    uint32_t off_ra, off_rb;    /* A and B as stored in a slot of the ring `pipe` */
+    uint32_t off_conv;          /* the bf16 ring */
+    smma_pipe conv;             /* its slots (stages, stage_bytes) and barriers (off_bar);
+                                   CTA-local (cluster 1) */
     /* The tiling. */
     uint32_t wgs;               /* consumer warpgroups: 1 (v1) or 2 (v2, v3) */
     uint32_t bm, bn;            /* the tile: 64 * wgs rows by bn columns */
@@ -169,6 +192,14 @@ smma_sm90_smem_b(const smma_sm90_plan *p, uint32_t n, uint32_t kk)
     return smma_tc05_swz(SMMA_TC05_SW_128B, p->off_b + (uint32_t) (bits / 8));
 }
 
+/* Bits of an element of format f as stored (softmma/gpu.h): 16 for bf16,
+ * 4 for e2m1 (two a byte), else 8 (e2m3 and e3m2 one a byte). */
+SMMA_HD uint32_t
+smma_sm90_fmt_bits(uint32_t f)
+{
+    return f == SMMA_BF16 ? 16u : f == SMMA_E2M1 ? 4u : 8u;
+}
+
 /* ---- TMA: the tensor maps and their boxes ----------------------------------------------- */
 
 /*
@@ -191,6 +222,19 @@ SMMA_HD void
 smma_sm90_tma_geom(const smma_sm90_plan *p, unsigned which, uint64_t dims[2],
                    uint64_t strides[1], uint32_t box[2])
 {
+    if (p->version == 4 && which != SMMA_SM90_MAP_D) {
+        /* sm90-bs: the bytes as stored, ra (rb) of each row per k-step,
+         * unswizzled (the converters read them row by row). */
+        bool a = which == SMMA_SM90_MAP_A;
+        uint32_t bits = smma_sm90_fmt_bits(a ? p->a_fmt : p->b_fmt);
+
+        dims[0] = ((uint64_t) p->k * bits + 7) / 8;
+        dims[1] = a ? p->m : p->n;
+        strides[0] = (a ? p->a_ld : p->b_ld) * bits / 8;
+        box[0] = a ? p->ra : p->rb;
+        box[1] = a ? p->bm : p->b_rows;
+        return;
+    }
     if (which == SMMA_SM90_MAP_A) {
         dims[0] = p->k;
         dims[1] = p->m;
@@ -222,6 +266,7 @@ smma_sm90_nboxes(const smma_sm90_plan *p)
     return 1 + (p->b_nmajor ? p->b_rows : 1);
 }
 
+
 /*
  * Box i of k-step kit of the tile at (m0, n0), loaded by CTA `rank` of
  * its cluster: the map (SMMA_SM90_MAP_*), its coordinates (innermost
@@ -235,6 +280,15 @@ smma_sm90_box(const smma_sm90_plan *p, uint32_t i, uint32_t m0, uint32_t n0, uin
 {
     uint32_t q;
 
+    if (p->version == 4) {
+        /* sm90-bs: A's stored rows, then this CTA's half of B's. */
+        *map = i == 0 ? SMMA_SM90_MAP_A : SMMA_SM90_MAP_B;
+        q = i == 0 ? 0 : rank * p->b_rows;
+        c[0] = (int32_t) (kit * (i == 0 ? p->ra : p->rb));
+        c[1] = (int32_t) (i == 0 ? m0 : n0 + q);
+        *off = i == 0 ? p->off_ra : p->off_rb + q * p->rb;
+        return i != 0 && p->pipe.cluster > 1;
+    }
     if (i == 0) {
         *map = SMMA_SM90_MAP_A;
         c[0] = (int32_t) (kit * p->bk);
@@ -411,6 +465,61 @@ SMMA_HD uint32_t
 smma_sm90_kblocks(const smma_sm90_plan *p, uint32_t kit)
 {
     return (smma_sm90_kvalid(p, kit) + 31) / 32;
+}
+
+/* ---- the conversion of sm90-bs ------------------------------------------------------- */
+
+/*
+ * The converter threads of sm90-bs (gemm_bs.cu) cut a k-step into units
+ * of 16 k of one row: unit q of the k-step is row q / 4 of the bm + bn
+ * rows (A's, then B's), its k from 16 (q % 4) on.  A unit reads its bytes
+ * from the slot of the stored ring (rows of ra or rb bytes, unswizzled:
+ * a warp's 32 units read 8 whole rows, contiguous), multiplies its 16
+ * elements by the one scale they share (a block of 16 or 32 k holds whole
+ * units) and writes them as two 16-byte chunks of bf16 into the slot of the
+ * bf16 ring, where smma_sm90_smem_a / _b put them (the 128-byte swizzle: a
+ * warp's stores fall into distinct banks four times over).
+ */
+#define SMMA_SM90_BS_CONVERTERS 128u /* converter threads: warpgroup 0 */
+
+SMMA_HD uint32_t
+smma_sm90_units(const smma_sm90_plan *p)
+{
+    return 4 * (p->bm + p->bn);
+}
+
+/* The offset of unit q's bytes in a slot of the stored ring. */
+SMMA_HD uint32_t
+smma_sm90_unit_raw(const smma_sm90_plan *p, uint32_t q)
+{
+    uint32_t row = q / 4, u = q % 4;
+
+    return row < p->bm ? p->off_ra + row * p->ra + u * (p->ra / 4)
+                       : p->off_rb + (row - p->bm) * p->rb + u * (p->rb / 4);
+}
+
+/* The offset of chunk h (0, 1: k 8 h .. 8 h + 7 of the unit) of unit q in
+ * a slot of the bf16 ring: row q / 4 of the slot's bm + bn rows of 128
+ * bytes (A's, then B's at off_b = bm * 128, both K-major), 16-byte chunk
+ * 2 (q % 4) + h swizzled by the row (the 128-byte swizzle XORs the chunk
+ * with the row mod 8).  That is smma_sm90_smem_a (smma_sm90_smem_b for B's
+ * rows) of the unit's row and k, written out so that the converters spend
+ * a few integer operations on it (tests/sim/sm90-bs-dry-t checks that the
+ * two agree for every unit). */
+SMMA_HD uint32_t
+smma_sm90_unit_conv(const smma_sm90_plan *p, uint32_t q, uint32_t h)
+{
+    uint32_t row = q / 4;
+
+    (void) p;
+    return row * SMMA_SM90_ROWB + (((2 * (q % 4) + h) ^ (row % 8)) << 4);
+}
+
+/* The scale column of unit q in k-step kit (the block of its first k). */
+SMMA_HD uint32_t
+smma_sm90_unit_kb(const smma_sm90_plan *p, uint32_t kit, uint32_t q)
+{
+    return (kit * p->bk + 16 * (q % 4)) >> p->vshift;
 }
 
 /* ---- wgmma ----------------------------------------------------------------------------- */

@@ -115,7 +115,8 @@ class Model(ctypes.Structure):
                 ('promote', ctypes.c_uint), ('inner', c_str), ('inputs', c_str),
                 ('status', c_str), ('psum_apart', ctypes.c_bool), ('psum_round', c_enum),
                 ('korder', ctypes.POINTER(ctypes.c_ubyte)), ('korder_len', ctypes.c_uint),
-                ('upcast_f16', ctypes.c_bool), ('f16_acc', c_enum), ('c_last', ctypes.c_bool)]
+                ('upcast_f16', ctypes.c_bool), ('f16_acc', c_enum), ('c_last', ctypes.c_bool),
+                ('zero_plus', ctypes.c_bool)]
 
 
 ModelP = ctypes.POINTER(Model)

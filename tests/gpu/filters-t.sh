@@ -73,11 +73,13 @@ case $tap_out in
 esac
 ok $? "gemm-t: SMMA_GEMM_KERNEL=sm90-v2 is accepted (exit $tap_rc)"
 
-# sm90-bs-t's filter: its MXFP8 pairs.
+# sm90-bs-t's filter: the pairs of its kernels.
 prog=$SMMA_BUILDDIR/tests/gpu/sm90-bs-t
-run "" mxfp8,mxfp4
+run "" mxfp8,mxfp4-mxfp8
 bails "sm90-bs-t: a pair it does not compute bails out, naming the list" \
-    "SMMA_GEMM_PAIRS=mxfp8,mxfp4"
+    "SMMA_GEMM_PAIRS=mxfp8,mxfp4-mxfp8"
+run sm90-v2 ""
+bails "sm90-bs-t: a kernel it does not test bails out, naming it" "SMMA_GEMM_KERNEL=sm90-v2"
 run "" mxfp8e5m2
 case $tap_out in
     "Bail out!"*) false ;;

@@ -767,6 +767,35 @@ test_promote32(void)
        "sm90-promote32 has no model for ue4m3 scales: %s", msg);
 }
 
+/* sm90-bs: asked for by name on 9.0 only, the pairs of sm80-bs-large
+ * (NVFP4 the one pair with ue4m3 scales); its model bf16-upcast-h100, the
+ * model of sm80-bs-large on 9.0. */
+static void
+test_sm90_bs(void)
+{
+    smma_gpu_gemm_args x = bs_args(SMMA_E2M1, SMMA_E2M1, 8192, 8192, 8192);
+    const char *m = NULL;
+    char msg[256] = "";
+    int rc;
+
+    x.kernel = SMMA_GPU_SM90_BS;
+    chooses(&x, 9, 0, SMMA_GPU_SM90_BS, "sm90-bs asked for, mxfp4");
+    refuses(&x, 10, 0, SMMA_GPU_STATUS_EARCH, "9.0 (wgmma, sm_90a)", "sm90-bs on 10.0");
+    refuses(&x, 8, 0, SMMA_GPU_STATUS_EARCH, "the device has 8.0", "sm90-bs on 8.0");
+    x = bs_args(SMMA_E2M1, SMMA_E4M3, 4096, 4096, 4096);
+    x.kernel = SMMA_GPU_SM90_BS;
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "e2m1 x e4m3 is not built", "sm90-bs, e2m1 x e4m3");
+    x = bs_args(SMMA_BF16, SMMA_E4M3, 4096, 4096, 4096);
+    x.kernel = SMMA_GPU_SM90_BS;
+    chooses(&x, 9, 0, SMMA_GPU_SM90_BS, "sm90-bs asked for, bf16 x mxfp8");
+    rc = smma_gpu_gemm_model(SMMA_GPU_SM90_BS, &x.shape, 9, 0, &m, msg, sizeof(msg));
+    ok(rc == SMMA_GPU_STATUS_OK && m != NULL && strcmp(m, "bf16-upcast-h100") == 0,
+       "sm90-bs on 9.0 follows bf16-upcast-h100");
+    rc = smma_gpu_gemm_model(SMMA_GPU_SM90_BS, &x.shape, 10, 0, &m, msg, sizeof(msg));
+    ok(rc == SMMA_GPU_STATUS_EARCH && strstr(msg, "9.0") != NULL,
+       "sm90-bs has no model on 10.0: %s", msg);
+}
+
 int
 main(void)
 {
@@ -775,6 +804,7 @@ main(void)
     test_choice();
     test_sm90();
     test_promote32();
+    test_sm90_bs();
     test_common();
     test_models();
     test_storage();

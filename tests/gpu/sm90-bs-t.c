@@ -1,22 +1,27 @@
 /*
- * tests/gpu/sm90-bs-t.c - the block-scaled sm_90a kernel sm90-promote32
- * (fp8 wgmma per 32-k block, promoted in fp32) on the GPU against the golden
- * vectors and the reference under h100-fp8-promote32.
+ * tests/gpu/sm90-bs-t.c - the block-scaled sm_90a kernels on the GPU
+ * against the golden vectors and the reference: sm90-promote32 (fp8 wgmma
+ * per 32-k block, promoted in fp32) under h100-fp8-promote32, and sm90-bs
+ * (every element times its scale rounded to bf16, bf16 wgmma) under
+ * bf16-upcast-h100.
  *
- * 1. The committed suites of its pairs (MXFP8 e4m3, e5m2 and mixed):
- *    gemm.COMBO.kernel.exact and .kernel.model.h100-fp8-promote32, and for
- *    MXFP8 the tile suites gemm.mxfp8.exact and .model.h100-fp8-promote32,
- *    with scales in the linear and the 128x4 layout.
+ * For each kernel and each pair it takes (sm90-promote32: MXFP8 e4m3, e5m2
+ * and mixed; sm90-bs: those, e5m2 x e4m3, MXFP6 e2m3 and e3m2, MXFP4,
+ * NVFP4, MXFP8 x MXFP4, bf16 x MXFP4 and bf16 x MXFP8):
+ * 1. The committed suites: gemm.COMBO.kernel.exact and .kernel.model.MODEL,
+ *    and the tile suites gemm.COMBO.exact and .model.MODEL where they
+ *    exist, with scales in the linear and the 128x4 layout.
  * 2. Ragged problems with C, alpha and bf16 / fp16 D (clusters half
- *    outside M, K ending 8 k into a block), every pair, both layouts.
- * 3. Special values: e8m0 0x00, 0x01, 0xfe and 0xff (NaN) scales, whose
- *    products leave fp32's range both ways, NaN, Inf and -0 codes; and the
- *    signs of zeros: C = -0 with blocks whose every product is -0.
+ *    outside M, K ending 8 k into a block), both layouts.
+ * 3. Special values: e8m0 0x00, 0x01, 0xfe and 0xff (NaN) scales (ue4m3
+ *    0x00, the largest and NaN), NaN, Inf and -0 codes; and the signs of
+ *    zeros: C = -0 with blocks whose every product is -0.
  * 4. Scales at an odd address (3 bytes past an aligned one).
  * 5. Level 1: 8192^3 for every pair and LLM shapes, sampled (at least
  *    20,000 outputs each, every tile, warp and register slot hit).
  * Outputs are poisoned first; inputs from the seed printed (SMMA_SEED
- * replays it).  SMMA_GEMM_PAIRS=COMBO,... runs only the pairs named.
+ * replays it).  SMMA_GEMM_KERNEL=NAME runs the checks of one kernel,
+ * SMMA_GEMM_PAIRS=COMBO,... those of the pairs named.
  *
  * Skips without CUDA or a device, on a device other than compute
  * capability 9.0, and where the build holds no sm_90a code.
@@ -34,19 +39,50 @@
 
 struct pair {
     const char *combo;
-    smma_format a, b;
-    bool tile_suites;   /* gemm.COMBO.exact and .model.h100-fp8-promote32 exist */
+    smma_format a, b, scale;
+    unsigned vec;
+    bool suites;        /* gemm.COMBO.kernel.exact and .kernel.model.MODEL exist */
+    bool tile_suites;   /* gemm.COMBO.exact and .model.MODEL exist */
 };
 
-static const struct pair pairs[] = {
-    { "mxfp8", SMMA_E4M3, SMMA_E4M3, true },
-    { "mxfp8e5m2", SMMA_E5M2, SMMA_E5M2, false },
-    { "mxfp8-e4m3-e5m2", SMMA_E4M3, SMMA_E5M2, false },
+static const struct pair p32_pairs[] = {
+    { "mxfp8", SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, 32, true, true },
+    { "mxfp8e5m2", SMMA_E5M2, SMMA_E5M2, SMMA_E8M0, 32, true, false },
+    { "mxfp8-e4m3-e5m2", SMMA_E4M3, SMMA_E5M2, SMMA_E8M0, 32, true, false },
 };
-#define NPAIRS (sizeof(pairs) / sizeof(pairs[0]))
 
-/* 128 x 128 tiles, two warpgroups of four warps of 16 rows. */
-static const kt_geometry p32_geometry = { 128, 128, 8, 1 };
+static const struct pair bs_pairs[] = {
+    { "mxfp8", SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, 32, true, true },
+    { "mxfp8e5m2", SMMA_E5M2, SMMA_E5M2, SMMA_E8M0, 32, true, false },
+    { "mxfp8-e4m3-e5m2", SMMA_E4M3, SMMA_E5M2, SMMA_E8M0, 32, true, false },
+    { "mxfp8-e5m2-e4m3", SMMA_E5M2, SMMA_E4M3, SMMA_E8M0, 32, false, false },
+    { "mxfp6e2m3", SMMA_E2M3, SMMA_E2M3, SMMA_E8M0, 32, true, true },
+    { "mxfp6e3m2", SMMA_E3M2, SMMA_E3M2, SMMA_E8M0, 32, true, true },
+    { "mxfp4", SMMA_E2M1, SMMA_E2M1, SMMA_E8M0, 32, true, true },
+    { "nvfp4", SMMA_E2M1, SMMA_E2M1, SMMA_UE4M3, 16, true, true },
+    { "mxfp8-mxfp4", SMMA_E4M3, SMMA_E2M1, SMMA_E8M0, 32, true, true },
+    { "bf16-mxfp4", SMMA_BF16, SMMA_E2M1, SMMA_E8M0, 32, true, false },
+    { "bf16-mxfp8", SMMA_BF16, SMMA_E4M3, SMMA_E8M0, 32, true, false },
+};
+
+/* A kernel, its model's name in the suites, its pairs and its tile:
+ * sm90-promote32 128 x 128, sm90-bs 128 x 256, two warpgroups of four
+ * warps of 16 rows. */
+struct kern {
+    smma_gpu_kernel k;
+    const char *model;
+    const struct pair *pairs;
+    size_t npairs;
+    kt_geometry g;
+};
+
+static const struct kern kerns[] = {
+    { SMMA_GPU_SM90_PROMOTE32, "h100-fp8-promote32", p32_pairs,
+      sizeof(p32_pairs) / sizeof(p32_pairs[0]), { 128, 128, 8, 1 } },
+    { SMMA_GPU_SM90_BS, "bf16-upcast-h100", bs_pairs, sizeof(bs_pairs) / sizeof(bs_pairs[0]),
+      { 128, 256, 8, 1 } },
+};
+#define NKERNS (sizeof(kerns) / sizeof(kerns[0]))
 
 static unsigned scale_offset;
 
@@ -57,6 +93,13 @@ pair_wanted(const struct pair *pr)
     return kt_listed("SMMA_GEMM_PAIRS", pr->combo);
 }
 
+/* Whether the checks of kernel k run (SMMA_GEMM_KERNEL). */
+static bool
+kern_wanted(const struct kern *k)
+{
+    return kt_listed("SMMA_GEMM_KERNEL", smma_gpu_kernel_name(k->k));
+}
+
 static smma_gemm_shape
 pair_shape(const struct pair *pr, size_t m, size_t n, size_t k, smma_format d)
 {
@@ -65,8 +108,8 @@ pair_shape(const struct pair *pr, size_t m, size_t n, size_t k, smma_format d)
     memset(&s, 0, sizeof(s));
     s.a_fmt = pr->a;
     s.b_fmt = pr->b;
-    s.scale_fmt = SMMA_E8M0;
-    s.vec = 32;
+    s.scale_fmt = pr->scale;
+    s.vec = pr->vec;
     s.d_fmt = d;
     s.m = m;
     s.n = n;
@@ -77,6 +120,27 @@ pair_shape(const struct pair *pr, size_t m, size_t n, size_t k, smma_format d)
 /* What a problem gets besides its random codes. */
 enum { PLAIN = 0, SPECIAL = 1, ZEROS = 2 };
 
+/* The codes of -0 and of 1 in format f. */
+static uint32_t
+neg_zero(smma_format f)
+{
+    return f == SMMA_BF16 ? 0x8000 : f == SMMA_E2M1 ? 0x8 : f == SMMA_E2M3 || f == SMMA_E3M2
+           ? 0x20 : 0x80;
+}
+
+static uint32_t
+one(smma_format f)
+{
+    switch (f) {
+    case SMMA_E5M2: return 0x3c;
+    case SMMA_E4M3: return 0x38;
+    case SMMA_E3M2: return 0x0c;
+    case SMMA_E2M3: return 0x08;
+    case SMMA_E2M1: return 0x2;
+    default: return 0x3f80;
+    }
+}
+
 /* Rows of A i % 4 == 1 and columns of B j % 4 == 1 all -0 and +1 (every
  * product of such an output -0), C = -0 at those outputs. */
 static void
@@ -86,32 +150,33 @@ make_zeros(kt_problem *p)
 
     for (i = 1; i < p->s.m; i += 4)
         for (j = 0; j < p->s.k; j++)
-            p->a[i * p->s.k + j] = 0x80;
+            p->a[i * p->s.k + j] = neg_zero(p->s.a_fmt);
     for (i = 1; i < p->s.n; i += 4)
         for (j = 0; j < p->s.k; j++)
-            p->b[i * p->s.k + j] = p->s.b_fmt == SMMA_E5M2 ? 0x3c : 0x38;
+            p->b[i * p->s.k + j] = one(p->s.b_fmt);
     for (i = 1; p->c != NULL && i < p->s.m; i += 4)
         for (j = 1; j < p->s.n; j += 4)
             p->c[i * p->s.n + j] = 0x80000000u;
 }
 
 static void
-check_problem(const kt_device *dev, const struct pair *pr, const smma_gemm_shape *s,
-              bool with_c, smma_scale_layout layout, uint64_t seed, uint64_t samples,
-              unsigned extra)
+check_problem(const kt_device *dev, const struct kern *kn, const struct pair *pr,
+              const smma_gemm_shape *s, bool with_c, smma_scale_layout layout, uint64_t seed,
+              uint64_t samples, unsigned extra)
 {
     kt_problem p;
     kt_how h;
-    const smma_model *model = kt_model(dev, SMMA_GPU_SM90_PROMOTE32, s);
+    const smma_model *model = kt_model(dev, kn->k, s);
+    const char *name = smma_gpu_kernel_name(kn->k);
     uint32_t *d = NULL;
     char msg[512] = "";
     uint64_t checked = 0, bad;
     double t0 = tap_seconds();
 
-    if (!pair_wanted(pr))
+    if (!pair_wanted(pr) || !kern_wanted(kn))
         return;
     memset(&h, 0, sizeof(h));
-    h.kernel = SMMA_GPU_SM90_PROMOTE32;
+    h.kernel = kn->k;
     h.b_kmajor = true;
     h.layout = layout;
     h.scale_offset = scale_offset;
@@ -121,16 +186,16 @@ check_problem(const kt_device *dev, const struct pair *pr, const smma_gemm_shape
         || (d = malloc(s->m * s->n * sizeof(*d))) == NULL
         || ((extra == SPECIAL) && (kt_make_special(&p, seed), false))
         || ((extra == ZEROS) && (make_zeros(&p), false)) || !kt_run(&p, &h, d, msg, sizeof(msg))) {
-        ok(false, "sm90-promote32 %s %zux%zux%zu: %s", pr->combo, s->m, s->n, s->k, msg);
+        ok(false, "%s %s %zux%zux%zu: %s", name, pr->combo, s->m, s->n, s->k, msg);
         free(d);
         kt_free(&p);
         return;
     }
     if (extra == ZEROS)
         diag("D[1][1] (C -0, every product -0) = 0x%08lx", (unsigned long) d[1 * s->n + 1]);
-    bad = kt_verify(&p, model, &p32_geometry, d, samples, seed, &checked);
-    ok(bad == 0, "sm90-promote32 %s %zux%zux%zu, scales %s%s, %sC %s, D %s%s, seed %llu: %llu "
-       "sampled outputs equal %s, %llu differ (%.1f s)", pr->combo, s->m, s->n, s->k,
+    bad = kt_verify(&p, model, &kn->g, d, samples, seed, &checked);
+    ok(bad == 0, "%s %s %zux%zux%zu, scales %s%s, %sC %s, D %s%s, seed %llu: %llu "
+       "sampled outputs equal %s, %llu differ (%.1f s)", name, pr->combo, s->m, s->n, s->k,
        smma_scale_layout_name(layout), scale_offset ? " at an odd address" : "",
        extra == SPECIAL ? "special values, " : extra == ZEROS ? "-0 sums, " : "",
        with_c ? "fp32" : "none", smma_format_name(s->d_fmt), s->has_alpha ? ", alpha" : "",
@@ -138,6 +203,33 @@ check_problem(const kt_device *dev, const struct pair *pr, const smma_gemm_shape
        (unsigned long long) bad, tap_seconds() - t0);
     free(d);
     kt_free(&p);
+}
+
+/* The committed suites of pair pr with kernel kn, scales in both layouts. */
+static void
+check_suites(const struct kern *kn, const struct pair *pr)
+{
+    static const char *const kinds[] = { "kernel.exact", "kernel.model.", "exact", "model." };
+    char name[160];
+    size_t li, i;
+
+    if (!pair_wanted(pr) || !kern_wanted(kn))
+        return;
+    for (li = 0; li < 2; li++) {
+        kt_how h;
+
+        memset(&h, 0, sizeof(h));
+        h.kernel = kn->k;
+        h.b_kmajor = true;
+        h.layout = li == 0 ? SMMA_SL_LINEAR : SMMA_SL_128X4;
+        for (i = 0; i < 4; i++) {
+            if (i < 2 ? !pr->suites : !pr->tile_suites)
+                continue;
+            snprintf(name, sizeof(name), "gemm.%s.%s%s", pr->combo, kinds[i],
+                     i % 2 ? kn->model : "");
+            kt_check_suite(name, &h);
+        }
+    }
 }
 
 int
@@ -149,103 +241,99 @@ main(void)
     };
     kt_device dev;
     uint64_t seed = kt_seed(), samples = test_level() >= 2 ? 100000 : 20000, q = 0;
-    char why[256], name[160];
-    size_t pi, li, i;
-    const char *list = getenv("SMMA_GEMM_PAIRS");
+    char why[256];
+    size_t ki, pi, i;
+    const char *list = getenv("SMMA_GEMM_PAIRS"), *only = getenv("SMMA_GEMM_KERNEL");
 
     if (list != NULL && *list != '\0') {
         size_t items = 1, hits = 0;
 
         for (i = 0; list[i] != '\0'; i++)
             items += list[i] == ',';
-        for (pi = 0; pi < NPAIRS; pi++)
-            hits += pair_wanted(&pairs[pi]);
+        for (pi = 0; pi < sizeof(bs_pairs) / sizeof(bs_pairs[0]); pi++)
+            hits += pair_wanted(&bs_pairs[pi]);
         if (hits != items)
             bail("SMMA_GEMM_PAIRS=%s: a name that is not a pair of this test", list);
     }
+    if (only != NULL && *only != '\0') {
+        size_t hits = 0;
+
+        for (ki = 0; ki < NKERNS; ki++)
+            hits += strcmp(only, smma_gpu_kernel_name(kerns[ki].k)) == 0;
+        if (hits == 0)
+            bail("SMMA_GEMM_KERNEL=%s: not sm90-promote32 or sm90-bs", only);
+    }
     kt_device_or_skip(&dev);
     if (dev.major != 9 || dev.minor != 0)
-        skip_all("sm90-promote32 needs compute capability 9.0, the device has %d.%d", dev.major,
-                 dev.minor);
+        skip_all("the sm90 kernels need compute capability 9.0, the device has %d.%d",
+                 dev.major, dev.minor);
     if (smma_sm90_ready(why, sizeof(why)) != SMMA_GPU_STATUS_OK)
         skip_all("%s", why);
     plan_lazy();
-    diag("sm90-promote32 on %s; seed %llu (SMMA_SEED replays it)", dev.dev.name,
+    diag("sm90-promote32 and sm90-bs on %s; seed %llu (SMMA_SEED replays it)", dev.dev.name,
          (unsigned long long) seed);
 
-    /* 1. The committed suites. */
-    for (pi = 0; pi < NPAIRS; pi++)
-        for (li = 0; li < 2; li++) {
-            kt_how h;
+    for (ki = 0; ki < NKERNS; ki++) {
+        const struct kern *kn = &kerns[ki];
 
-            if (!pair_wanted(&pairs[pi]))
-                continue;
-            memset(&h, 0, sizeof(h));
-            h.kernel = SMMA_GPU_SM90_PROMOTE32;
-            h.b_kmajor = true;
-            h.layout = li == 0 ? SMMA_SL_LINEAR : SMMA_SL_128X4;
-            snprintf(name, sizeof(name), "gemm.%s.kernel.exact", pairs[pi].combo);
-            kt_check_suite(name, &h);
-            snprintf(name, sizeof(name), "gemm.%s.kernel.model.h100-fp8-promote32",
-                     pairs[pi].combo);
-            kt_check_suite(name, &h);
-            if (pairs[pi].tile_suites) {
-                snprintf(name, sizeof(name), "gemm.%s.exact", pairs[pi].combo);
-                kt_check_suite(name, &h);
-                snprintf(name, sizeof(name), "gemm.%s.model.h100-fp8-promote32",
-                         pairs[pi].combo);
-                kt_check_suite(name, &h);
-            }
+        /* 1. The committed suites. */
+        for (pi = 0; pi < kn->npairs; pi++)
+            check_suites(kn, &kn->pairs[pi]);
+
+        /* 2. Ragged problems. */
+        for (pi = 0; pi < kn->npairs; pi++) {
+            const struct pair *pr = &kn->pairs[pi];
+            smma_gemm_shape r = pair_shape(pr, 333, 520, 328, SMMA_BF16);
+            smma_gemm_shape r2 = pair_shape(pr, 129, 264, 1000, SMMA_FP16);
+            smma_gemm_shape r3 = pair_shape(pr, 200, 136, 40, SMMA_FP32);
+
+            check_problem(&dev, kn, pr, &r, true, pi % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4,
+                          seed + q++, samples, PLAIN);
+            r2.has_alpha = true;
+            r2.alpha = 0x3e200000u;
+            check_problem(&dev, kn, pr, &r2, pi % 2, pi % 2 ? SMMA_SL_128X4 : SMMA_SL_LINEAR,
+                          seed + q++, samples, PLAIN);
+            check_problem(&dev, kn, pr, &r3, true, SMMA_SL_LINEAR, seed + q++, samples, PLAIN);
         }
 
-    /* 2. Ragged problems. */
-    for (pi = 0; pi < NPAIRS; pi++) {
-        smma_gemm_shape r = pair_shape(&pairs[pi], 333, 520, 328, SMMA_BF16);
-        smma_gemm_shape r2 = pair_shape(&pairs[pi], 129, 264, 1000, SMMA_FP16);
-        smma_gemm_shape r3 = pair_shape(&pairs[pi], 200, 136, 40, SMMA_FP32);
+        /* 3. Special values and the signs of zeros. */
+        for (pi = 0; pi < kn->npairs; pi++) {
+            const struct pair *pr = &kn->pairs[pi];
+            smma_gemm_shape r = pair_shape(pr, 129, 264, 136, SMMA_FP32);
+            smma_gemm_shape z = pair_shape(pr, 136, 136, 64, SMMA_FP32);
 
-        check_problem(&dev, &pairs[pi], &r, true, pi % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4,
-                      seed + q++, samples, PLAIN);
-        r2.has_alpha = true;
-        r2.alpha = 0x3e200000u;
-        check_problem(&dev, &pairs[pi], &r2, pi % 2, pi % 2 ? SMMA_SL_128X4 : SMMA_SL_LINEAR,
-                      seed + q++, samples, PLAIN);
-        check_problem(&dev, &pairs[pi], &r3, true, SMMA_SL_LINEAR, seed + q++, samples, PLAIN);
-    }
+            check_problem(&dev, kn, pr, &r, true, pi % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4,
+                          seed + q++, samples, SPECIAL);
+            check_problem(&dev, kn, pr, &z, true, SMMA_SL_128X4, seed + q++, z.m * z.n, ZEROS);
+        }
 
-    /* 3. Special values and the signs of zeros. */
-    for (pi = 0; pi < NPAIRS; pi++) {
-        smma_gemm_shape r = pair_shape(&pairs[pi], 129, 264, 136, SMMA_FP32);
-        smma_gemm_shape z = pair_shape(&pairs[pi], 136, 136, 64, SMMA_FP32);
+        /* 4. Scales at an odd address. */
+        scale_offset = 3;
+        for (pi = 0; pi < kn->npairs; pi++) {
+            const struct pair *pr = &kn->pairs[pi];
+            smma_gemm_shape r = pair_shape(pr, 129, 264, 136, SMMA_FP32);
 
-        check_problem(&dev, &pairs[pi], &r, true, pi % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4,
-                      seed + q++, samples, SPECIAL);
-        check_problem(&dev, &pairs[pi], &z, true, SMMA_SL_128X4, seed + q++, z.m * z.n, ZEROS);
-    }
+            check_problem(&dev, kn, pr, &r, true, SMMA_SL_128X4, seed + q++, samples, SPECIAL);
+            check_problem(&dev, kn, pr, &r, false, SMMA_SL_LINEAR, seed + q++, samples, PLAIN);
+        }
+        scale_offset = 0;
+        if (test_level() < 1)
+            continue;
 
-    /* 4. Scales at an odd address. */
-    scale_offset = 3;
-    for (pi = 0; pi < NPAIRS; pi++) {
-        smma_gemm_shape r = pair_shape(&pairs[pi], 129, 264, 136, SMMA_FP32);
+        /* 5. Large problems. */
+        for (pi = 0; pi < kn->npairs; pi++) {
+            smma_gemm_shape l = pair_shape(&kn->pairs[pi], 8192, 8192, 8192, SMMA_BF16);
 
-        check_problem(&dev, &pairs[pi], &r, true, SMMA_SL_128X4, seed + q++, samples, SPECIAL);
-        check_problem(&dev, &pairs[pi], &r, false, SMMA_SL_LINEAR, seed + q++, samples, PLAIN);
-    }
-    scale_offset = 0;
-    if (test_level() < 1)
-        return exit_status();
+            check_problem(&dev, kn, &kn->pairs[pi], &l, false,
+                          pi % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4, seed + q++, samples, PLAIN);
+        }
+        for (i = 0; i < sizeof(llm) / sizeof(llm[0]); i++) {
+            smma_gemm_shape l = pair_shape(&kn->pairs[0], llm[i][0], llm[i][1], llm[i][2],
+                                           SMMA_BF16);
 
-    /* 5. Large problems. */
-    for (pi = 0; pi < NPAIRS; pi++) {
-        smma_gemm_shape l = pair_shape(&pairs[pi], 8192, 8192, 8192, SMMA_BF16);
-
-        check_problem(&dev, &pairs[pi], &l, false, pi % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4,
-                      seed + q++, samples, PLAIN);
-    }
-    for (i = 0; i < sizeof(llm) / sizeof(llm[0]); i++) {
-        smma_gemm_shape l = pair_shape(&pairs[0], llm[i][0], llm[i][1], llm[i][2], SMMA_BF16);
-
-        check_problem(&dev, &pairs[0], &l, i == 3, SMMA_SL_128X4, seed + q++, samples, PLAIN);
+            check_problem(&dev, kn, &kn->pairs[0], &l, i == 3, SMMA_SL_128X4, seed + q++,
+                          samples, PLAIN);
+        }
     }
     return exit_status();
 }

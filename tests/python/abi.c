@@ -133,6 +133,7 @@ main(void)
     OFF(smma_model, upcast_f16);
     OFF(smma_model, f16_acc);
     OFF(smma_model, c_last);
+    OFF(smma_model, zero_plus);
 
     SIZE(smma_gemm_shape);
     OFF(smma_gemm_shape, a_fmt);

@@ -226,33 +226,32 @@ run_plan(const smma_sm90_plan *pl, const t100_prob *p, unsigned flags, uint32_t 
     return rc;
 }
 
+/* The plan, the problem and the flags of one dry run (t100_diff_run). */
+struct run_ctx {
+    const smma_sm90_plan *pl;
+    const t100_prob *p;
+    unsigned flags;
+};
+
+static int
+run_ctx_run(void *ctx, uint32_t *d, smma_error *err)
+{
+    const struct run_ctx *c = ctx;
+
+    return run_plan(c->pl, c->p, c->flags, d, err);
+}
+
 /* Runs a plan and counts the outputs that differ from want (the first five
  * are printed); -1 when the simulator refuses it. */
 static long
 diff_plan(const smma_sm90_plan *pl, const t100_prob *p, unsigned flags, const uint32_t *want,
           const char *what)
 {
-    smma_error err;
-    size_t i, mn = p->s.m * p->s.n;
-    uint32_t *d = t100_calloc(mn, sizeof(uint32_t));
-    long bad = 0;
+    struct run_ctx c = { pl, p, flags };
 
-    for (i = 0; i < mn; i++)
-        d[i] = 0xdeadbeefu;
-    if (run_plan(pl, p, flags, d, &err) != SMMA_OK) {
-        diag("%s: the simulator refused the plan: %s", what, err.msg);
-        free(d);
-        return -1;
-    }
-    for (i = 0; i < mn; i++)
-        if (d[i] != want[i] && bad++ < 5)
-            diag("%s: D[%zu][%zu] = 0x%08lx, want 0x%08lx", what, i / p->s.n, i % p->s.n,
-                 (unsigned long) d[i], (unsigned long) want[i]);
-    free(d);
-    return bad;
+    return t100_diff_run(p, run_ctx_run, &c, want, what);
 }
 
-/* The plan with the choices *tu on `sms` multiprocessors against want. */
 static void
 check_plan(const t100_prob *p, unsigned sms, const smma_sm90_tune *tu, const uint32_t *want,
            const char *what)

@@ -1,0 +1,435 @@
+/*
+ * gpu/sm90/gemm_bs.cu - sm90-bs (version 4 of the sm90 kernels): the
+ * block-scaled pairs of sm80-bs-large -- MXFP8 (e4m3, e5m2, mixed), MXFP6
+ * (e2m3, e3m2), MXFP4, NVFP4 (ue4m3 scales per 16; the per-tensor scales
+ * as alpha), MXFP8 x MXFP4, bf16 x MXFP4 and bf16 x MXFP8 -- on the bf16
+ * tensor core of Hopper, which has no block-scaled instruction.
+ *
+ * What it computes: every element times its scale, rounded once to bf16
+ * (gpu/sm80/convert.cuh, the conversion sm80-bs-large runs), then sm90-v2's
+ * chain: wgmma.m64n256k16 after wgmma.m64n256k16 in k order from C, one
+ * fp32 accumulator per output.  That is the model bf16-upcast-h100, bit
+ * for bit; sm90-promote32 computes the MX pairs under another model
+ * (h100-fp8-promote32), and doc/kernels.md sets the two side by side.
+ *
+ * What it adds over sm90-v2 (gemm_v2.cu), and why:
+ *   1. Two rings.  TMA lands the operands as stored (a quarter to a half of
+ *      bf16's bytes; B multicast to the two CTAs of a cluster) in the ring
+ *      `pipe`; converter threads turn each k-step into bf16 in a slot of
+ *      the ring `conv`, laid out exactly as v2's stage, which the
+ *      consumers read with v2's loop (s90_mainloop).  A slot of the stored
+ *      ring is free as soon as the converters have read it, so TMA runs
+ *      several k-steps ahead while the bf16 slots stay few (48 KB each).
+ *   2. Converter warps of their own (the 128 threads of warpgroup 0, whose
+ *      thread 0 issues the TMA boxes between its conversions): the
+ *      conversion costs some 40 instructions
+ *      per 16 elements, which the consumers could not issue between their
+ *      wgmma without stalling the tensor core.  Each converter thread owns
+ *      the same units (16 k of one row, plan.h) in every k-step, reads
+ *      their scales from global memory before it waits for the stored
+ *      slot (their latency passes during the wait: TMA's boxes are at
+ *      least 16 bytes wide, a k-step's scales two or four bytes a row), and
+ *      writes +0 into the elements past K in the last k-step (zero
+ *      products change no sum: h100-bf16's zero_plus).
+ *   3. 384 threads, as v2: ptxas gives a warp no more registers than the
+ *      kernel's entry count (65536 / 384: 168) whatever setmaxnreg asks
+ *      for, and a wgmma.m64n256k16's operands need more than the 128 of 512
+ *      threads (C7602).  setmaxnreg (152 for the producer warpgroup, 176
+ *      for the consumers) stays: without it ptxas serializes the wgmma
+ *      (C7520) and spills.
+ *   4. The scales a k-step ahead: each converter thread loads its sixteen
+ *      scale bytes for the next k-step into registers before it waits for
+ *      this one.  Loaded four at a time just before use, their latency
+ *      (the stall Nsight Compute blamed: long scoreboard) held the kernel
+ *      at 0.12x cuBLAS.
+ * Tiles of 128 x 256, persistent CTAs in clusters of two along M, the
+ * grouped tile order and the TMA-store epilogue are v2's.
+ *
+ * Run as `--kernel sm90-bs` (SMMA_GPU_SM90_BS); SMMA_SM90_STAGES sets the
+ * stored ring's slots, _CLUSTER and _GROUP as for v2.
+ */
+#include <cuda_runtime.h>
+
+#include "../sm80/convert.cuh"
+#include "dev.cuh"
+
+#define BS_THREADS 384
+#define BS_CONV_REGS 152 /* the producer warpgroup (TMA and the converters) */
+#define BS_MMA_REGS 176  /* the consumers: 152 + 2 x 176 = 504 of 512 a thread triple */
+
+/* Units a converter thread owns per k-step (plan.h: 4 (128 + BN) units). */
+template <int BN>
+__host__ __device__ constexpr int
+bs_nu(void)
+{
+    return (4 * (128 + BN) + (int) SMMA_SM90_BS_CONVERTERS - 1) / (int) SMMA_SM90_BS_CONVERTERS;
+}
+
+#if defined(SMMA_SM90_WG)
+
+/* The plan with the fields fixed by the instance as constants (the tile,
+ * the stored rows, the bf16 slot), so that the unit offsets fold. */
+template <int AF, int BF, int BN>
+static __device__ __forceinline__ smma_sm90_plan
+bs_plan_for(const smma_sm90_plan &in)
+{
+    smma_sm90_plan p = s90_plan_for<2>(in);
+
+    p.version = 4;
+    p.bm = 128;
+    p.bn = BN;
+    p.ra = 8 * smma_sm90_fmt_bits(AF);
+    p.rb = 8 * smma_sm90_fmt_bits(BF);
+    p.off_ra = 0;
+    p.off_rb = 128 * p.ra;
+    p.off_a = 0;
+    p.off_b = 128 * SMMA_SM90_ROWB;
+    return p;
+}
+
+/* Unit of format F at `raw` (16 elements as stored) times the scale byte
+ * sb of format SF, as eight bf16 pairs (element 0 lowest); bf16 is copied. */
+template <int F, int SF>
+static __device__ __forceinline__ void
+bs_unit(const uint8_t *raw, uint32_t sb, uint32_t (&out)[8])
+{
+    if constexpr (F == CV_BF16) {
+        uint4 lo = *(const uint4 *) raw, hi = *(const uint4 *) (raw + 16);
+
+        out[0] = lo.x; out[1] = lo.y; out[2] = lo.z; out[3] = lo.w;
+        out[4] = hi.x; out[5] = hi.y; out[6] = hi.z; out[7] = hi.w;
+    } else if constexpr (F == CV_E2M1) {
+        uint2 v = *(const uint2 *) raw;
+        uint32_t w[2] = { v.x, v.y };
+
+        cv_convert16<F, false>(w, SF, sb, out);
+    } else {
+        uint4 v = *(const uint4 *) raw;
+        uint32_t w[4] = { v.x, v.y, v.z, v.w };
+
+        cv_convert16<F, false>(w, SF, sb, out);
+    }
+}
+
+/* A unit of the last k-step that reaches past K: its elements from K on
+ * become +0, whatever TMA's zero codes times the block's scale give (a NaN
+ * scale would make them NaN). */
+static __device__ __forceinline__ void
+bs_tail(uint32_t (&out)[8], uint32_t k0, uint32_t k)
+{
+#pragma unroll
+    for (int e = 0; e < 16; e++)
+        if (k0 + e >= k)
+            out[e / 2] &= ~(0xffffu << (16 * (e % 2)));
+}
+
+/* The scale byte of unit q of the tile at (m0, n0) in the k-step whose
+ * scale column is kb (the same for every unit of a thread), koff its part
+ * of the offset (smma_sm90_sf_goff's, split into a row's part and a
+ * column's): read from global memory, or 1 for a row past the matrix, a
+ * block past K and bf16 A.  32-bit offsets (check.c keeps the scales below
+ * 4 GiB). */
+template <int AF, int SF>
+static __device__ __forceinline__ uint32_t
+bs_scale(const smma_sm90_plan &p, const s90_bufs &x, uint32_t m0, uint32_t n0, uint32_t kb,
+         uint32_t koff, uint32_t q)
+{
+    uint32_t row = q / 4, roff;
+    bool is_a = row < 128;
+    uint32_t g = is_a ? m0 + row : n0 + row - 128;
+
+    if ((is_a && AF == CV_BF16) || g >= (is_a ? p.m : p.n) || kb >= p.kb_cols)
+        return cv_scale_one(SF);
+    roff = p.sf_128x4
+           ? (((g >> 7) * (p.kb_pad >> 2)) << 9) + ((g & 31) << 4) + (((g >> 5) & 3) << 2)
+           : g * p.kb_cols;
+    return __ldg((is_a ? x.sa : x.sb) + roff + koff);
+}
+
+/* Issues the loads of the scale bytes of the NU units of converter thread
+ * ct in k-step kit of the tile at (m0, n0), one register each: they are
+ * read a k-step later, so that their latency passes while this one
+ * converts. */
+template <int AF, int SF, int NU>
+static __device__ __forceinline__ void
+bs_prefetch(uint32_t (&pre)[NU], const smma_sm90_plan &p, const s90_bufs &x, uint32_t m0,
+            uint32_t n0, uint32_t kit, uint32_t ct)
+{
+    uint32_t kb = smma_sm90_unit_kb(&p, kit, ct);
+    uint32_t koff = p.sf_128x4 ? ((kb >> 2) << 9) + (kb & 3) : kb;
+
+#pragma unroll
+    for (int j = 0; j < NU; j++)
+        pre[j] = bs_scale<AF, SF>(p, x, m0, n0, kb, koff, ct + SMMA_SM90_BS_CONVERTERS * j);
+}
+
+/* Converts unit q of the stored slot `raw` into the bf16 slot `conv` with
+ * scale byte sb (tail: the last k-step reaches past K at k0 + 16). */
+template <int AF, int BF, int SF, bool TAIL>
+static __device__ __forceinline__ void
+bs_convert_unit(const smma_sm90_plan &p, const uint8_t *raw, uint8_t *conv, uint32_t q,
+                uint32_t sb, uint32_t k0)
+{
+    bool is_a = q / 4 < 128;
+    uint32_t out[8];
+
+    if (is_a)
+        bs_unit<AF, SF>(raw + smma_sm90_unit_raw(&p, q), sb, out);
+    else
+        bs_unit<BF, SF>(raw + smma_sm90_unit_raw(&p, q), sb, out);
+    if (TAIL)
+        bs_tail(out, k0, p.k);
+    *(uint4 *) (conv + smma_sm90_unit_conv(&p, q, 0)) = make_uint4(out[0], out[1], out[2], out[3]);
+    *(uint4 *) (conv + smma_sm90_unit_conv(&p, q, 1)) = make_uint4(out[4], out[5], out[6], out[7]);
+}
+
+/* The NU units of converter thread ct (as cq) of a k-step, four at a time
+ * with their scales from sw (four bytes a register); TAIL: the last k-step
+ * reaches past K (a separate instance, so that the other k-steps do not
+ * pay for its masks). */
+template <int AF, int BF, int SF, int NU, bool TAIL>
+static __device__ __forceinline__ void
+bs_convert_units(const smma_sm90_plan &p, const uint8_t *raw, uint8_t *conv,
+                 const uint32_t (&sw)[NU / 4], uint32_t cq, uint32_t k0)
+{
+    uint32_t jj;
+
+#pragma unroll 1
+    for (jj = 0; jj < NU / 4; jj++) {
+        uint32_t w = sw[0];
+
+#pragma unroll
+        for (int u = 1; u < NU / 4; u++)
+            w = jj == (uint32_t) u ? sw[u] : w;
+#pragma unroll
+        for (int u = 0; u < 4; u++)
+            bs_convert_unit<AF, BF, SF, TAIL>(p, raw, conv,
+                                              cq + SMMA_SM90_BS_CONVERTERS * (4 * jj + u),
+                                              (w >> (8 * u)) & 0xffu, k0);
+    }
+}
+
+/* Where the producer (converter thread 0) stands: the tile (its index
+ * among the CTA's) and k-step of the next TMA, and its slot. */
+struct bs_cursor {
+    uint32_t i, kit;
+    smma_pipe_pos pos;
+};
+
+/* Issues the TMA boxes of the cursor's k-step once its slot is free (every
+ * converter warp of both CTAs has released it), as pipe_produce does, and
+ * moves the cursor on; nothing past the CTA's last tile. */
+static __device__ __forceinline__ void
+bs_produce(const smma_sm90_plan &p, const s90_maps &maps, uint32_t sbase, uint32_t cta,
+           uint32_t rank, uint32_t nt, bs_cursor &c)
+{
+    uint32_t tm, tn, m0, n0, full = sbase + smma_pipe_full(&p.pipe, c.pos.slot);
+
+    if (c.i >= nt)
+        return;
+    smma_pipe_cta_tile(&p.pipe, cta, c.i, &tm, &tn);
+    smma_sm90_origin(&p, tm, tn, &m0, &n0);
+    pipe_bar_wait(sbase + smma_pipe_empty(&p.pipe, c.pos.slot), c.pos.phase ^ 1u);
+    pipe_bar_arrive_tx(full, p.pipe.stage_tx);
+    s90_load_kstep(p, maps, sbase + c.pos.slot * p.pipe.stage_bytes, full, m0, n0, c.kit, rank);
+    smma_pipe_next(&p.pipe, &c.pos);
+    if (++c.kit == p.pipe.kiters) {
+        c.kit = 0;
+        c.i++;
+    }
+}
+
+/*
+ * Converter thread ct (0 .. 127) of CTA cta: for every k-step the CTA
+ * computes, its units ct + 128 j (rows ct / 4 + 32 j, the k of 16 (ct % 4)
+ * on: the same in every k-step), from the slot of the stored ring into the
+ * slot of the bf16 ring.  It issues the loads of the next k-step's scales
+ * (those of this one were loaded during the last), waits for the stored
+ * slot and for the bf16 slot to be free, converts four units at a time,
+ * releases the stored slot (each warp once per CTA of the cluster: TMA
+ * multicasts into both) and arrives on the bf16 slot's full barrier.  Thread 0 is the producer too: it fills the
+ * first stages - 1 slots of the stored ring, then issues k-step g + stages
+ * - 1 as k-step g begins (its slot is the one k-step g - 1 released).
+ */
+template <int AF, int BF, int SF, int BN>
+static __device__ __forceinline__ void
+bs_convert(const smma_sm90_plan &p, const s90_maps &maps, const s90_bufs &x, uint8_t *smem,
+           uint32_t sbase, uint32_t cta, uint32_t rank, uint32_t ct)
+{
+    constexpr int NU = bs_nu<BN>();
+    constexpr uint32_t UNITS = 4 * (128 + BN), STEP = SMMA_SM90_BS_CONVERTERS;
+    const uint32_t lane = ct % 32, nt = smma_pipe_cta_nunits(&p.pipe, cta);
+    smma_pipe_pos pos = { 0, 0 }, cpos = { 0, 0 };
+    bs_cursor prod = { 0, 0, { 0, 0 } };
+    uint32_t i, kit, tm, tn, m0, n0, pre[NU];
+
+    static_assert(NU % 4 == 0 && NU * STEP == UNITS, "whole groups of four units a thread");
+    if (nt == 0)
+        return;
+    if (ct == 0) {
+        pipe_tma_prefetch_map(&maps.m[SMMA_SM90_MAP_A]);
+        pipe_tma_prefetch_map(&maps.m[SMMA_SM90_MAP_B]);
+        for (i = 0; i + 1 < p.pipe.stages; i++)
+            bs_produce(p, maps, sbase, cta, rank, nt, prod);
+    }
+    smma_pipe_cta_tile(&p.pipe, cta, 0, &tm, &tn);
+    smma_sm90_origin(&p, tm, tn, &m0, &n0);
+    bs_prefetch<AF, SF, NU>(pre, p, x, m0, n0, 0, ct);
+    for (i = 0; i < nt; i++) {
+        uint32_t m1 = 0, n1 = 0;
+
+        smma_pipe_cta_tile(&p.pipe, cta, i, &tm, &tn);
+        smma_sm90_origin(&p, tm, tn, &m0, &n0);
+        if (i + 1 < nt) {
+            smma_pipe_cta_tile(&p.pipe, cta, i + 1, &tm, &tn);
+            smma_sm90_origin(&p, tm, tn, &m1, &n1);
+        }
+        for (kit = 0; kit < p.pipe.kiters; kit++) {
+            const uint8_t *raw = smem + pos.slot * p.pipe.stage_bytes;
+            uint8_t *conv = smem + p.off_conv + cpos.slot * p.conv.stage_bytes;
+            uint32_t k0 = kit * p.bk + 16 * (ct % 4), sw[NU / 4], cq = ct;
+            bool tail = k0 + 16 > p.k;
+
+            /* The units' offsets computed afresh in each k-step (a few
+             * integer operations): hoisted out of the loop, the sixteen
+             * units' offsets went to local memory. */
+            asm volatile("" : "+r"(cq));
+
+            /* This k-step's scales (loaded during the last one), packed four
+             * to a register; then the loads of the next k-step's, before
+             * the waits. */
+#pragma unroll
+            for (int j = 0; j < NU; j++)
+                sw[j / 4] = (j % 4 == 0 ? 0u : sw[j / 4]) | pre[j] << (8 * (j % 4));
+            if (kit + 1 < p.pipe.kiters)
+                bs_prefetch<AF, SF, NU>(pre, p, x, m0, n0, kit + 1, cq);
+            else if (i + 1 < nt)
+                bs_prefetch<AF, SF, NU>(pre, p, x, m1, n1, 0, cq);
+            if (ct == 0)
+                bs_produce(p, maps, sbase, cta, rank, nt, prod);
+            pipe_wait_full(p.pipe, sbase, pos);
+            pipe_bar_wait(sbase + smma_pipe_empty(&p.conv, cpos.slot), cpos.phase ^ 1u);
+            if (tail)
+                bs_convert_units<AF, BF, SF, NU, true>(p, raw, conv, sw, cq, k0);
+            else
+                bs_convert_units<AF, BF, SF, NU, false>(p, raw, conv, sw, cq, k0);
+            /* The warp has read the stored slot; its bf16 writes go to the
+             * consumers' wgmma (the asynchronous proxy). */
+            __syncwarp();
+            pipe_release(p.pipe, sbase, pos.slot, lane);
+            pipe_fence_async_smem();
+            pipe_bar_arrive(sbase + smma_pipe_full(&p.conv, cpos.slot));
+            smma_pipe_next(&p.pipe, &pos);
+            smma_pipe_next(&p.conv, &cpos);
+        }
+    }
+}
+
+#endif /* SMMA_SM90_WG */
+
+template <int AF, int BF, int SF, int HAS_C>
+__global__ void __launch_bounds__(BS_THREADS, 1)
+s90_gemm_bs(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps, const s90_bufs x)
+{
+#if defined(SMMA_SM90_WG)
+    constexpr int BN = 256;
+    const smma_sm90_plan p = bs_plan_for<AF, BF, BN>(plan);
+    extern __shared__ uint8_t dyn[];
+    uint8_t *smem = pipe_smem_base(dyn);
+    uint32_t sbase = pipe_smem(smem), wg = threadIdx.x / 128, t = threadIdx.x % 128;
+    uint32_t cta = blockIdx.x, cluster = p.pipe.cluster;
+    uint32_t rank = cluster > 1 ? pipe_cluster_rank() : 0;
+    uint32_t ntiles = smma_pipe_cta_nunits(&p.pipe, cta);
+
+    /* The stored ring: full[s] on the producer's arrival and the bytes,
+     * empty[s] on a release from each converter warp of each CTA of the
+     * cluster; the bf16 ring: full[s] on every converter thread, empty[s]
+     * on each consumer warpgroup of this CTA. */
+    if (threadIdx.x == 0) {
+        pipe_init_ring(p.pipe, sbase, (SMMA_SM90_BS_CONVERTERS / 32) * cluster);
+        pipe_init_ring(p.conv, sbase, 2, SMMA_SM90_BS_CONVERTERS);
+        pipe_bar_init_fence();
+    }
+    if (cluster > 1)
+        pipe_cluster_sync();
+    else
+        __syncthreads();
+
+    if (wg == 0) {
+        s90_setmaxnreg_dec<BS_CONV_REGS>();
+        bs_convert<AF, BF, SF, BN>(p, maps, x, smem, sbase, cta, rank, t);
+    } else {
+        /* A consumer: rows 64 (wg - 1) .. + 63 of every tile. */
+        uint32_t c = wg - 1, ebuf = 0, i, tm, tn, m0, n0;
+        smma_pipe_pos pos = { 0, 0 };
+        uint32_t d[BN / 2];
+
+        s90_setmaxnreg_inc<BS_MMA_REGS>();
+        for (i = 0; i < ntiles; i++) {
+            bool inside = smma_pipe_cta_tile(&p.pipe, cta, i, &tm, &tn);
+
+            smma_sm90_origin(&p, tm, tn, &m0, &n0);
+            if (HAS_C)
+                s90_load_c(p, x.c, d, c, t, m0, n0);
+            s90_mainloop<BN, 0, 0, false>(p, p.conv, sbase, sbase + p.off_conv,
+                                          smem + p.off_conv, d, &pos, c, t);
+            if (inside)
+                s90_epilogue<BN>(p, maps, x, smem, sbase, d, c, t, m0, n0, &ebuf);
+        }
+        /* The stores have written D before the CTA ends. */
+        if (t == 0 && p.epi_tma)
+            pipe_bulk_wait();
+    }
+    /* No CTA leaves while its peer may still release its slots or
+     * multicast into it. */
+    if (cluster > 1)
+        pipe_cluster_sync();
+#else
+    (void) plan;
+    (void) maps;
+    (void) x;
+    __trap(); /* smma_sm90_ready refuses to launch this */
+#endif
+}
+
+namespace {
+
+template <int AF, int BF, int SF>
+const void *
+bs_pick_c(const smma_sm90_plan *p)
+{
+    return p->c_kind != SMMA_PIPE_NONE ? (const void *) s90_gemm_bs<AF, BF, SF, 1>
+                                       : (const void *) s90_gemm_bs<AF, BF, SF, 0>;
+}
+
+} /* namespace */
+
+/* The instance for a plan: the pairs of smma_gpu_bs_pair_fast with e8m0
+ * scales, and NVFP4 (e2m1 x e2m1 with ue4m3); NULL for another (check.c
+ * refuses it first). */
+const void *
+s90_bs_kernel(const smma_sm90_plan *p)
+{
+#define BS_PAIR(A, B)                                                                        \
+    case SMMA_##A * 16 + SMMA_##B:                                                           \
+        return bs_pick_c<CV_##A, CV_##B, CV_E8M0>(p)
+
+    if (p->sf_fmt == SMMA_UE4M3)
+        return p->a_fmt == SMMA_E2M1 && p->b_fmt == SMMA_E2M1
+               ? bs_pick_c<CV_E2M1, CV_E2M1, CV_UE4M3>(p) : NULL;
+    switch (p->a_fmt * 16 + p->b_fmt) {
+        BS_PAIR(E4M3, E4M3);
+        BS_PAIR(E4M3, E5M2);
+        BS_PAIR(E5M2, E4M3);
+        BS_PAIR(E5M2, E5M2);
+        BS_PAIR(E2M3, E2M3);
+        BS_PAIR(E3M2, E3M2);
+        BS_PAIR(E2M1, E2M1);
+        BS_PAIR(E4M3, E2M1);
+        BS_PAIR(BF16, E2M1);
+        BS_PAIR(BF16, E4M3);
+    default:
+        return NULL;
+    }
+#undef BS_PAIR
+}
