@@ -247,9 +247,12 @@ bs_produce(const smma_sm90_plan &p, const s90_maps &maps, uint32_t sbase, uint32
  * (those of this one were loaded during the last), waits for the stored
  * slot and for the bf16 slot to be free, converts four units at a time,
  * releases the stored slot (each warp once per CTA of the cluster: TMA
- * multicasts into both) and arrives on the bf16 slot's full barrier.  Thread 0 is the producer too: it fills the
- * first stages - 1 slots of the stored ring, then issues k-step g + stages
- * - 1 as k-step g begins (its slot is the one k-step g - 1 released).
+ * multicasts into both) and arrives on the bf16 slot's full barrier.
+ * Thread 0 is the producer too: it fills the first stages - 1 slots of the
+ * stored ring, then issues k-step g + stages - 1 as k-step g begins (its
+ * slot is the one k-step g - 1 released).  (Polling the empty barriers
+ * between units instead, to issue each slot as soon as it is free, made
+ * the kernel 20-30% slower on the H200: bench/sm90-kernels.md.)
  */
 template <int AF, int BF, int SF, int BN>
 static __device__ __forceinline__ void
