@@ -22,7 +22,7 @@
  * --passes N goes over the 16-bit shapes N times in one process, each time
  * with operands allocated anew (whether a figure follows the process or
  * the allocation).  --formats times the block-scaled kernels: sm80-bs-large
- * and sm90-bs (and for MXFP8 sm90-promote32) at 8192^3 beside cuBLAS bf16 at
+ * and sm90-bs (and for the MX pairs sm90-promote32) at 8192^3 beside cuBLAS bf16 at
  * 8192^3 (set "large"), the same at 4096 x 14336 x 4096 and 4096 x 4096 x
  * 14336 (set "llm"), and sm80-bs-small at M in {1, 4, 16} x (N, K) in
  * {(8192, 8192), (28672, 8192), (8192, 28672)} with the bytes moved per
@@ -259,8 +259,8 @@ bench_formats(const char *formats, const char *sets, int warmup, int reps, doubl
     for (pi = 0; pi < sizeof(bs_pairs) / sizeof(bs_pairs[0]); pi++) {
         if (!listed(formats, bs_pairs[pi].name) && strcmp(formats, "all") != 0)
             continue;
-        bool mx8 = (bs_pairs[pi].a == SMMA_E4M3 || bs_pairs[pi].a == SMMA_E5M2)
-                   && (bs_pairs[pi].b == SMMA_E4M3 || bs_pairs[pi].b == SMMA_E5M2);
+        /* sm90-promote32's pairs: the MX ones (e8m0 scales, no bf16 A). */
+        bool mx8 = bs_pairs[pi].scale == SMMA_E8M0 && bs_pairs[pi].a != SMMA_BF16;
 
         if (listed(sets, "large")) {
             bench_bs_one(&bs_pairs[pi], 8192, 8192, 8192, SMMA_GPU_SM80_BS_LARGE, warmup, reps,
@@ -269,7 +269,7 @@ bench_formats(const char *formats, const char *sets, int warmup, int reps, doubl
             bench_bs_one(&bs_pairs[pi], 8192, 8192, 8192, SMMA_GPU_SM90_BS, warmup, reps,
                          ceiling, copy, cb_large);
         }
-        /* sm90-promote32 (MXFP8 on fp8 wgmma; compute capability 9.0). */
+        /* sm90-promote32 (the MX pairs on fp8 wgmma; compute capability 9.0). */
         if (listed(sets, "large") && mx8)
             bench_bs_one(&bs_pairs[pi], 8192, 8192, 8192, SMMA_GPU_SM90_PROMOTE32, warmup, reps,
                          ceiling, copy, cb_large);

@@ -343,11 +343,15 @@ smma_gpu_gemm_model(smma_gpu_kernel kernel, const smma_gemm_shape *s, int major,
         if (major != 9 || minor != 0)
             return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "sm90-promote32 runs on "
                                 "compute capability 9.0 only (sm_90a), not %d.%d", major, minor);
-        if ((s->a_fmt != SMMA_E4M3 && s->a_fmt != SMMA_E5M2)
-            || (s->b_fmt != SMMA_E4M3 && s->b_fmt != SMMA_E5M2) || s->scale_fmt != SMMA_E8M0
-            || s->vec != 32)
-            return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "sm90-promote32 computes "
-                                "MXFP8 only (e4m3, e5m2 with e8m0 scales per 32)");
+        if (s->scale_fmt != SMMA_E8M0 || s->vec != 32
+            || !(((s->a_fmt == SMMA_E4M3 || s->a_fmt == SMMA_E5M2)
+                  && (s->b_fmt == SMMA_E4M3 || s->b_fmt == SMMA_E5M2))
+                 || (s->a_fmt == s->b_fmt && (s->a_fmt == SMMA_E2M1 || s->a_fmt == SMMA_E2M3
+                                              || s->a_fmt == SMMA_E3M2))
+                 || (s->a_fmt == SMMA_E4M3 && s->b_fmt == SMMA_E2M1)))
+            return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "sm90-promote32 computes the "
+                                "MX pairs only (MXFP8, MXFP6, MXFP4, MXFP8 x MXFP4 with e8m0 "
+                                "scales per 32)");
         *model = "h100-fp8-promote32";
         return SMMA_GPU_STATUS_OK;
     case SMMA_GPU_SM90_BS:

@@ -1084,22 +1084,62 @@ inner_model(const smma_model *m)
     return inner;
 }
 
+/* The most k a promotion model sums per promotion: smma_model_check keeps
+ * it a divisor of the scale block (16 or 32). */
+#define SMMA_PROMOTE_MAX 32
+
+/* Whether the promotion models write an operand of format f as e4m3 before
+ * the fp8 tensor core's blocks: e2m1, e2m3 and e3m2, whose values are all
+ * e4m3 numbers (Hopper's fp8 MMA takes e4m3 and e5m2 only, so a kernel
+ * converts them; the block-FMA model sees e4m3's significands and
+ * exponents, which for the small formats' subnormals differ). */
+static bool
+promote_as_e4m3(smma_format f)
+{
+    return f == SMMA_E2M1 || f == SMMA_E2M3 || f == SMMA_E3M2;
+}
+
+/* Codes [k0, k1) of an operand of format f into out[0 .. k1 - k0), as
+ * e4m3 codes (exact) where promote_as_e4m3 says so. */
+static void
+promote_codes(smma_format f, const uint32_t *x, size_t k0, size_t k1, uint32_t *out)
+{
+    smma_cvt cvt = smma_cvt_default();
+    size_t k;
+
+    cvt.sat = false;
+    for (k = k0; k < k1; k++)
+        out[k - k0] = promote_as_e4m3(f) ? smma_encode(SMMA_E4M3, smma_decode(f, x[k]), &cvt)
+                                         : x[k];
+}
+
 static uint32_t
 dot_promote(const smma_model *m, const smma_gemm_shape *s, const uint32_t *a,
             const uint32_t *b, const uint32_t *sa, const uint32_t *sb, uint32_t c)
 {
     const smma_model *inner = inner_model(m);
     double acc = smma_f32_from_bits(c_as_fp32(s, c));
+    smma_gemm_shape s8 = *s;
+    uint32_t ta[SMMA_PROMOTE_MAX], tb[SMMA_PROMOTE_MAX];
     size_t k0;
 
+    if (m->promote == 0 || m->promote > SMMA_PROMOTE_MAX) /* refused by smma_model_check */
+        return d_code(s, F_NAN, 0);
+    if (promote_as_e4m3(s->a_fmt))
+        s8.a_fmt = SMMA_E4M3;
+    if (promote_as_e4m3(s->b_fmt))
+        s8.b_fmt = SMMA_E4M3;
     for (k0 = 0; k0 < s->k; k0 += m->promote) {
         size_t k1 = k0 + m->promote < s->k ? k0 + m->promote : s->k;
         size_t kb = k0 / s->vec;
-        double part =
-            smma_f32_from_bits(run_blocks(inner, s, a, b, sa, sb, k0, k1, 0, false, false));
+        double part;
         factor fs[2], ps;
         double scale;
 
+        promote_codes(s->a_fmt, a, k0, k1, ta);
+        promote_codes(s->b_fmt, b, k0, k1, tb);
+        part = smma_f32_from_bits(run_blocks(inner, &s8, ta, tb, NULL, NULL, 0, k1 - k0, 0,
+                                             false, false));
         fs[0] = scale_factor(s, sa, kb);
         fs[1] = scale_factor(s, sb, kb);
         ps = product(fs, 2);

@@ -546,7 +546,7 @@ gemm_usage(void)
            "--c none, --d fp32, --seed 1, --class random.\n\n"
            "--on gpu computes D on device 0 with a GPU kernel instead (softmma gpu lists\n"
            "them): --kernel sm80-v1, sm80-v2, sm80-bs-v1, sm80-bs-large, sm80-bs-small,\n"
-           "sm100-v1, sm100-v2, sm90-v1, sm90-v2, sm90-promote32 (MXFP8, model\n"
+           "sm100-v1, sm100-v2, sm90-v1, sm90-v2, sm90-promote32 (the MX pairs, model\n"
            "h100-fp8-promote32; only by name), sm90-bs (the block-scaled pairs upcast to\n"
            "bf16, model bf16-upcast-h100; only by name) or auto (the default: the fastest\n"
            "that takes the problem; with --check or --bench a first line says which and\n"

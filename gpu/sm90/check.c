@@ -67,6 +67,17 @@ is_fp8(smma_format f)
     return f == SMMA_E4M3 || f == SMMA_E5M2;
 }
 
+/* The pairs of sm90-promote32: MXFP8 (e4m3, e5m2, mixed), MXFP6 (e2m3,
+ * e3m2), MXFP4, MXFP8 x MXFP4 (the e2m1, e2m3 and e3m2 operands converted to
+ * e4m3 on the way). */
+static bool
+p32_pair(smma_format a, smma_format b)
+{
+    return (is_fp8(a) && is_fp8(b)) || (a == b && (a == SMMA_E2M1 || a == SMMA_E2M3
+                                                   || a == SMMA_E3M2))
+           || (a == SMMA_E4M3 && b == SMMA_E2M1);
+}
+
 /* The formats sm90-bs takes (those of sm80-bs-large): A e4m3, e5m2, e2m3,
  * e3m2, e2m1 or bf16 (unscaled), B quantized, as the pairs listed. */
 static bool
@@ -95,10 +106,10 @@ check_formats(const smma_gemm_shape *s, smma_gpu_kernel k, const char *kn, char 
                             smma_format_name(s->a_fmt), smma_format_name(s->b_fmt),
                             s->scale_fmt != SMMA_NONE ? " with scales" : "");
     if (k == SMMA_GPU_SM90_PROMOTE32
-        && (!is_fp8(s->a_fmt) || !is_fp8(s->b_fmt) || s->scale_fmt != SMMA_E8M0
-            || s->vec != 32))
-        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s computes MXFP8 (e4m3 or e5m2 "
-                            "with e8m0 scales per 32 k), not %s x %s%s%s%s", kn,
+        && (!p32_pair(s->a_fmt, s->b_fmt) || s->scale_fmt != SMMA_E8M0 || s->vec != 32))
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s computes the MX pairs (MXFP8 "
+                            "e4m3/e5m2, MXFP6, MXFP4, MXFP8 x MXFP4 with e8m0 scales per 32 k), "
+                            "not %s x %s%s%s%s", kn,
                             smma_format_name(s->a_fmt), smma_format_name(s->b_fmt),
                             s->scale_fmt != SMMA_NONE ? " with " : " without scales",
                             s->scale_fmt != SMMA_NONE ? smma_format_name(s->scale_fmt) : "",
@@ -151,7 +162,7 @@ check_problem(const smma_gpu_gemm_args *a, smma_gpu_kernel k, const char *kn, ch
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: scales must be in the linear "
                             "or the 128x4 layout, not %s", kn,
                             smma_scale_layout_name(a->scale_layout));
-    if (bs && (s->a_fmt == SMMA_E2M1 || s->b_fmt == SMMA_E2M1)
+    if ((bs || p32) && (s->a_fmt == SMMA_E2M1 || s->b_fmt == SMMA_E2M1)
         && (s->k % 2 != 0 || (s->a_fmt == SMMA_E2M1 && a->lda % 2 != 0)
             || (s->b_fmt == SMMA_E2M1 && a->ldb % 2 != 0)))
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: e2m1 operands come two "
@@ -182,10 +193,8 @@ check_problem(const smma_gpu_gemm_args *a, smma_gpu_kernel k, const char *kn, ch
     if (a->lda > INT32_MAX || a->ldb > INT32_MAX || a->ldc > INT32_MAX || a->ldd > INT32_MAX)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: leading dimensions must be "
                             "below 2^31", kn);
-    if (!p32) {
-        abits = bs ? smma_sm90_fmt_bits(s->a_fmt) : 16;
-        bbits = bs ? smma_sm90_fmt_bits(s->b_fmt) : 16;
-    }
+    abits = bs || p32 ? smma_sm90_fmt_bits(s->a_fmt) : 16;
+    bbits = bs || p32 ? smma_sm90_fmt_bits(s->b_fmt) : 16;
     if (a->lda * abits % 128 != 0 || a->ldb * bbits % 128 != 0)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: TMA reads rows at 16-byte "
                             "aligned addresses: lda = %zu and ldb = %zu must be multiples of "
@@ -284,6 +293,12 @@ smma_sm90_plan_init(smma_sm90_plan *p, const smma_gpu_gemm_args *a, smma_gpu_ker
         p->kb_pad = (p->kb_cols + 3) / 4 * 4;
         p->sf_words = (p->sf_128x4 || p->kb_cols % 4 == 0) && (uintptr_t) a->sa % 4 == 0
                       && (uintptr_t) a->sb % 4 == 0;
+        p->a_fmt = s->a_fmt;
+        p->b_fmt = s->b_fmt;
+        p->a_conv = !is_fp8(s->a_fmt);
+        p->b_conv = !is_fp8(s->b_fmt);
+        p->ra = 16 * smma_sm90_fmt_bits(p->a_fmt);     /* 128 k a row */
+        p->rb = 16 * smma_sm90_fmt_bits(p->b_fmt);
     }
     if (p->version == 4) {
         /* The bf16 ring is v2's stage; the stored ring holds 64 k a row. */
@@ -338,9 +353,16 @@ smma_sm90_plan_init(smma_sm90_plan *p, const smma_gpu_gemm_args *a, smma_gpu_ker
         p->pipe.stage_bytes = p->off_b + p->bn * SMMA_SM90_ROWB;
         p->pipe.stage_tx = p->pipe.stage_bytes;
         if (p->version == 3) {
+            /* The scales as fp32, then the converted operands as stored;
+             * TMA's full-barrier bytes are the other operands'. */
             p->off_sfa = p->pipe.stage_bytes;
             p->off_sfb = p->off_sfa + SMMA_SM90_SFA_BYTES;
-            p->pipe.stage_bytes = (p->off_sfb + SMMA_SM90_SFB_BYTES + 1023) / 1024 * 1024;
+            p->off_ra = p->off_sfb + SMMA_SM90_SFB_BYTES;
+            p->off_rb = p->off_ra + (p->a_conv ? p->bm * p->ra : 0);
+            p->pipe.stage_bytes = (p->off_rb + (p->b_conv ? p->bn * p->rb : 0) + 1023) / 1024
+                                  * 1024;
+            p->pipe.stage_tx = (p->a_conv ? 0 : p->bm * SMMA_SM90_ROWB)
+                               + (p->b_conv ? 0 : p->bn * SMMA_SM90_ROWB);
         }
         epi = p->version == 1 ? 0 : 4 * SMMA_SM90_EPI_BUF;
         room = SMMA_SM90_SMEM_LIMIT - 1024 - SMMA_SM90_BAR_BYTES - epi;

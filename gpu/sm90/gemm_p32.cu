@@ -1,6 +1,7 @@
 /*
  * gpu/sm90/gemm_p32.cu - sm90-promote32 (version 3 of the sm90 kernels):
- * MXFP8 (e4m3 or e5m2 operands, e8m0 scales per 32 k) on the fp8 tensor
+ * the MX pairs (e8m0 scales per 32 k) -- MXFP8 (e4m3 or e5m2 operands),
+ * MXFP6 (e2m3, e3m2), MXFP4 and MXFP8 x MXFP4 -- on the fp8 tensor
  * core of Hopper, which has no block-scaled instruction.
  *
  * What it computes, and why that way: each 32-k scale block of each output
@@ -32,6 +33,14 @@
  *      the producer warpgroup keeps 56 for the converters).
  *   3. Persistent CTAs, clusters of two along M with B multicast, the
  *      grouped tile order, D through shared memory and TMA stores: as v2.
+ *   4. e2m1, e2m3 and e3m2 operands (the fp8 wgmma takes e4m3 and e5m2
+ *      only): TMA lands them as stored, unswizzled, in an area of the stage
+ *      after the scales, on a fourth barrier per slot (smma_sm90_rawfull);
+ *      the converters, once it completes, write each code's value as e4m3
+ *      (exact) where TMA would have put e4m3 codes -- e2m1 by prmt from a
+ *      table of eight bytes, e2m3 and e3m2 by moving the exponent to e4m3's
+ *      bias, their subnormals by prmt -- before they arrive on the full
+ *      barrier.  The model sees the same e4m3 codes (doc/models.md).
  * A ragged K: TMA fills past K with 0 (+0 products, which leave a block's
  * sum as the model's shorter block has it: every wgmma starts from +0, so
  * no fix-up is needed), and blocks past K are not promoted.  Scales past the
@@ -71,16 +80,105 @@ p32_scale_word(const smma_sm90_plan &p, const uint8_t *row, uint32_t kit, uint32
     return w;
 }
 
+/* Four e4m3 codes (the bytes of one word) of the eight e2m1 codes of x
+ * from nibble 4 h on: the magnitudes' e4m3 bytes (0, 0.5, 1, 1.5, 2, 3, 4,
+ * 6: 00 30 38 3c 40 44 48 4c) picked by prmt, the sign from each nibble's
+ * bit 3 (prmt's sign-replicating selection of a 0x80 byte, shifted into
+ * bit 7), as gpu/sm80/convert.cuh builds bf16 bytes. */
+static __device__ __forceinline__ uint32_t
+p32_e2m1x4(uint32_t x)
+{
+    uint32_t mag, sg;
+
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(mag) : "r"(0x3c383000u), "r"(0x4c484440u),
+        "r"(x & 0x7777u));
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(sg) : "r"(0x80808080u), "r"(0x80808080u), "r"(x));
+    return mag | ((sg << 1) & 0x80808080u);
+}
+
+/* The e4m3 codes of four e2m3 (EBITS 2) or e3m2 (EBITS 3) codes, one a
+ * byte (bits 7:6 ignored): a normal value moves its exponent to e4m3's bias
+ * (+6 or +4) with its mantissa, a subnormal one (exponent field 0) is looked
+ * up by prmt (e2m3 m/8: 00 20 28 2c 30 32 34 36; e3m2 m/16: 00 18 20 24),
+ * each byte takes one or the other, and the sign moves from bit 5 to 7. */
+template <int EBITS>
+static __device__ __forceinline__ uint32_t
+p32_fp6x4(uint32_t w)
+{
+    uint32_t mag = w & 0x1f1f1f1fu, sign = (w & 0x20202020u) << 2, normal, s, t, sub, nm;
+
+    if (EBITS == 2) {
+        normal = mag + 0x30303030u;
+        s = mag & 0x07070707u;
+        nm = (mag & 0x18181818u) + 0x78787878u;
+    } else {
+        normal = (mag << 1) + 0x20202020u;
+        s = mag & 0x03030303u;
+        nm = (mag & 0x1c1c1c1cu) + 0x7c7c7c7cu;
+    }
+    t = s | (s >> 4);
+    t = (t & 0xffu) | ((t >> 8) & 0xff00u);
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(sub)
+        : "r"(EBITS == 2 ? 0x2c282000u : 0x24201800u), "r"(EBITS == 2 ? 0x36343230u : 0u),
+          "r"(t));
+    nm = ((nm & 0x80808080u) >> 7) * 0xffu;
+    return (normal & nm) | (sub & ~nm) | sign;
+}
+
+/* Converter ct's share of the converted operands of the k-step in the slot
+ * at `stage` (sm90-promote32 with an e2m1, e2m3 or e3m2 operand): chunks ct,
+ * ct + 96, ... of smma_sm90_cvt_chunk, 16 bytes as stored each, written as
+ * e4m3 where TMA would have put them. */
+template <int AF, int BF>
+static __device__ __forceinline__ void
+p32_convert_operands(const smma_sm90_plan &p, uint8_t *stage, uint32_t ct)
+{
+    uint32_t q, op, row, k0, raw;
+
+    for (q = ct; q < smma_sm90_cvt_chunks(&p); q += P32_CONVERTERS) {
+        smma_sm90_cvt_chunk(&p, q, &op, &row, &k0, &raw);
+        uint4 v = *(const uint4 *) (stage + raw);
+        uint32_t f = op ? BF : AF, w[4] = { v.x, v.y, v.z, v.w };
+
+        if (f == SMMA_E2M1) {
+            /* 32 codes: k0 .. k0 + 31, two chunks of e4m3 */
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                uint32_t o[4];
+
+#pragma unroll
+                for (int i = 0; i < 4; i++)
+                    o[i] = p32_e2m1x4(w[2 * h + i / 2] >> (16 * (i % 2)));
+                *(uint4 *) (stage + (op ? smma_sm90_smem_b(&p, row, k0 + 16 * h)
+                                        : smma_sm90_smem_a(&p, row, k0 + 16 * h))) =
+                    make_uint4(o[0], o[1], o[2], o[3]);
+            }
+        } else {
+            uint32_t o[4];
+
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+                o[i] = f == SMMA_E2M3 ? p32_fp6x4<2>(w[i]) : p32_fp6x4<3>(w[i]);
+            *(uint4 *) (stage + (op ? smma_sm90_smem_b(&p, row, k0)
+                                    : smma_sm90_smem_a(&p, row, k0))) =
+                make_uint4(o[0], o[1], o[2], o[3]);
+        }
+    }
+}
+
 /* Converter ct (0 .. 95) of CTA cta: for every k-step the CTA's consumers
  * take, the e8m0 scales of rows ct, ct + 96 and (ct < 64) ct + 192 of the
  * 256 (A's 128 rows, then B's 128 columns), loaded before the slot's
  * scales are free (the wait hides their latency), written into it as fp32
  * once every consumer thread has read the last ones (smma_sm90_sfree),
  * then one arrival on the slot's full barrier. */
+template <int AF, int BF>
 static __device__ __forceinline__ void
 p32_convert(const smma_sm90_plan &p, const s90_bufs &x, uint8_t *smem, uint32_t sbase,
             uint32_t cta, uint32_t ct)
 {
+    constexpr bool CONV = AF != SMMA_E4M3 && AF != SMMA_E5M2 || (BF != SMMA_E4M3
+                                                                 && BF != SMMA_E5M2);
     smma_pipe_pos pos = { 0, 0 };
     uint32_t i, kit, tm, tn, m0, n0, u, j;
 
@@ -117,8 +215,38 @@ p32_convert(const smma_sm90_plan &p, const s90_bufs &x, uint8_t *smem, uint32_t 
                                                         : smma_sm90_sfa_off(&p, j, r))) =
                         smma_sm90_e8m0((w[u] >> (8 * j)) & 0xffu);
             }
+            /* The converted operands, once their bytes have landed (the
+             * slot is free then: TMA waited for it), read by wgmma. */
+            if (CONV) {
+                pipe_bar_wait(sbase + smma_sm90_rawfull(&p, pos.slot), pos.phase);
+                p32_convert_operands<AF, BF>(p, stage, ct);
+                pipe_fence_async_smem();
+            }
             pipe_bar_arrive(sbase + smma_pipe_full(&p.pipe, pos.slot));
         }
+    }
+}
+
+/* The TMA boxes of k-step kit with a converted operand: its stored bytes
+ * on the slot's raw barrier (their byte count announced first), the other
+ * operand's e4m3/e5m2 on the full one. */
+static __device__ __forceinline__ void
+p32_load_kstep(const smma_sm90_plan &p, const s90_maps &maps, uint32_t sbase, uint32_t st,
+               uint32_t full, uint32_t m0, uint32_t n0, uint32_t kit, uint32_t rank)
+{
+    uint32_t raw = sbase + smma_sm90_rawfull(&p, (st - sbase) / p.pipe.stage_bytes), i, off;
+
+    pipe_bar_arrive_tx(raw, smma_sm90_raw_tx(&p));
+    for (i = 0; i < smma_sm90_nboxes(&p); i++) {
+        uint32_t bar = smma_sm90_box_raw(&p, i) ? raw : full;
+        unsigned map;
+        int32_t c[2];
+
+        if (smma_sm90_box(&p, i, m0, n0, kit, rank, &map, c, &off))
+            pipe_tma_2d_mc(st + off, &maps.m[map], c[0], c[1], bar,
+                           (uint16_t) ((1u << p.pipe.cluster) - 1));
+        else
+            pipe_tma_2d(st + off, &maps.m[map], c[0], c[1], bar);
     }
 }
 
@@ -242,11 +370,16 @@ p32_kstep(const smma_sm90_plan &p, uint32_t (&acc)[64], uint32_t (&tmp0)[64],
 
 #endif /* SMMA_SM90_WG */
 
-template <int AE5, int BE5, int HAS_C>
+template <int AF, int BF, int HAS_C>
 __global__ void __launch_bounds__(384, 1)
 s90_gemm_p32(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps, const s90_bufs x)
 {
 #if defined(SMMA_SM90_WG)
+    /* The wgmma's types: e5m2 as stored, e4m3 for e4m3 and the converted
+     * formats. */
+    constexpr int AE5 = AF == SMMA_E5M2, BE5 = BF == SMMA_E5M2;
+    constexpr bool CONV = AF != SMMA_E4M3 && AF != SMMA_E5M2 || (BF != SMMA_E4M3
+                                                                 && BF != SMMA_E5M2);
     const smma_sm90_plan p = s90_plan_for<1>(plan);
     extern __shared__ uint8_t dyn[];
     uint8_t *smem = pipe_smem_base(dyn);
@@ -260,8 +393,10 @@ s90_gemm_p32(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps, c
      * CTA of the cluster; sfree[s]: every consumer thread of this CTA. */
     if (threadIdx.x == 0) {
         pipe_init_ring(p.pipe, sbase, 2 * cluster, 1 + P32_CONVERTERS);
-        for (uint32_t s = 0; s < p.pipe.stages; s++)
+        for (uint32_t s = 0; s < p.pipe.stages; s++) {
             pipe_bar_init(sbase + smma_sm90_sfree(&p, s), 256);
+            pipe_bar_init(sbase + smma_sm90_rawfull(&p, s), 1);
+        }
         pipe_bar_init_fence();
     }
     if (cluster > 1)
@@ -279,10 +414,13 @@ s90_gemm_p32(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps, c
                              uint32_t m0, n0;
 
                              smma_sm90_origin(&p, tm, tn, &m0, &n0);
-                             s90_load_kstep(p, maps, st, full, m0, n0, kit, rank);
+                             if (CONV)
+                                 p32_load_kstep(p, maps, sbase, st, full, m0, n0, kit, rank);
+                             else
+                                 s90_load_kstep(p, maps, st, full, m0, n0, kit, rank);
                          });
         } else if (t >= 32) {
-            p32_convert(p, x, smem, sbase, cta, t - 32);
+            p32_convert<AF, BF>(p, x, smem, sbase, cta, t - 32);
         }
     } else {
         /* A consumer: rows 64 (wg - 1) .. + 63 of every tile. */
@@ -333,12 +471,12 @@ s90_gemm_p32(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps, c
 
 namespace {
 
-template <int AE5, int BE5>
+template <int AF, int BF>
 const void *
 p32_pick_c(const smma_sm90_plan *p)
 {
-    return p->c_kind != SMMA_PIPE_NONE ? (const void *) s90_gemm_p32<AE5, BE5, 1>
-                                       : (const void *) s90_gemm_p32<AE5, BE5, 0>;
+    return p->c_kind != SMMA_PIPE_NONE ? (const void *) s90_gemm_p32<AF, BF, 1>
+                                       : (const void *) s90_gemm_p32<AF, BF, 0>;
 }
 
 } /* namespace */
@@ -346,7 +484,21 @@ p32_pick_c(const smma_sm90_plan *p)
 const void *
 s90_p32_kernel(const smma_sm90_plan *p)
 {
-    if (p->a_e5m2)
-        return p->b_e5m2 ? p32_pick_c<1, 1>(p) : p32_pick_c<1, 0>(p);
-    return p->b_e5m2 ? p32_pick_c<0, 1>(p) : p32_pick_c<0, 0>(p);
+#define P32_PAIR(A, B)                                                                       \
+    case SMMA_##A * 16 + SMMA_##B:                                                           \
+        return p32_pick_c<SMMA_##A, SMMA_##B>(p)
+
+    switch (p->a_fmt * 16 + p->b_fmt) {
+        P32_PAIR(E4M3, E4M3);
+        P32_PAIR(E4M3, E5M2);
+        P32_PAIR(E5M2, E4M3);
+        P32_PAIR(E5M2, E5M2);
+        P32_PAIR(E2M3, E2M3);
+        P32_PAIR(E3M2, E3M2);
+        P32_PAIR(E2M1, E2M1);
+        P32_PAIR(E4M3, E2M1);
+    default:
+        return NULL;
+    }
+#undef P32_PAIR
 }

@@ -72,8 +72,10 @@ s90_encode_maps(const smma_sm90_plan *p, const s90_bufs *b, s90_maps *out, char 
     for (w = 0; w < 3; w++) {
         uint64_t dims[2], strides[1];
         uint32_t box[2];
-        /* sm90-bs's A and B are the bytes as stored, unswizzled. */
-        bool raw = p->version == 4 && w != SMMA_SM90_MAP_D;
+        /* sm90-bs's A and B, and sm90-promote32's converted operands, are
+         * the bytes as stored, unswizzled. */
+        bool raw = w != SMMA_SM90_MAP_D
+                   && (p->version == 4 || (w == SMMA_SM90_MAP_A ? p->a_conv : p->b_conv));
         CUtensorMapDataType t = p->ebytes == 1 || raw ? CU_TENSOR_MAP_DATA_TYPE_UINT8
                                 : p->fp16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
                                           : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;

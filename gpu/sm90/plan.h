@@ -114,6 +114,9 @@ typedef struct smma_sm90_plan {
     uint32_t ebytes;            /* bytes of an element of A and B: 2 (bf16, fp16), 1 (fp8) */
     uint32_t bk;                /* elements of K per k-step: 128 bytes of a row, 128 / ebytes */
     uint32_t a_e5m2, b_e5m2;    /* fp8 operands: e5m2 (else e4m3) */
+    uint32_t a_conv, b_conv;    /* sm90-promote32: the operand is e2m1, e2m3 or e3m2, landed
+                                   as stored (ra, rb bytes a row at off_ra, off_rb) and
+                                   written into its fp8 area as e4m3 by the converters */
     /* sm90-promote32: each 32 k of K summed by one wgmma (k32) from zero, then
      * promoted into the fp32 accumulator with the block's e8m0 scales. */
     uint32_t promote;
@@ -222,9 +225,11 @@ SMMA_HD void
 smma_sm90_tma_geom(const smma_sm90_plan *p, unsigned which, uint64_t dims[2],
                    uint64_t strides[1], uint32_t box[2])
 {
-    if (p->version == 4 && which != SMMA_SM90_MAP_D) {
-        /* sm90-bs: the bytes as stored, ra (rb) of each row per k-step,
-         * unswizzled (the converters read them row by row). */
+    if (which != SMMA_SM90_MAP_D
+        && (p->version == 4 || (which == SMMA_SM90_MAP_A ? p->a_conv : p->b_conv))) {
+        /* sm90-bs, and sm90-promote32's converted operands: the bytes as
+         * stored, ra (rb) of each row per k-step, unswizzled (the
+         * converters read them row by row). */
         bool a = which == SMMA_SM90_MAP_A;
         uint32_t bits = smma_sm90_fmt_bits(a ? p->a_fmt : p->b_fmt);
 
@@ -280,8 +285,9 @@ smma_sm90_box(const smma_sm90_plan *p, uint32_t i, uint32_t m0, uint32_t n0, uin
 {
     uint32_t q;
 
-    if (p->version == 4) {
-        /* sm90-bs: A's stored rows, then this CTA's half of B's. */
+    if (p->version == 4 || (i == 0 ? p->a_conv : p->b_conv)) {
+        /* sm90-bs (and a converted operand of sm90-promote32): A's stored
+         * rows, then this CTA's half of B's. */
         *map = i == 0 ? SMMA_SM90_MAP_A : SMMA_SM90_MAP_B;
         q = i == 0 ? 0 : rank * p->b_rows;
         c[0] = (int32_t) (kit * (i == 0 ? p->ra : p->rb));
@@ -410,6 +416,61 @@ SMMA_HD uint32_t
 smma_sm90_sfree(const smma_sm90_plan *p, uint32_t slot)
 {
     return smma_pipe_bar_end(&p->pipe) + 8u * slot;
+}
+
+/* sm90-promote32's fourth barrier of slot s: the operands it converts
+ * (a_conv, b_conv) have landed as stored (the producer's arrival and their
+ * bytes, smma_sm90_raw_tx). */
+SMMA_HD uint32_t
+smma_sm90_rawfull(const smma_sm90_plan *p, uint32_t slot)
+{
+    return smma_pipe_bar_end(&p->pipe) + 8u * (p->pipe.stages + slot);
+}
+
+SMMA_HD uint32_t
+smma_sm90_raw_tx(const smma_sm90_plan *p)
+{
+    return (p->a_conv ? p->bm * p->ra : 0) + (p->b_conv ? p->bn * p->rb : 0);
+}
+
+/* Whether box i (smma_sm90_box) of sm90-promote32 lands on the raw barrier
+ * (its operand is converted) rather than the full one. */
+SMMA_HD bool
+smma_sm90_box_raw(const smma_sm90_plan *p, uint32_t i)
+{
+    return p->version == 3 && (i == 0 ? p->a_conv : p->b_conv);
+}
+
+/*
+ * sm90-promote32's conversion of an e2m1, e2m3 or e3m2 operand: chunk q
+ * (16 bytes as stored) of the k-step's converted rows -- A's bm rows of ra
+ * bytes, then B's bn rows of rb bytes, whichever are converted -- holds 32
+ * codes (e2m1) or 16 (one a byte); it is written as 32 or 16 bytes of e4m3
+ * (exact: every e2m1, e2m3 and e3m2 value is an e4m3 number) where TMA
+ * would have put e4m3 codes: smma_sm90_smem_a / _b of its row and k.
+ */
+SMMA_HD uint32_t
+smma_sm90_cvt_chunks(const smma_sm90_plan *p)
+{
+    return (p->a_conv ? p->bm * p->ra / 16 : 0) + (p->b_conv ? p->bn * p->rb / 16 : 0);
+}
+
+/* Chunk q's operand (0 A, 1 B), row, first k and stage offset as stored. */
+SMMA_HD void
+smma_sm90_cvt_chunk(const smma_sm90_plan *p, uint32_t q, uint32_t *op, uint32_t *row,
+                    uint32_t *k0, uint32_t *raw)
+{
+    uint32_t na = p->a_conv ? p->bm * p->ra / 16 : 0, r, c, per;
+
+    *op = q >= na;
+    if (*op)
+        q -= na;
+    per = (*op ? p->rb : p->ra) / 16;
+    r = q / per;
+    c = q % per;
+    *row = r;
+    *k0 = c * 16 * 8 / smma_sm90_fmt_bits(*op ? p->b_fmt : p->a_fmt);
+    *raw = (*op ? p->off_rb + r * p->rb : p->off_ra + r * p->ra) + 16 * c;
 }
 
 /* The byte offset in the scales of A (which SMMA_SM90_MAP_A, rows m) or B

@@ -747,7 +747,11 @@ test_promote32(void)
     refuses(&x, 8, 9, SMMA_GPU_STATUS_EARCH, "the device has 8.9", "sm90-promote32 on 8.9");
     x = bs_args(SMMA_E2M1, SMMA_E2M1, 4096, 4096, 4096);
     x.kernel = SMMA_GPU_SM90_PROMOTE32;
-    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "computes MXFP8", "sm90-promote32, mxfp4");
+    chooses(&x, 9, 0, SMMA_GPU_SM90_PROMOTE32, "sm90-promote32 asked for, mxfp4");
+    x = bs_args(SMMA_E2M1, SMMA_E4M3, 4096, 4096, 4096);
+    x.kernel = SMMA_GPU_SM90_PROMOTE32;
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "computes the MX pairs",
+            "sm90-promote32, e2m1 x e4m3");
     x = bs_args(SMMA_E4M3, SMMA_E4M3, 64, 64, 40);
     x.lda = x.ldb = 40;
     x.kernel = SMMA_GPU_SM90_PROMOTE32;

@@ -6,8 +6,8 @@
  * bf16-upcast-h100.
  *
  * For each kernel and each pair it takes (sm90-promote32: MXFP8 e4m3, e5m2
- * and mixed; sm90-bs: those, e5m2 x e4m3, MXFP6 e2m3 and e3m2, MXFP4,
- * NVFP4, MXFP8 x MXFP4, bf16 x MXFP4 and bf16 x MXFP8):
+ * and both mixes, MXFP6 e2m3 and e3m2, MXFP4, MXFP8 x MXFP4; sm90-bs: those,
+ * NVFP4, bf16 x MXFP4 and bf16 x MXFP8):
  * 1. The committed suites: gemm.COMBO.kernel.exact and .kernel.model.MODEL,
  *    and the tile suites gemm.COMBO.exact and .model.MODEL where they
  *    exist, with scales in the linear and the 128x4 layout.
@@ -49,6 +49,11 @@ static const struct pair p32_pairs[] = {
     { "mxfp8", SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, 32, true, true },
     { "mxfp8e5m2", SMMA_E5M2, SMMA_E5M2, SMMA_E8M0, 32, true, false },
     { "mxfp8-e4m3-e5m2", SMMA_E4M3, SMMA_E5M2, SMMA_E8M0, 32, true, false },
+    { "mxfp8-e5m2-e4m3", SMMA_E5M2, SMMA_E4M3, SMMA_E8M0, 32, false, false },
+    { "mxfp6e2m3", SMMA_E2M3, SMMA_E2M3, SMMA_E8M0, 32, true, true },
+    { "mxfp6e3m2", SMMA_E3M2, SMMA_E3M2, SMMA_E8M0, 32, true, true },
+    { "mxfp4", SMMA_E2M1, SMMA_E2M1, SMMA_E8M0, 32, true, true },
+    { "mxfp8-mxfp4", SMMA_E4M3, SMMA_E2M1, SMMA_E8M0, 32, true, true },
 };
 
 static const struct pair bs_pairs[] = {
