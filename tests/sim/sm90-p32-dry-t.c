@@ -7,8 +7,11 @@
  * The run follows the kernel CTA by CTA (both CTAs of a cluster), tile by
  * tile in the scheduler's order, k-step by k-step through the stage slots:
  * TMA's boxes of A and B land in the simulated stage (128-byte rows, the
- * 128-byte swizzle, 0 past the tensor), the converters write the k-step's
- * scales there as the kernel's converter threads do (read from the scales
+ * 128-byte swizzle, 0 past the tensor; an e2m1, e2m3 or e3m2 operand's
+ * bytes as stored, unswizzled, in the stage's raw area, which the
+ * converters write as e4m3 codes where TMA would have put them -- each
+ * value encoded by the reference, not the kernel's instructions), the
+ * converters write the k-step's scales there as the kernel's converter threads do (read from the scales
  * as stored, linear or 128x4, at smma_sm90_sf_goff; written as fp32 at
  * smma_sm90_sfa_off / _sfb_off; 1.0 past the matrix and past K), every
  * consumer thread's accumulator starts from C (or 0), each 32-k block is
@@ -18,10 +21,11 @@
  * through the epilogue.  The padding of 128x4 scales holds 0xff (NaN), and
  * the bytes of A and B past their rows 0xa5, so a read of either shows.
  *
- * D must equal the committed suites gemm.mxfp8*.kernel.* and gemm.mxfp8.*
- * under h100-fp8-promote32 and smma_gemm on generated problems (ragged m, n,
- * k; C; alpha; bf16/fp16 D; e5m2 operands; both scale layouts; clusters
- * of one and two; several tiles per CTA); a run whose consumers read the
+ * D must equal the committed suites of every MX pair (MXFP8, MXFP6, MXFP4,
+ * MXFP8 x MXFP4) under h100-fp8-promote32 and smma_gemm on generated
+ * problems (ragged m, n, k; C; alpha; bf16/fp16 D; e5m2 operands; the
+ * converted formats; both scale layouts; clusters of one and two; several
+ * tiles per CTA); a run whose consumers read the
  * wrong row's scale must not.  The test also checks the rules of
  * smma_sm90_check for the kernel, the plan's shared memory, and that the
  * scale offsets of a stage are distinct words inside their areas.
