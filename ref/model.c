@@ -75,7 +75,7 @@ static const smma_model models[] = {
     { .name = "h100-f16acc",
       .summary = "H100 f16 accumulators: h100-bf16's aligned sum rounded to nearest f16",
       .kind = SMMA_MODEL_BLOCK_FMA, .round = SMMA_RZ, .fma = 16, .neab = 2, .floor = -133,
-      .inputs = "bf16, fp16 with an fp16 D", .f16_acc = SMMA_F16ACC_RN,
+      .inputs = "bf16, fp16 with an fp16 D", .f16_acc = SMMA_F16ACC_RN, .zero_plus = true,
       .status = "validated on H100 (mma.sync.m16n8k16 f16.f16.f16.f16, 100,000 cases)" },
     { .name = "bf16-upcast-h100",
       .summary = "Triton emulation: a*sa, b*sb rounded to bf16, then the H100 bf16 model",

@@ -157,10 +157,11 @@ typedef struct smma_model {
     bool c_last;            /* block-FMA: the blocks run from +0 and C is added to their
                                fp32 result at the end, one fp32 addition to nearest (as
                                ptxas lowers sm_90 fp8 mma.sync: two HMMA, then FADD) */
-    bool zero_plus;         /* block-FMA, fp32 accumulator: a block whose C and products
-                               are all zeros gives +0, even when every one is -0 (the
-                               H100/H200 tensor cores: C = -0 with every product -0 gives
-                               +0 through wgmma and mma.sync, bf16, fp16 and e4m3) */
+    bool zero_plus;         /* block-FMA: a block whose C and products are all zeros
+                               gives +0, even when every one is -0 (the H100/H200 tensor
+                               cores: C = -0 with every product -0 gives +0 through wgmma
+                               and mma.sync, bf16, fp16 and e4m3, fp32 and fp16
+                               accumulators) */
 } smma_model;
 
 size_t smma_model_count(void);

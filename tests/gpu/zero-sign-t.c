@@ -1,7 +1,8 @@
 /*
  * tests/gpu/zero-sign-t.c - the sign of a zero sum on the tensor cores of
  * an sm_90 GPU: wgmma.mma_async m64n8k16 (bf16, f16) and m64n8k32 (e4m3),
- * and mma.sync m16n8k16 (bf16, f16) and m16n8k32 (e4m3), each with every
+ * and mma.sync m16n8k16 (bf16, f16; f16 with an f16 accumulator) and
+ * m16n8k32 (e4m3), each with every
  * element of A, B and C the same code, so that every output is the same
  * dot product whatever the register layouts:
  *   - C = -0 and every product -0 (A -0, B 1): IEEE 754 would give -0;
@@ -11,7 +12,8 @@
  *   - wgmma with scale-d 0 (C ignored) and every product -0;
  *   - C = -1 and every product 1 (K - 1: not a zero, the probe's sanity).
  * Each output must equal smma_dot under the instruction's model (h100-bf16,
- * h100-fp8 for wgmma e4m3, h100-fp8-mma-sync for mma.sync e4m3), whose
+ * h100-fp8 for wgmma e4m3, h100-fp8-mma-sync for mma.sync e4m3,
+ * h100-f16acc for the f16 accumulator), whose
  * zero_plus gives +0 for a block of zeros (doc/models.md, "Special values").
  *
  * Skips without CUDA or a device, and on a device other than sm_90 (the
@@ -41,7 +43,8 @@ main(void)
 #include "probes/probes.h"
 #include "probes/wgmma_probe.h"
 
-/* One instruction: its probe, format, K, one code of 1, and its model. */
+/* One instruction: its probe, format, K, one code of 1, its model, and
+ * whether it accumulates in fp16 (C and D fp16, two to a register). */
 struct instr {
     const char *name;
     bool wgmma;
@@ -50,21 +53,24 @@ struct instr {
     unsigned k;
     uint32_t one;
     const char *model;
+    bool f16acc;
 };
 
 static const struct instr instrs[] = {
     { "wgmma m64n8k16 bf16", true, SMMA_GPU_WGMMA_M64N8K16_BF16, SMMA_BF16, 16, 0x3f80,
-      "h100-bf16" },
+      "h100-bf16", false },
     { "wgmma m64n8k16 f16", true, SMMA_GPU_WGMMA_M64N8K16_F16, SMMA_FP16, 16, 0x3c00,
-      "h100-bf16" },
+      "h100-bf16", false },
     { "wgmma m64n8k32 e4m3", true, SMMA_GPU_WGMMA_M64N8K32_E4M3_E4M3, SMMA_E4M3, 32, 0x38,
-      "h100-fp8" },
+      "h100-fp8", false },
     { "mma.sync m16n8k16 bf16", false, SMMA_GPU_MMA_M16N8K16_BF16, SMMA_BF16, 16, 0x3f80,
-      "h100-bf16" },
+      "h100-bf16", false },
     { "mma.sync m16n8k16 f16", false, SMMA_GPU_MMA_M16N8K16_F16, SMMA_FP16, 16, 0x3c00,
-      "h100-bf16" },
+      "h100-bf16", false },
     { "mma.sync m16n8k32 e4m3", false, SMMA_GPU_MMA_M16N8K32_E4M3, SMMA_E4M3, 32, 0x38,
-      "h100-fp8-mma-sync" },
+      "h100-fp8-mma-sync", false },
+    { "mma.sync m16n8k16 f16 (f16 accumulator)", false, SMMA_GPU_MMA_M16N8K16_F16_F16,
+      SMMA_FP16, 16, 0x3c00, "h100-f16acc", true },
 };
 
 /* One case: A's code, A's last k (as a code), B's, C's fp32 bits, scale-d. */
@@ -126,19 +132,24 @@ run(const struct instr *in, const struct zcase *zc)
     char msg[256] = "";
     int rc;
 
+    /* C as fp16 for an fp16 accumulator (-0, +0 and -1 are fp16 numbers). */
+    smma_cvt cvt = smma_cvt_default();
+    uint32_t c = in->f16acc ? smma_encode(SMMA_FP16, smma_decode(SMMA_FP32, zc->c), &cvt)
+                            : zc->c;
+
     memset(&s, 0, sizeof(s));
     s.a_fmt = s.b_fmt = in->f;
     s.scale_fmt = SMMA_NONE;
     s.vec = 32;
-    s.c_fmt = zc->no_acc ? SMMA_NONE : SMMA_FP32;
-    s.d_fmt = SMMA_FP32;
+    s.c_fmt = zc->no_acc ? SMMA_NONE : in->f16acc ? SMMA_FP16 : SMMA_FP32;
+    s.d_fmt = in->f16acc ? SMMA_FP16 : SMMA_FP32;
     s.m = s.n = 1;
     s.k = in->k;
     for (i = 0; i < in->k; i++) {
         a[i] = a_code(in, zc, i);
         b[i] = in->one;
     }
-    want = smma_dot(model, &s, a, b, NULL, NULL, zc->c);
+    want = smma_dot(model, &s, a, b, NULL, NULL, c);
     for (i = 0; i < 256; i++)
         bs[i] = (uint8_t) (per == 2 ? in->one >> (8 * (i % 2)) : in->one);
     if (in->wgmma) {
@@ -156,7 +167,8 @@ run(const struct instr *in, const struct zcase *zc)
 
         for (i = 0; i < 32 * 4; i++) {
             ar[i] = a_reg(in, zc, i % 4);
-            cr[i] = zc->c;
+            /* fp16 accumulators: two a register, in slots 0 and 1 */
+            cr[i] = !in->f16acc ? zc->c : i % 4 < 2 ? c * 0x10001u : 0;
         }
         for (i = 0; i < 32 * 2; i++)
             br[i] = per == 2 ? in->one * 0x10001u : in->one * 0x01010101u;
@@ -167,9 +179,12 @@ run(const struct instr *in, const struct zcase *zc)
         ok(false, "%s, %s: %s", in->name, zc->what, msg);
         return;
     }
-    for (i = 0; i < n; i++)
-        if (dr[i] != want && bad++ == 0)
+    for (i = 0; i < n; i++) {
+        bool diff = in->f16acc ? i % 4 < 2 && dr[i] != want * 0x10001u : dr[i] != want;
+
+        if (diff && bad++ == 0)
             first = dr[i];
+    }
     ok(bad == 0, "%s, %s: every output 0x%08lx as %s says (%u differ%s)", in->name, zc->what,
        (unsigned long) want, model->name, bad, bad ? ", the GPU gives" : "");
     if (bad)
