@@ -391,14 +391,15 @@ check_f16_acc(void)
     expect(acc, &s32, a, b, 0, 0x3f801000u, "with an fp32 D the field is not read");
     {
         /* A non-zero sum that rounds to zero is +0 (an H100: a tiny negative
-         * C + sum gave +0 in 16 of 100,000 random cases); only zeros give -0. */
+         * C + sum gave +0 in 16 of 100,000 random cases); so is a block of
+         * zeros, -0 ones included (zero_plus: an H200, tests/gpu/zero-sign-t). */
         smma_gemm_shape s1 = shape(SMMA_FP16, SMMA_FP16, SMMA_FP16, 1);
         uint32_t tiny[1] = { 0x0001 }, mhalf[1] = { 0xb800 }, half[1] = { 0x3800 };
         uint32_t nz[1] = { 0x8000 }, one[1] = { 0x3c00 };
 
         expect(acc, &s1, tiny, mhalf, 0, 0x0000, "-2^-25 (a tie) rounds to +0, not -0");
         expect(acc, &s1, tiny, half, 0x8001, 0x0000, "2^-25 - 2^-24 rounds to +0");
-        expect(acc, &s1, nz, one, 0x8000, 0x8000, "-0 * 1 + -0 is -0");
+        expect(acc, &s1, nz, one, 0x8000, 0x0000, "-0 * 1 + -0 is +0 (zero_plus)");
     }
     expect(acc, &s, a, b2, 0, 0x3c00, "a bit dropped by alignment: the midpoint, even");
     expect(&sticky, &s, a, b2, 0, 0x3c01, "a bit dropped by alignment, sticky: up");
