@@ -9,6 +9,12 @@
  *            (warp-specialized, setmaxnreg), persistent CTAs in clusters of
  *            two with B multicast, tiles of 128 x 256 (128 x 128 for
  *            n <= 128), D through shared memory and TMA stores.
+ *   sm90-promote32  gemm_p32.cu: the MX pairs on fp8 wgmma.m64n128k32, each
+ *            32-k block promoted into fp32 with its scales
+ *            (h100-fp8-promote32).
+ *   sm90-bs  gemm_bs.cu: the block-scaled pairs of sm80-bs-large upcast to
+ *            bf16 by converter threads, then v2's chain (bf16-upcast-h100).
+ * What follows describes v1 and v2; check.c holds the rules of all four.
  *
  * Both compute D = alpha * (C + A B) for bf16 or fp16 A and B with one
  * fp32 accumulation chain per output in k order through wgmma.m64nNk16 (C
