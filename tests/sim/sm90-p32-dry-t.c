@@ -399,7 +399,8 @@ test_generated(void)
         uint32_t *want;
         char what[200];
 
-        if (test_level() == 0 && i == 4)
+        /* Level 0 (check-valgrind): the first four and MXFP4; every one above. */
+        if (test_level() == 0 && i > 3 && i != 5)
             continue;
         t100_prob_generate(&p, &s, g->layout, SMMA_CLASS_RANDOM, 0x9032 + i);
         want = t100_expected_under(&p, MODEL);
