@@ -344,11 +344,7 @@ smma_gpu_gemm_model(smma_gpu_kernel kernel, const smma_gemm_shape *s, int major,
             return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "sm90-promote32 runs on "
                                 "compute capability 9.0 only (sm_90a), not %d.%d", major, minor);
         if (s->scale_fmt != SMMA_E8M0 || s->vec != 32
-            || !(((s->a_fmt == SMMA_E4M3 || s->a_fmt == SMMA_E5M2)
-                  && (s->b_fmt == SMMA_E4M3 || s->b_fmt == SMMA_E5M2))
-                 || (s->a_fmt == s->b_fmt && (s->a_fmt == SMMA_E2M1 || s->a_fmt == SMMA_E2M3
-                                              || s->a_fmt == SMMA_E3M2))
-                 || (s->a_fmt == SMMA_E4M3 && s->b_fmt == SMMA_E2M1)))
+            || !smma_sm90_p32_pair(s->a_fmt, s->b_fmt))
             return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "sm90-promote32 computes the "
                                 "MX pairs only (MXFP8, MXFP6, MXFP4, MXFP8 x MXFP4 with e8m0 "
                                 "scales per 32)");

@@ -10,6 +10,8 @@
 
 #include <softmma/format.h>
 
+#include <softmma/wgmma_addr.h>
+
 #include "sm100-util.h"
 #include "tap/basic.h"
 
@@ -552,4 +554,39 @@ t100_diff_run(const t100_prob *p, t100_run_fn run, void *ctx, const uint32_t *wa
                  (unsigned long) d[i], (unsigned long) want[i]);
     free(d);
     return bad;
+}
+
+void
+t100_sm90_tile_init(const t100_prob *p, uint32_t *acc, unsigned regs, uint32_t m0, uint32_t n0,
+                    uint32_t fill)
+{
+    unsigned wg, t, r, row, col;
+
+    for (wg = 0; wg < 2; wg++)
+        for (t = 0; t < 128; t++)
+            for (r = 0; r < regs; r++) {
+                smma_wgmma_d_cell(t, r, &row, &col);
+                row += 64 * wg;
+                acc[(wg * 128 + t) * regs + r] =
+                    p->s.c_fmt != SMMA_NONE && m0 + row < p->s.m && n0 + col < p->s.n
+                    ? t100_c_bits(p, m0 + row, n0 + col) : fill;
+            }
+}
+
+void
+t100_sm90_tile_store(const t100_prob *p, uint32_t *d, const uint32_t *acc, unsigned regs,
+                     uint32_t m0, uint32_t n0)
+{
+    unsigned wg, t, r, row, col;
+
+    for (wg = 0; wg < 2; wg++)
+        for (t = 0; t < 128; t++)
+            for (r = 0; r < regs; r++) {
+                smma_wgmma_d_cell(t, r, &row, &col);
+                row += 64 * wg;
+                if (m0 + row < p->s.m && n0 + col < p->s.n)
+                    d[(size_t) (m0 + row) * p->s.n + n0 + col] =
+                        t100_epilogue(p->s.d_fmt, p->s.has_alpha, p->s.alpha,
+                                      acc[(wg * 128 + t) * regs + r]);
+            }
 }

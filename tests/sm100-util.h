@@ -54,6 +54,17 @@ smma_gpu_gemm_args t100_prob_args(const t100_prob *p);
 uint32_t *t100_expected(const t100_prob *p);
 uint32_t *t100_expected_under(const t100_prob *p, const char *model);
 
+/* The accumulators of a tile of an sm90 kernel's dry run, for its two
+ * consumer warpgroups of 128 threads with regs registers each (acc[(wg *
+ * 128 + t) * regs + r]; the cell of smma_wgmma_d_cell, rows 64 wg on): C
+ * where the cell lies inside the matrix and the problem has C, else fill;
+ * and D from them through the epilogue, inside the matrix only (d m x n,
+ * row-major). */
+void t100_sm90_tile_init(const t100_prob *p, uint32_t *acc, unsigned regs, uint32_t m0,
+                         uint32_t n0, uint32_t fill);
+void t100_sm90_tile_store(const t100_prob *p, uint32_t *d, const uint32_t *acc, unsigned regs,
+                          uint32_t m0, uint32_t n0);
+
 /* A dry run: fills D (m x n, row-major) for problem p, or returns an error. */
 typedef int (*t100_run_fn)(void *ctx, uint32_t *d, smma_error *err);
 

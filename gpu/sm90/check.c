@@ -67,34 +67,16 @@ is_fp8(smma_format f)
     return f == SMMA_E4M3 || f == SMMA_E5M2;
 }
 
-/* The pairs of sm90-promote32: MXFP8 (e4m3, e5m2, mixed), MXFP6 (e2m3,
- * e3m2), MXFP4, MXFP8 x MXFP4 (the e2m1, e2m3 and e3m2 operands converted to
- * e4m3 on the way). */
-static bool
-p32_pair(smma_format a, smma_format b)
+bool
+smma_sm90_p32_pair(smma_format a, smma_format b)
 {
     return (is_fp8(a) && is_fp8(b)) || (a == b && (a == SMMA_E2M1 || a == SMMA_E2M3
                                                    || a == SMMA_E3M2))
            || (a == SMMA_E4M3 && b == SMMA_E2M1);
 }
 
-/* The formats sm90-bs takes (those of sm80-bs-large): A e4m3, e5m2, e2m3,
- * e3m2, e2m1 or bf16 (unscaled), B quantized, as the pairs listed. */
-static bool
-bs_pair(smma_format a, smma_format b)
-{
-    return smma_gpu_bs_pair_fast(a, b);
-}
-
-static const char *
-kernel_name(smma_gpu_kernel k)
-{
-    return k == SMMA_GPU_SM90_V1 ? "sm90-v1" : k == SMMA_GPU_SM90_V2 ? "sm90-v2"
-           : k == SMMA_GPU_SM90_PROMOTE32 ? "sm90-promote32" : "sm90-bs";
-}
-
-/* The formats of kernel k: v1 and v2 bf16 or fp16, sm90-promote32 MXFP8,
- * sm90-bs the block-scaled pairs. */
+/* The formats of kernel k: v1 and v2 bf16 or fp16, sm90-promote32 the MX
+ * pairs, sm90-bs the block-scaled pairs. */
 static int
 check_formats(const smma_gemm_shape *s, smma_gpu_kernel k, const char *kn, char *msg, size_t len)
 {
@@ -106,7 +88,7 @@ check_formats(const smma_gemm_shape *s, smma_gpu_kernel k, const char *kn, char 
                             smma_format_name(s->a_fmt), smma_format_name(s->b_fmt),
                             s->scale_fmt != SMMA_NONE ? " with scales" : "");
     if (k == SMMA_GPU_SM90_PROMOTE32
-        && (!p32_pair(s->a_fmt, s->b_fmt) || s->scale_fmt != SMMA_E8M0 || s->vec != 32))
+        && (!smma_sm90_p32_pair(s->a_fmt, s->b_fmt) || s->scale_fmt != SMMA_E8M0 || s->vec != 32))
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s computes the MX pairs (MXFP8 "
                             "e4m3/e5m2, MXFP6, MXFP4, MXFP8 x MXFP4 with e8m0 scales per 32 k), "
                             "not %s x %s%s%s%s", kn,
@@ -120,7 +102,8 @@ check_formats(const smma_gemm_shape *s, smma_gpu_kernel k, const char *kn, char 
             return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s computes block-scaled "
                                 "products (e8m0 or ue4m3 scales), not %s x %s without scales",
                                 kn, smma_format_name(s->a_fmt), smma_format_name(s->b_fmt));
-        if (!bs_pair(s->a_fmt, s->b_fmt))
+        /* The pairs of sm80-bs-large. */
+        if (!smma_gpu_bs_pair_fast(s->a_fmt, s->b_fmt))
             return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: %s x %s is not built "
                                 "(it takes the pairs of sm80-bs-large; sm80-bs-v1 computes "
                                 "every pair)", kn, smma_format_name(s->a_fmt),
@@ -257,7 +240,7 @@ smma_sm90_plan_init(smma_sm90_plan *p, const smma_gpu_gemm_args *a, smma_gpu_ker
 {
     static const smma_sm90_tune none = { 0, 0, 0, 0 };
     const smma_gemm_shape *s;
-    const char *kn = kernel_name(k);
+    const char *kn = smma_gpu_kernel_name(k);
     uint32_t esz, group, room, nq, epi;
     int rc;
 

@@ -82,6 +82,11 @@ int smma_sm90_check(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, s
  * CUDA has no such function. */
 int smma_sm90_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t len);
 
+/* Whether sm90-promote32 computes A x B (with e8m0 scales per 32): MXFP8
+ * (e4m3, e5m2, mixed), MXFP6 (e2m3, e3m2), MXFP4, MXFP8 x MXFP4 (the e2m1,
+ * e2m3 and e3m2 operands converted to e4m3 on the way). */
+bool smma_sm90_p32_pair(smma_format a, smma_format b);
+
 /* Whether the sm90 kernels can run on device 0: compute capability 9.0 and
  * code compiled for sm_90a loaded for them (found out once, by running a
  * one-thread kernel of the same file).  SMMA_GPU_STATUS_OK, or _ENODEV /

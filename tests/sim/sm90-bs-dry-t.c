@@ -148,7 +148,7 @@ run_plan(const smma_sm90_plan *pl, const t100_prob *p, unsigned flags, uint32_t 
     uint8_t *smem = t100_calloc(smem_size, 1);
     uint32_t *acc = t100_calloc((size_t) 2 * 128 * 128, sizeof(uint32_t));
     smma_wgmma_variant v;
-    uint32_t c, i, kit, wg, t, r, j, row, col;
+    uint32_t c, i, kit, wg, j;
     int rc = SMMA_OK;
 
     v = smma_wgmma_variant_make(SMMA_BF16, SMMA_BF16, pl->bn);
@@ -167,14 +167,7 @@ run_plan(const smma_sm90_plan *pl, const t100_prob *p, unsigned flags, uint32_t 
                 smma_pipe_cta_tile(&pl->pipe, c - rank + q, i, &tq, &nq);
                 smma_sm90_origin(pl, tq, nq, &m0s[q], &nq);
             }
-            for (wg = 0; wg < 2; wg++)
-                for (t = 0; t < 128; t++)
-                    for (r = 0; r < pl->bn / 2; r++) {
-                        smma_sm90_d_cell(wg, t, r, &row, &col);
-                        acc[(wg * 128 + t) * 128 + r] =
-                            p->s.c_fmt != SMMA_NONE && m0 + row < p->s.m && n0 + col < p->s.n
-                            ? t100_c_bits(p, m0 + row, n0 + col) : 0xdeadbeefu;
-                    }
+            t100_sm90_tile_init(p, acc, pl->bn / 2, m0, n0, 0xdeadbeefu);
             for (kit = 0; kit < pl->pipe.kiters && rc == SMMA_OK; kit++, iter++) {
                 uint32_t rs = SMEM_BASE + smma_pipe_slot(&pl->pipe, iter) * pl->pipe.stage_bytes;
                 uint32_t st = SMEM_BASE + pl->off_conv
@@ -197,15 +190,7 @@ run_plan(const smma_sm90_plan *pl, const t100_prob *p, unsigned flags, uint32_t 
             }
             if (!inside || rc != SMMA_OK)
                 continue;
-            for (wg = 0; wg < 2; wg++)
-                for (t = 0; t < 128; t++)
-                    for (r = 0; r < pl->bn / 2; r++) {
-                        smma_sm90_d_cell(wg, t, r, &row, &col);
-                        if (m0 + row < p->s.m && n0 + col < p->s.n)
-                            d[(size_t) (m0 + row) * p->s.n + n0 + col] =
-                                t100_epilogue(p->s.d_fmt, p->s.has_alpha, p->s.alpha,
-                                              acc[(wg * 128 + t) * 128 + r]);
-                    }
+            t100_sm90_tile_store(p, d, acc, pl->bn / 2, m0, n0);
         }
     }
     free(smem);

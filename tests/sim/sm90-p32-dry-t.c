@@ -183,7 +183,7 @@ run_plan(const smma_sm90_plan *pl, const t100_prob *p, unsigned flags, uint32_t 
     uint32_t *acc = t100_calloc((size_t) 2 * 128 * 64, sizeof(uint32_t));
     uint32_t *tmp = t100_calloc((size_t) 128 * 64, sizeof(uint32_t));
     smma_wgmma_variant v;
-    uint32_t c, i, kit, wg, t, r, j, row, col;
+    uint32_t c, i, kit, wg, t, r, j;
     int rc = SMMA_OK;
 
     v = smma_wgmma_variant_make(pl->a_conv ? SMMA_E4M3 : p->s.a_fmt,
@@ -204,14 +204,7 @@ run_plan(const smma_sm90_plan *pl, const t100_prob *p, unsigned flags, uint32_t 
                 smma_pipe_cta_tile(&pl->pipe, c - rank + q, i, &tq, &nq);
                 smma_sm90_origin(pl, tq, nq, &m0s[q], &nq);
             }
-            for (wg = 0; wg < 2; wg++)
-                for (t = 0; t < 128; t++)
-                    for (r = 0; r < 64; r++) {
-                        smma_sm90_d_cell(wg, t, r, &row, &col);
-                        acc[(wg * 128 + t) * 64 + r] =
-                            p->s.c_fmt != SMMA_NONE && m0 + row < p->s.m && n0 + col < p->s.n
-                            ? t100_c_bits(p, m0 + row, n0 + col) : 0;
-                    }
+            t100_sm90_tile_init(p, acc, 64, m0, n0, 0);
             for (kit = 0; kit < pl->pipe.kiters && rc == SMMA_OK; kit++, iter++) {
                 uint32_t st = SMEM_BASE + smma_pipe_slot(&pl->pipe, iter) * pl->pipe.stage_bytes;
                 memset(smem + st, 0xee, pl->pipe.stage_bytes);
@@ -247,15 +240,7 @@ run_plan(const smma_sm90_plan *pl, const t100_prob *p, unsigned flags, uint32_t 
             }
             if (!inside || rc != SMMA_OK)
                 continue;
-            for (wg = 0; wg < 2; wg++)
-                for (t = 0; t < 128; t++)
-                    for (r = 0; r < 64; r++) {
-                        smma_sm90_d_cell(wg, t, r, &row, &col);
-                        if (m0 + row < p->s.m && n0 + col < p->s.n)
-                            d[(size_t) (m0 + row) * p->s.n + n0 + col] =
-                                t100_epilogue(p->s.d_fmt, p->s.has_alpha, p->s.alpha,
-                                              acc[(wg * 128 + t) * 64 + r]);
-                    }
+            t100_sm90_tile_store(p, d, acc, 64, m0, n0);
         }
     }
     free(smem);
