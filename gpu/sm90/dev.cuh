@@ -278,6 +278,11 @@ s90_fixup(const smma_sm90_plan &p, uint8_t *smem, uint32_t kit, uint32_t wg, uin
         *(uint16_t *) (smem + smma_sm90_fix_off(&p, kit, wg, i)) = (uint16_t) SMMA_SM90_NEG_ZERO;
 }
 
+/* What a consumer does before it waits for a slot: nothing (sm90-v2). */
+struct s90_no_pre {
+    __device__ __forceinline__ void operator()(uint32_t, uint32_t) const {}
+};
+
 /*
  * The k-steps of one tile for consumer warpgroup wg (thread t) on the ring
  * `ring`, whose slot s lies at shared address base + s * ring.stage_bytes
@@ -287,16 +292,19 @@ s90_fixup(const smma_sm90_plan &p, uint8_t *smem, uint32_t kit, uint32_t wg, uin
  * done); a ragged last k-step with only the wgmma that hold a k below K,
  * after the fix-up when FIXUP (v2; sm90-bs's converters write those -0
  * themselves); then every group completed and the last slot released.
+ * Before each wait, pre(k-step, slot) does the consumer's own share of
+ * filling the slot (sm90-bs: its rows of A).
  */
-template <int BN, int FP16, int TRANS_B, bool FIXUP>
+template <int BN, int FP16, int TRANS_B, bool FIXUP, class PRE>
 static __device__ __forceinline__ void
 s90_mainloop(const smma_sm90_plan &p, const smma_pipe &ring, uint32_t sbase, uint32_t base,
              uint8_t *smem_ring, uint32_t (&d)[BN / 2], smma_pipe_pos *pos, uint32_t wg,
-             uint32_t t)
+             uint32_t t, PRE &pre)
 {
     uint32_t kfull = smma_sm90_full_ksteps(&p), kit, prev = 0;
 
     for (kit = 0; kit < kfull; kit++, smma_pipe_next(&ring, pos)) {
+        pre(kit, pos->slot);
         pipe_wait_full(ring, sbase, *pos);
         s90_kstep<BN, FP16, TRANS_B>(p, d, base + pos->slot * ring.stage_bytes, wg, kit);
         s90_wgmma_wait<1>();
@@ -308,6 +316,7 @@ s90_mainloop(const smma_sm90_plan &p, const smma_pipe &ring, uint32_t sbase, uin
     if (kfull < p.pipe.kiters) {
         uint32_t st = base + pos->slot * ring.stage_bytes;
 
+        pre(kfull, pos->slot);
         pipe_wait_full(ring, sbase, *pos);
         if (FIXUP && smma_sm90_fix_cols(&p, kfull) != 0) {
             s90_fixup(p, smem_ring + pos->slot * ring.stage_bytes, kfull, wg, t);

@@ -20,28 +20,33 @@
  *      consumers read with v2's loop (s90_mainloop).  A slot of the stored
  *      ring is free as soon as the converters have read it, so TMA runs
  *      several k-steps ahead while the bf16 slots stay few (48 KB each).
- *   2. Converter warps of their own (the 128 threads of warpgroup 0, whose
- *      thread 0 issues the TMA boxes between its conversions): the
- *      conversion costs some 40 instructions
- *      per 16 elements, which the consumers could not issue between their
- *      wgmma without stalling the tensor core.  Each converter thread owns
- *      the same units (16 k of one row, plan.h) in every k-step, reads
- *      their scales from global memory before it waits for the stored
- *      slot (their latency passes during the wait: TMA's boxes are at
- *      least 16 bytes wide, a k-step's scales two or four bytes a row), and
- *      writes +0 into the elements past K in the last k-step (zero
- *      products change no sum: h100-bf16's zero_plus).
+ *   2. Converter warps of their own for B (the 128 threads of warpgroup 0,
+ *      whose thread 0 issues the TMA boxes between its conversions), and
+ *      each consumer warpgroup for its own 64 rows of A, which only its
+ *      own wgmma read (s90_mainloop calls it before it waits for B; the
+ *      tensor core is busy with the k-step before).  The conversion costs
+ *      some 50 instructions per 16 elements, half of them at half the
+ *      fp32 rate (the e4m3 and bf16 conversions, bench/cvt-rate.cu), and
+ *      one warp a scheduler cannot issue them fast enough: with the
+ *      converters alone on both operands the kernel ran at 0.27-0.37x
+ *      cuBLAS bf16 on an H200, with the consumers' share 0.30-0.38x
+ *      (bench/sm90-kernels.md).  Every
+ *      thread owns the same units (16 k of one row, plan.h's
+ *      smma_sm90_unit_first) in every k-step, loads their words before it
+ *      converts the first, reads their scales from global memory a k-step
+ *      ahead, and writes +0 into the elements past K in the last k-step
+ *      (zero products change no sum: h100-bf16's zero_plus).
  *   3. 384 threads, as v2: ptxas gives a warp no more registers than the
  *      kernel's entry count (65536 / 384: 168) whatever setmaxnreg asks
  *      for, and a wgmma.m64n256k16's operands need more than the 128 of 512
  *      threads (C7602).  setmaxnreg (152 for the producer warpgroup, 176
  *      for the consumers) stays: without it ptxas serializes the wgmma
  *      (C7520) and spills.
- *   4. The scales a k-step ahead: each converter thread loads its sixteen
+ *   4. The scales a k-step ahead: each converter thread loads its eight
  *      scale bytes for the next k-step into registers before it waits for
- *      this one.  Loaded four at a time just before use, their latency
- *      (the stall Nsight Compute blamed: long scoreboard) held the kernel
- *      at 0.12x cuBLAS.
+ *      this one (a consumer thread its two).  Loaded four at a time just
+ *      before use, their latency (the stall Nsight Compute blamed: long
+ *      scoreboard) held the kernel at 0.12x cuBLAS.
  * Tiles of 128 x 256, persistent CTAs in clusters of two along M, the
  * grouped tile order and the TMA-store epilogue are v2's.
  *
@@ -57,12 +62,13 @@
 #define BS_CONV_REGS 152 /* the producer warpgroup (TMA and the converters) */
 #define BS_MMA_REGS 176  /* the consumers: 152 + 2 x 176 = 504 of 512 a thread triple */
 
-/* Units a converter thread owns per k-step (plan.h: 4 (128 + BN) units). */
+/* Units of B a converter thread owns per k-step (smma_sm90_unit_count's,
+ * as a constant). */
 template <int BN>
 __host__ __device__ constexpr int
 bs_nu(void)
 {
-    return (4 * (128 + BN) + (int) SMMA_SM90_BS_CONVERTERS - 1) / (int) SMMA_SM90_BS_CONVERTERS;
+    return 4 * BN / (int) SMMA_SM90_BS_CONVERTERS;
 }
 
 #if defined(SMMA_SM90_WG)
@@ -87,26 +93,49 @@ bs_plan_for(const smma_sm90_plan &in)
     return p;
 }
 
-/* Unit of format F at `raw` (16 elements as stored) times the scale byte
- * sb of format SF, as eight bf16 pairs (element 0 lowest); bf16 is copied. */
-template <int F, int SF>
+/* The 32-bit words of a unit of format F as stored: 16 elements of 2
+ * bytes (bf16), half a byte (e2m1) or a byte (the others; an fp6 code in
+ * the low six bits of its byte). */
+template <int F>
+__host__ __device__ constexpr int
+bs_words(void)
+{
+    return F == CV_BF16 ? 8 : F == CV_E2M1 ? 2 : 4;
+}
+
+/* Loads the words of a unit of format F at `raw` into w (the first
+ * bs_words<F>() of them). */
+template <int F>
 static __device__ __forceinline__ void
-bs_unit(const uint8_t *raw, uint32_t sb, uint32_t (&out)[8])
+bs_load(const uint8_t *raw, uint32_t (&w)[8])
 {
     if constexpr (F == CV_BF16) {
         uint4 lo = *(const uint4 *) raw, hi = *(const uint4 *) (raw + 16);
 
-        out[0] = lo.x; out[1] = lo.y; out[2] = lo.z; out[3] = lo.w;
-        out[4] = hi.x; out[5] = hi.y; out[6] = hi.z; out[7] = hi.w;
-    } else if constexpr (F == CV_E2M1) {
+        w[0] = lo.x; w[1] = lo.y; w[2] = lo.z; w[3] = lo.w;
+        w[4] = hi.x; w[5] = hi.y; w[6] = hi.z; w[7] = hi.w;
+    } else if constexpr (bs_words<F>() == 2) {
         uint2 v = *(const uint2 *) raw;
-        uint32_t w[2] = { v.x, v.y };
 
-        cv_convert16<F, false>(w, SF, sb, out);
+        w[0] = v.x; w[1] = v.y;
     } else {
         uint4 v = *(const uint4 *) raw;
-        uint32_t w[4] = { v.x, v.y, v.z, v.w };
 
+        w[0] = v.x; w[1] = v.y; w[2] = v.z; w[3] = v.w;
+    }
+}
+
+/* The unit of format F in w times the scale byte sb of format SF, as eight
+ * bf16 pairs (element 0 lowest); bf16 is copied. */
+template <int F, int SF>
+static __device__ __forceinline__ void
+bs_unit(const uint32_t (&w)[8], uint32_t sb, uint32_t (&out)[8])
+{
+    if constexpr (F == CV_BF16) {
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+            out[i] = w[i];
+    } else {
         cv_convert16<F, false>(w, SF, sb, out);
     }
 }
@@ -123,89 +152,79 @@ bs_tail(uint32_t (&out)[8], uint32_t k0, uint32_t k)
             out[e / 2] &= ~(0xffffu << (16 * (e % 2)));
 }
 
-/* The scale byte of unit q of the tile at (m0, n0) in the k-step whose
- * scale column is kb (the same for every unit of a thread), koff its part
- * of the offset (smma_sm90_sf_goff's, split into a row's part and a
- * column's): read from global memory, or 1 for a row past the matrix, a
- * block past K and bf16 A.  32-bit offsets (check.c keeps the scales below
- * 4 GiB). */
-template <int AF, int SF>
+/* The scale byte of unit q (of B when IS_B, else of A, format F) of the
+ * tile at (m0, n0) in the k-step whose scale column is kb (the same for
+ * every unit of a thread), koff its part of the offset (smma_sm90_sf_goff's,
+ * split into a row's part and a column's): read from global memory, or 1
+ * for a row past the matrix, a block past K and bf16.  32-bit offsets
+ * (check.c keeps the scales below 4 GiB). */
+template <int F, int SF, bool IS_B>
 static __device__ __forceinline__ uint32_t
 bs_scale(const smma_sm90_plan &p, const s90_bufs &x, uint32_t m0, uint32_t n0, uint32_t kb,
          uint32_t koff, uint32_t q)
 {
-    uint32_t row = q / 4, roff;
-    bool is_a = row < 128;
-    uint32_t g = is_a ? m0 + row : n0 + row - 128;
+    uint32_t g = IS_B ? n0 + q / 4 - 128 : m0 + q / 4, roff;
 
-    if ((is_a && AF == CV_BF16) || g >= (is_a ? p.m : p.n) || kb >= p.kb_cols)
+    if (F == CV_BF16 || g >= (IS_B ? p.n : p.m) || kb >= p.kb_cols)
         return cv_scale_one(SF);
     roff = p.sf_128x4
            ? (((g >> 7) * (p.kb_pad >> 2)) << 9) + ((g & 31) << 4) + (((g >> 5) & 3) << 2)
            : g * p.kb_cols;
-    return __ldg((is_a ? x.sa : x.sb) + roff + koff);
+    return __ldg((IS_B ? x.sb : x.sa) + roff + koff);
 }
 
-/* Issues the loads of the scale bytes of the NU units of converter thread
- * ct in k-step kit of the tile at (m0, n0), one register each: they are
- * read a k-step later, so that their latency passes while this one
- * converts. */
-template <int AF, int SF, int NU>
+/* Issues the loads of the scale bytes of a thread's NU units q0 + cq + 128 j
+ * in k-step kit of the tile at (m0, n0), one register each: they are read
+ * a k-step later, so that their latency passes while this one converts. */
+template <int F, int SF, bool IS_B, int NU>
 static __device__ __forceinline__ void
 bs_prefetch(uint32_t (&pre)[NU], const smma_sm90_plan &p, const s90_bufs &x, uint32_t m0,
-            uint32_t n0, uint32_t kit, uint32_t ct)
+            uint32_t n0, uint32_t kit, uint32_t q0, uint32_t cq)
 {
-    uint32_t kb = smma_sm90_unit_kb(&p, kit, ct);
+    uint32_t kb = smma_sm90_unit_kb(&p, kit, cq);
     uint32_t koff = p.sf_128x4 ? ((kb >> 2) << 9) + (kb & 3) : kb;
 
 #pragma unroll
     for (int j = 0; j < NU; j++)
-        pre[j] = bs_scale<AF, SF>(p, x, m0, n0, kb, koff, ct + SMMA_SM90_BS_CONVERTERS * j);
+        pre[j] = bs_scale<F, SF, IS_B>(p, x, m0, n0, kb, koff,
+                                       q0 + cq + SMMA_SM90_BS_CONVERTERS * j);
 }
 
-/* Converts unit q of the stored slot `raw` into the bf16 slot `conv` with
- * scale byte sb (tail: the last k-step reaches past K at k0 + 16). */
-template <int AF, int BF, int SF, bool TAIL>
-static __device__ __forceinline__ void
-bs_convert_unit(const smma_sm90_plan &p, const uint8_t *raw, uint8_t *conv, uint32_t q,
-                uint32_t sb, uint32_t k0)
-{
-    bool is_a = q / 4 < 128;
-    uint32_t out[8];
-
-    if (is_a)
-        bs_unit<AF, SF>(raw + smma_sm90_unit_raw(&p, q), sb, out);
-    else
-        bs_unit<BF, SF>(raw + smma_sm90_unit_raw(&p, q), sb, out);
-    if (TAIL)
-        bs_tail(out, k0, p.k);
-    *(uint4 *) (conv + smma_sm90_unit_conv(&p, q, 0)) = make_uint4(out[0], out[1], out[2], out[3]);
-    *(uint4 *) (conv + smma_sm90_unit_conv(&p, q, 1)) = make_uint4(out[4], out[5], out[6], out[7]);
-}
-
-/* The NU units of converter thread ct (as cq) of a k-step, four at a time
- * with their scales from sw (four bytes a register); TAIL: the last k-step
- * reaches past K (a separate instance, so that the other k-steps do not
- * pay for its masks). */
-template <int AF, int BF, int SF, int NU, bool TAIL>
+/*
+ * A thread's NU units q0 + cq + 128 j of a k-step (all of A or all of B:
+ * format F), from the stored slot `raw` into the bf16 slot `conv`, with the
+ * scale bytes sb[j]; TAIL: the last k-step reaches past K at k0 + 16 (a
+ * separate instance, so that the other k-steps do not pay for its masks).
+ * One straight line: cq is below 128 and q0 a multiple of 512 or of 256,
+ * so unit j is row (q0 + cq) / 4 + 32 j with the k of cq % 4, and every
+ * offset folds to a base plus a constant (the swizzle's row mod 8 is
+ * cq's).  Every unit's words are loaded before the first is converted: the
+ * compiler cannot move a shared load above a shared store it cannot tell
+ * apart, and a unit at a time left the loads' latency between each unit
+ * and the next.
+ */
+template <int F, int SF, int NU, bool TAIL>
 static __device__ __forceinline__ void
 bs_convert_units(const smma_sm90_plan &p, const uint8_t *raw, uint8_t *conv,
-                 const uint32_t (&sw)[NU / 4], uint32_t cq, uint32_t k0)
+                 const uint32_t (&sb)[NU], uint32_t q0, uint32_t cq, uint32_t k0)
 {
-    uint32_t jj;
-
-#pragma unroll 1
-    for (jj = 0; jj < NU / 4; jj++) {
-        uint32_t w = sw[0];
+    constexpr uint32_t STEP = SMMA_SM90_BS_CONVERTERS;
+    uint32_t w[NU][8];
 
 #pragma unroll
-        for (int u = 1; u < NU / 4; u++)
-            w = jj == (uint32_t) u ? sw[u] : w;
+    for (int j = 0; j < NU; j++)
+        bs_load<F>(raw + smma_sm90_unit_raw(&p, q0 + cq + STEP * j), w[j]);
 #pragma unroll
-        for (int u = 0; u < 4; u++)
-            bs_convert_unit<AF, BF, SF, TAIL>(p, raw, conv,
-                                              cq + SMMA_SM90_BS_CONVERTERS * (4 * jj + u),
-                                              (w >> (8 * u)) & 0xffu, k0);
+    for (int j = 0; j < NU; j++) {
+        uint32_t q = q0 + cq + STEP * j, out[8];
+
+        bs_unit<F, SF>(w[j], sb[j], out);
+        if (TAIL)
+            bs_tail(out, k0, p.k);
+        *(uint4 *) (conv + smma_sm90_unit_conv(&p, q, 0))
+            = make_uint4(out[0], out[1], out[2], out[3]);
+        *(uint4 *) (conv + smma_sm90_unit_conv(&p, q, 1))
+            = make_uint4(out[4], out[5], out[6], out[7]);
     }
 }
 
@@ -241,18 +260,19 @@ bs_produce(const smma_sm90_plan &p, const s90_maps &maps, uint32_t sbase, uint32
 
 /*
  * Converter thread ct (0 .. 127) of CTA cta: for every k-step the CTA
- * computes, its units ct + 128 j (rows ct / 4 + 32 j, the k of 16 (ct % 4)
- * on: the same in every k-step), from the slot of the stored ring into the
- * slot of the bf16 ring.  It issues the loads of the next k-step's scales
- * (those of this one were loaded during the last), waits for the stored
- * slot and for the bf16 slot to be free, converts four units at a time,
- * releases the stored slot (each warp once per CTA of the cluster: TMA
- * multicasts into both) and arrives on the bf16 slot's full barrier.
- * Thread 0 is the producer too: it fills the first stages - 1 slots of the
- * stored ring, then issues k-step g + stages - 1 as k-step g begins (its
- * slot is the one k-step g - 1 released).  (Polling the empty barriers
- * between units instead, to issue each slot as soon as it is free, made
- * the kernel 20-30% slower on the H200: bench/sm90-kernels.md.)
+ * computes, its units of B, 512 + ct + 128 j (rows ct / 4 + 32 j of B, the
+ * k of 16 (ct % 4) on: the same in every k-step), from the slot of the
+ * stored ring into the slot of the bf16 ring (the consumers convert A's
+ * rows themselves: bs_a_side).  It issues the loads of the next k-step's
+ * scales (those of this one were loaded during the last), waits for the
+ * stored slot and for the bf16 slot to be free, converts, releases the
+ * stored slot (each warp once per CTA of the cluster: TMA multicasts B into
+ * both) and arrives on the bf16 slot's full barrier.  Thread 0 is the
+ * producer too: it fills the first stages - 1 slots of the stored ring,
+ * then issues k-step g + stages - 1 as k-step g begins (its slot is the one
+ * k-step g - 1 released).  (Polling the empty barriers between units
+ * instead, to issue each slot as soon as it is free, made the kernel 20-30%
+ * slower on the H200: bench/sm90-kernels.md.)
  */
 template <int AF, int BF, int SF, int BN>
 static __device__ __forceinline__ void
@@ -260,13 +280,12 @@ bs_convert(const smma_sm90_plan &p, const s90_maps &maps, const s90_bufs &x, uin
            uint32_t sbase, uint32_t cta, uint32_t rank, uint32_t ct)
 {
     constexpr int NU = bs_nu<BN>();
-    constexpr uint32_t UNITS = 4 * (128 + BN), STEP = SMMA_SM90_BS_CONVERTERS;
+    const uint32_t Q0 = smma_sm90_unit_first(&p, 0);
     const uint32_t lane = ct % 32, nt = smma_pipe_cta_nunits(&p.pipe, cta);
     smma_pipe_pos pos = { 0, 0 }, cpos = { 0, 0 };
     bs_cursor prod = { 0, 0, { 0, 0 } };
     uint32_t i, kit, tm, tn, m0, n0, pre[NU];
 
-    static_assert(NU % 4 == 0 && NU * STEP == UNITS, "whole groups of four units a thread");
     if (nt == 0)
         return;
     if (ct == 0) {
@@ -277,7 +296,7 @@ bs_convert(const smma_sm90_plan &p, const s90_maps &maps, const s90_bufs &x, uin
     }
     smma_pipe_cta_tile(&p.pipe, cta, 0, &tm, &tn);
     smma_sm90_origin(&p, tm, tn, &m0, &n0);
-    bs_prefetch<AF, SF, NU>(pre, p, x, m0, n0, 0, ct);
+    bs_prefetch<BF, SF, true, NU>(pre, p, x, m0, n0, 0, Q0, ct);
     for (i = 0; i < nt; i++) {
         uint32_t m1 = 0, n1 = 0;
 
@@ -290,32 +309,32 @@ bs_convert(const smma_sm90_plan &p, const s90_maps &maps, const s90_bufs &x, uin
         for (kit = 0; kit < p.pipe.kiters; kit++) {
             const uint8_t *raw = smem + pos.slot * p.pipe.stage_bytes;
             uint8_t *conv = smem + p.off_conv + cpos.slot * p.conv.stage_bytes;
-            uint32_t k0 = kit * p.bk + 16 * (ct % 4), sw[NU / 4], cq = ct;
+            uint32_t k0 = kit * p.bk + 16 * (ct % 4), sb[NU], cq = ct;
             bool tail = k0 + 16 > p.k;
 
             /* The units' offsets computed afresh in each k-step (a few
              * integer operations): hoisted out of the loop, the sixteen
              * units' offsets went to local memory. */
             asm volatile("" : "+r"(cq));
+            cq %= SMMA_SM90_BS_CONVERTERS;
 
-            /* This k-step's scales (loaded during the last one), packed four
-             * to a register; then the loads of the next k-step's, before
-             * the waits. */
+            /* This k-step's scales (loaded during the last one); then the
+             * loads of the next k-step's, before the waits. */
 #pragma unroll
             for (int j = 0; j < NU; j++)
-                sw[j / 4] = (j % 4 == 0 ? 0u : sw[j / 4]) | pre[j] << (8 * (j % 4));
+                sb[j] = pre[j];
             if (kit + 1 < p.pipe.kiters)
-                bs_prefetch<AF, SF, NU>(pre, p, x, m0, n0, kit + 1, cq);
+                bs_prefetch<BF, SF, true, NU>(pre, p, x, m0, n0, kit + 1, Q0, cq);
             else if (i + 1 < nt)
-                bs_prefetch<AF, SF, NU>(pre, p, x, m1, n1, 0, cq);
+                bs_prefetch<BF, SF, true, NU>(pre, p, x, m1, n1, 0, Q0, cq);
             if (ct == 0)
                 bs_produce(p, maps, sbase, cta, rank, nt, prod);
             pipe_wait_full(p.pipe, sbase, pos);
             pipe_bar_wait(sbase + smma_pipe_empty(&p.conv, cpos.slot), cpos.phase ^ 1u);
             if (tail)
-                bs_convert_units<AF, BF, SF, NU, true>(p, raw, conv, sw, cq, k0);
+                bs_convert_units<BF, SF, NU, true>(p, raw, conv, sb, Q0, cq, k0);
             else
-                bs_convert_units<AF, BF, SF, NU, false>(p, raw, conv, sw, cq, k0);
+                bs_convert_units<BF, SF, NU, false>(p, raw, conv, sb, Q0, cq, k0);
             /* The warp has read the stored slot; its bf16 writes go to the
              * consumers' wgmma (the asynchronous proxy). */
             __syncwarp();
@@ -327,6 +346,52 @@ bs_convert(const smma_sm90_plan &p, const s90_maps &maps, const s90_bufs &x, uin
         }
     }
 }
+
+/*
+ * A consumer warpgroup's share of each bf16 slot: its own 64 rows of A
+ * (units 256 c + t + 128 j, j = 0, 1), which only its own wgmma read, so
+ * that no other warpgroup waits for them.  Called by s90_mainloop before
+ * it waits for the converters' B; the tensor core is still busy with the
+ * k-step before, whose group is in flight.  For k-step kit into bf16 slot
+ * cslot: the scales (a k-step ahead, as the converters'; a tile's first
+ * k-step's loaded as it begins), the stored slot's A, its release (each
+ * warp, as the converters do), the conversion, and the warpgroup's barrier
+ * after the fence, so that its wgmma read the whole of its A.
+ */
+template <int AF, int SF>
+struct bs_a_side {
+    const smma_sm90_plan &p;
+    const s90_bufs &x;
+    uint8_t *smem;
+    uint32_t sbase, c, t, m0;
+    smma_pipe_pos pos;
+    uint32_t pre[2];
+
+    __device__ __forceinline__ void
+    operator()(uint32_t kit, uint32_t cslot)
+    {
+        const uint8_t *raw = smem + pos.slot * p.pipe.stage_bytes;
+        uint8_t *conv = smem + p.off_conv + cslot * p.conv.stage_bytes;
+        uint32_t k0 = kit * p.bk + 16 * (t % 4), sb[2], q0 = smma_sm90_unit_first(&p, 1 + c);
+
+        if (kit == 0)
+            bs_prefetch<AF, SF, false, 2>(pre, p, x, m0, 0, 0, q0, t);
+        sb[0] = pre[0];
+        sb[1] = pre[1];
+        if (kit + 1 < p.pipe.kiters)
+            bs_prefetch<AF, SF, false, 2>(pre, p, x, m0, 0, kit + 1, q0, t);
+        pipe_wait_full(p.pipe, sbase, pos);
+        if (k0 + 16 > p.k)
+            bs_convert_units<AF, SF, 2, true>(p, raw, conv, sb, q0, t, k0);
+        else
+            bs_convert_units<AF, SF, 2, false>(p, raw, conv, sb, q0, t, k0);
+        __syncwarp();
+        pipe_release(p.pipe, sbase, pos.slot, t % 32);
+        smma_pipe_next(&p.pipe, &pos);
+        pipe_fence_async_smem();
+        pipe_named_sync(1 + c, 128);
+    }
+};
 
 #endif /* SMMA_SM90_WG */
 
@@ -345,11 +410,12 @@ s90_gemm_bs(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps, co
     uint32_t ntiles = smma_pipe_cta_nunits(&p.pipe, cta);
 
     /* The stored ring: full[s] on the producer's arrival and the bytes,
-     * empty[s] on a release from each converter warp of each CTA of the
-     * cluster; the bf16 ring: full[s] on every converter thread, empty[s]
-     * on each consumer warpgroup of this CTA. */
+     * empty[s] on a release from each warp of each CTA of the cluster (the
+     * converters read B, the consumers their rows of A); the bf16 ring:
+     * full[s] on every converter thread, empty[s] on each consumer
+     * warpgroup of this CTA. */
     if (threadIdx.x == 0) {
-        pipe_init_ring(p.pipe, sbase, (SMMA_SM90_BS_CONVERTERS / 32) * cluster);
+        pipe_init_ring(p.pipe, sbase, (BS_THREADS / 32) * cluster);
         pipe_init_ring(p.conv, sbase, 2, SMMA_SM90_BS_CONVERTERS);
         pipe_bar_init_fence();
     }
@@ -366,6 +432,7 @@ s90_gemm_bs(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps, co
         uint32_t c = wg - 1, ebuf = 0, i, tm, tn, m0, n0;
         smma_pipe_pos pos = { 0, 0 };
         uint32_t d[BN / 2];
+        bs_a_side<AF, SF> a_side = { p, x, smem, sbase, c, t, 0, { 0, 0 }, { 0, 0 } };
 
         s90_setmaxnreg_inc<BS_MMA_REGS>();
         for (i = 0; i < ntiles; i++) {
@@ -374,8 +441,9 @@ s90_gemm_bs(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps, co
             smma_sm90_origin(&p, tm, tn, &m0, &n0);
             if (HAS_C)
                 s90_load_c(p, x.c, d, c, t, m0, n0);
+            a_side.m0 = m0;
             s90_mainloop<BN, 0, 0, false>(p, p.conv, sbase, sbase + p.off_conv,
-                                          smem + p.off_conv, d, &pos, c, t);
+                                          smem + p.off_conv, d, &pos, c, t, a_side);
             if (inside)
                 s90_epilogue<BN>(p, maps, x, smem, sbase, d, c, t, m0, n0, &ebuf);
         }

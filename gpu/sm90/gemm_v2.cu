@@ -85,6 +85,7 @@ s90_gemm_v2(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps, co
         uint32_t c = wg - 1, ebuf = 0, i, tm, tn, m0, n0;
         smma_pipe_pos pos = { 0, 0 };
         uint32_t d[BN / 2];
+        s90_no_pre none;
 
         s90_setmaxnreg_inc<232>();
         for (i = 0; i < ntiles; i++) {
@@ -94,7 +95,7 @@ s90_gemm_v2(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps, co
             if (HAS_C)
                 s90_load_c(p, x.c, d, c, t, m0, n0);
             s90_mainloop<BN, FP16, TRANS_B, true>(p, p.pipe, sbase, sbase, smem, d, &pos, c,
-                                                  t);
+                                                  t, none);
             if (inside)
                 s90_epilogue<BN>(p, maps, x, smem, sbase, d, c, t, m0, n0, &ebuf);
         }

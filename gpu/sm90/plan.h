@@ -549,6 +549,24 @@ smma_sm90_units(const smma_sm90_plan *p)
     return 4 * (p->bm + p->bn);
 }
 
+/* Who converts which units of a k-step (sm90-bs): `who` 0 is the
+ * converter warpgroup, whose thread t takes the units of B, 4 bm + t + 128 j
+ * for j below 4 bn / 128; `who` 1 + c is consumer warpgroup c, whose thread
+ * t takes those of its own 64 rows of A, 256 c + t + 128 j for j = 0, 1
+ * (only its own wgmma read them).  Each thread's units share their k
+ * (t % 4) and their row mod 8, so that their offsets differ by constants. */
+SMMA_HD uint32_t
+smma_sm90_unit_first(const smma_sm90_plan *p, uint32_t who)
+{
+    return who == 0 ? 4 * p->bm : 256 * (who - 1);
+}
+
+SMMA_HD uint32_t
+smma_sm90_unit_count(const smma_sm90_plan *p, uint32_t who)
+{
+    return (who == 0 ? 4 * p->bn : 256) / SMMA_SM90_BS_CONVERTERS;
+}
+
 /* The offset of unit q's bytes in a slot of the stored ring. */
 SMMA_HD uint32_t
 smma_sm90_unit_raw(const smma_sm90_plan *p, uint32_t q)

@@ -459,7 +459,7 @@ test_plan(void)
         smma_gpu_gemm_args a = args_of(pairs[i][0], pairs[i][1], 8192, 8192, 8192);
         smma_sm90_plan p;
         uint8_t *raw, *conv;
-        uint32_t q, b, bad = 0, raw_used = 0;
+        uint32_t n, q, b, who, t, j, bad = 0, raw_used = 0;
         int rc = smma_sm90_plan_init(&p, &a, SMMA_GPU_SM90_BS, 132, NULL, msg, sizeof(msg));
 
         if (rc != SMMA_GPU_STATUS_OK) {
@@ -469,8 +469,22 @@ test_plan(void)
         }
         raw = t100_calloc(p.pipe.stage_bytes, 1);
         conv = t100_calloc(p.conv.stage_bytes, 1);
-        for (q = 0; q < smma_sm90_units(&p); q++) {
-            uint32_t row = q / 4, rb = row < p.bm ? p.ra / 4 : p.rb / 4;
+        /* Every unit once, through who converts it: thread t of `who`
+         * (the converters, then each consumer) its units j; a consumer's
+         * units lie in its own rows of A, and a thread's share its k. */
+        bad += smma_sm90_unit_count(&p, 0) > 8 || smma_sm90_unit_count(&p, 1) > 8;
+        for (n = 0; n < (p.wgs + 1) * SMMA_SM90_BS_CONVERTERS * 8; n++) {
+            uint32_t row, rb;
+
+            who = n / (SMMA_SM90_BS_CONVERTERS * 8);
+            t = n / 8 % SMMA_SM90_BS_CONVERTERS;
+            j = n % 8;
+            if (j >= smma_sm90_unit_count(&p, who))
+                continue;
+            q = smma_sm90_unit_first(&p, who) + t + SMMA_SM90_BS_CONVERTERS * j;
+            row = q / 4;
+            bad += who == 0 ? row < p.bm : row < 64 * (who - 1) || row >= 64 * who;
+            rb = row < p.bm ? p.ra / 4 : p.rb / 4;
 
             for (b = 0; b < rb; b++)
                 bad += raw[smma_sm90_unit_raw(&p, q) + b]++ != 0;
@@ -493,7 +507,8 @@ test_plan(void)
            && p.off_conv + p.conv.stages * p.conv.stage_bytes == p.pipe.off_bar
            && p.smem_bytes <= SMMA_SM90_SMEM_LIMIT && p.pipe.cluster == 2 && bad == 0,
            "%s x %s 8192^3: %u stored slots of %u bytes, %u bf16 slots, %u bytes; the units "
-           "cover both slots once, at smem_a's and smem_b's offsets (%u bad)",
+           "of the converters and of each consumer's rows of A cover both slots once, at "
+           "smem_a's and smem_b's offsets (%u bad)",
            smma_format_name(pairs[i][0]), smma_format_name(pairs[i][1]), p.pipe.stages,
            p.pipe.stage_bytes, p.conv.stages, p.smem_bytes, bad);
         free(raw);
