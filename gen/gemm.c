@@ -15,27 +15,49 @@
 /* ------------------------------------------------------------------ gemm */
 
 /* The format combinations of the gemm suites. */
-static const struct gemm_combo {
-    const char *name;
-    smma_format a, b, scale;
-    unsigned vec;
-} gemm_combos[] = {
-    { "mxfp8", SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, 32 },
-    { "mxfp6e2m3", SMMA_E2M3, SMMA_E2M3, SMMA_E8M0, 32 },
-    { "mxfp6e3m2", SMMA_E3M2, SMMA_E3M2, SMMA_E8M0, 32 },
-    { "mxfp4", SMMA_E2M1, SMMA_E2M1, SMMA_E8M0, 32 },
-    { "nvfp4", SMMA_E2M1, SMMA_E2M1, SMMA_UE4M3, 16 },
-    { "mxfp8-mxfp4", SMMA_E4M3, SMMA_E2M1, SMMA_E8M0, 32 },
-    { "bf16", SMMA_BF16, SMMA_BF16, SMMA_NONE, 32 },
-};
-#define NCOMBO (sizeof(gemm_combos) / sizeof(gemm_combos[0]))
-
 /* The tile problems (m, n, k) of a level: level 1 one tile and one with a
  * short last scale block; level 2 adds larger tiles and more draws. */
 static const unsigned gemm_problems[][3] = {
     { 32, 16, 64 }, { 16, 8, 80 },
     { 128, 64, 128 }, { 64, 32, 256 }, { 32, 16, 64 }, { 32, 16, 64 }, { 16, 16, 96 },
 };
+
+/* Those of the fp8 GEMM without block scales: K past one and two of
+ * cuBLASLt's 128-k promotions, and a short last one. */
+static const unsigned gemm_problems_fp8[][3] = {
+    { 16, 8, 320 }, { 8, 8, 200 },
+    { 32, 16, 512 }, { 16, 16, 384 }, { 16, 8, 129 }, { 8, 8, 128 }, { 8, 16, 1000 },
+};
+
+static const struct gemm_combo {
+    const char *name;
+    smma_format a, b, scale;
+    unsigned vec;
+    const unsigned (*problems)[3]; /* NULL: gemm_problems */
+} gemm_combos[] = {
+    { "mxfp8", SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, 32, NULL },
+    { "mxfp6e2m3", SMMA_E2M3, SMMA_E2M3, SMMA_E8M0, 32, NULL },
+    { "mxfp6e3m2", SMMA_E3M2, SMMA_E3M2, SMMA_E8M0, 32, NULL },
+    { "mxfp4", SMMA_E2M1, SMMA_E2M1, SMMA_E8M0, 32, NULL },
+    { "nvfp4", SMMA_E2M1, SMMA_E2M1, SMMA_UE4M3, 16, NULL },
+    { "mxfp8-mxfp4", SMMA_E4M3, SMMA_E2M1, SMMA_E8M0, 32, NULL },
+    { "bf16", SMMA_BF16, SMMA_BF16, SMMA_NONE, 32, NULL },
+    /* fp8 without block scales: the pairs torch._scaled_mm takes. */
+    { "fp8", SMMA_E4M3, SMMA_E4M3, SMMA_NONE, 32, gemm_problems_fp8 },
+    { "fp8-e4m3-e5m2", SMMA_E4M3, SMMA_E5M2, SMMA_NONE, 32, gemm_problems_fp8 },
+    { "fp8-e5m2-e4m3", SMMA_E5M2, SMMA_E4M3, SMMA_NONE, 32, gemm_problems_fp8 },
+};
+#define NCOMBO (sizeof(gemm_combos) / sizeof(gemm_combos[0]))
+
+_Static_assert(sizeof(gemm_problems) == sizeof(gemm_problems_fp8),
+               "every problem table has a level's count");
+
+/* Problem i of combination c. */
+static const unsigned *
+gemm_problem(const struct gemm_combo *c, size_t i)
+{
+    return c->problems != NULL ? c->problems[i] : gemm_problems[i];
+}
 
 static size_t
 gemm_nproblems(unsigned level)
@@ -64,7 +86,9 @@ gemm_shape(const struct gemm_combo *c, const unsigned *p)
 /* The models of the model-class suites of a combination: exact-rn and
  * fp32-fma-seq for all; bf16-upcast-h100 and the provisional b200-fp8 for
  * the block-scaled ones; h100-fp8-promote32 (sm90-promote32) for the MX
- * ones; h100-fp8 where A and B are fp8; h100-bf16 for bf16.  Those smma_model_check refuses are left out (smma_gen_gemm_suites). */
+ * ones; h100-fp8 where A and B are fp8; cublaslt-fp8-promoted for fp8
+ * without block scales; h100-bf16 for bf16.  Those smma_model_check
+ * refuses are left out (smma_gen_gemm_suites). */
 static size_t
 gemm_models(const struct gemm_combo *c, const char **names)
 {
@@ -80,6 +104,8 @@ gemm_models(const struct gemm_combo *c, const char **names)
         names[n++] = "h100-fp8-promote32";
     if ((c->a == SMMA_E4M3 || c->a == SMMA_E5M2) && (c->b == SMMA_E4M3 || c->b == SMMA_E5M2))
         names[n++] = "h100-fp8";
+    if (c->scale == SMMA_NONE && c->a != SMMA_BF16)
+        names[n++] = "cublaslt-fp8-promoted";
     if (c->a == SMMA_BF16)
         names[n++] = "h100-bf16";
     return n;
@@ -191,7 +217,7 @@ smma_gen_gemm(const smma_suite *s, unsigned level, uint64_t seed, smma_vec_write
     smma_vec_writer *w = NULL;
     struct smma_gen_case mc;
     char line[512], blocks_in[96], names[400];
-    smma_gemm_shape sh = gemm_shape(co, gemm_problems[0]);
+    smma_gemm_shape sh = gemm_shape(co, gemm_problem(co, 0));
     uint64_t st = seed;
     size_t i;
     int rc;
@@ -242,7 +268,7 @@ smma_gen_gemm(const smma_suite *s, unsigned level, uint64_t seed, smma_vec_write
     mc.h = &h;
     mc.c.scalars = mc.scalars;
     for (i = 0; rc == SMMA_OK && i < gemm_nproblems(level); i++) {
-        rc = gemm_case(s, co, gemm_problems[i], smma_gen_rand(&st), &mc, err);
+        rc = gemm_case(s, co, gemm_problem(co, i), smma_gen_rand(&st), &mc, err);
         if (rc == SMMA_OK)
             rc = smma_vec_put_case(w, &mc.c, err);
     }
@@ -259,7 +285,7 @@ smma_gen_gemm_suites(void)
     smma_suite *s;
 
     for (c = 0; c < NCOMBO; c++) {
-        smma_gemm_shape sh = gemm_shape(&gemm_combos[c], gemm_problems[0]);
+        smma_gemm_shape sh = gemm_shape(&gemm_combos[c], gemm_problem(&gemm_combos[c], 0));
 
         s = smma_gen_add(SMMA_SUITE_GEMM, SMMA_SUITE_ISA_MMA, 0, 0, 0, "gemm.%s.exact",
                          gemm_combos[c].name);

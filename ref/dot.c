@@ -1085,8 +1085,9 @@ inner_model(const smma_model *m)
 }
 
 /* The most k a promotion model sums per promotion: smma_model_check keeps
- * it a divisor of the scale block (16 or 32). */
-#define SMMA_PROMOTE_MAX 32
+ * it a divisor of the scale block (16 or 32), or 128 for an unscaled model
+ * (cublaslt-fp8-promoted). */
+#define SMMA_PROMOTE_MAX 128
 
 /* Whether the promotion models write an operand of format f as e4m3 before
  * the fp8 tensor core's blocks: e2m1, e2m3 and e3m2, whose values are all
@@ -1131,7 +1132,7 @@ dot_promote(const smma_model *m, const smma_gemm_shape *s, const uint32_t *a,
         s8.b_fmt = SMMA_E4M3;
     for (k0 = 0; k0 < s->k; k0 += m->promote) {
         size_t k1 = k0 + m->promote < s->k ? k0 + m->promote : s->k;
-        size_t kb = k0 / s->vec;
+        size_t kb = s->scale_fmt == SMMA_NONE ? 0 : k0 / s->vec;
         double part;
         factor fs[2], ps;
         double scale;

@@ -103,7 +103,30 @@ static const smma_model models[] = {
       .summary = "each 16 k summed by h100-fp8 from 0, then fp32 fma with sa*sb",
       .kind = SMMA_MODEL_PROMOTE, .round = SMMA_RN, .promote = 16, .inner = "h100-fp8",
       .inputs = "e4m3, e5m2 with scales", .status = PROV },
+    /* cuBLASLt's fp8 GEMM on the H100/H200 with use_fast_accum=False: the
+     * main loop's accumulator is promoted into fp32 every 128 k. */
+    { .name = "cublaslt-fp8-promoted",
+      .summary = "cuBLASLt fp8 (promoted accumulation): each 128 k summed by h100-fp8 from 0, "
+                 "then added to the fp32 sum to nearest",
+      .kind = SMMA_MODEL_PROMOTE, .round = SMMA_RN, .promote = 128, .inner = "h100-fp8",
+      .unscaled = true, .inputs = "e4m3, e5m2 without block scales",
+      .status = "validated on H200 through PyTorch 2.11 (cuBLASLt of CUDA 13.0): 249,600 "
+                "outputs of 51 problems, every fp8 pair torch takes, fp32 and bf16 D, "
+                "per-tensor scales as alpha; not where cuBLASLt splits K (small M N, large "
+                "K; tests/python/torch-t)" },
 };
+
+/* Names that stand for a model computing exactly the same (doc/models.md). */
+static const smma_model_alias aliases[] = {
+    { .name = "cublaslt-fp8-fast", .model = "h100-fp8",
+      .summary = "cuBLASLt fp8 (use_fast_accum): h100-fp8's chain in k order",
+      .status = "validated on H200 through PyTorch 2.11 (cuBLASLt of CUDA 13.0): 249,600 "
+                "outputs of 51 problems, every fp8 pair torch takes, fp32 and bf16 D, "
+                "per-tensor scales as alpha; not where cuBLASLt splits K (small M N, large "
+                "K; tests/python/torch-t)" },
+};
+
+#define ALIAS_COUNT (sizeof(aliases) / sizeof(aliases[0]))
 
 #define MODEL_COUNT (sizeof(models) / sizeof(models[0]))
 
@@ -119,6 +142,18 @@ smma_model_at(size_t i)
     return i < MODEL_COUNT ? &models[i] : NULL;
 }
 
+size_t
+smma_model_alias_count(void)
+{
+    return ALIAS_COUNT;
+}
+
+const smma_model_alias *
+smma_model_alias_at(size_t i)
+{
+    return i < ALIAS_COUNT ? &aliases[i] : NULL;
+}
+
 int
 smma_model_from_name(const char *name, const smma_model **out, smma_error *err)
 {
@@ -127,6 +162,9 @@ smma_model_from_name(const char *name, const smma_model **out, smma_error *err)
 
     if (name == NULL)
         return smma_error_set(err, SMMA_EINVAL, "no model given");
+    for (i = 0; i < ALIAS_COUNT; i++)
+        if (strcasecmp(name, aliases[i].name) == 0)
+            name = aliases[i].model;
     for (i = 0; i < MODEL_COUNT; i++)
         if (strcasecmp(name, models[i].name) == 0) {
             *out = &models[i];
@@ -165,9 +203,12 @@ smma_model_check(const smma_model *m, const smma_gemm_shape *s, smma_error *err)
     if (m->kind == SMMA_MODEL_EXACT || m->kind == SMMA_MODEL_FMA_SEQ)
         return SMMA_OK;
     if (m->kind == SMMA_MODEL_PROMOTE) {
-        if (s->scale_fmt == SMMA_NONE)
+        if (m->unscaled && s->scale_fmt != SMMA_NONE)
+            return smma_error_set(err, SMMA_EINVAL, "model %s takes operands without block "
+                                  "scales (no --scale)", m->name);
+        if (!m->unscaled && s->scale_fmt == SMMA_NONE)
             return smma_error_set(err, SMMA_EINVAL, "model %s needs scales (--scale)", m->name);
-        if (s->vec % m->promote != 0)
+        if (!m->unscaled && s->vec % m->promote != 0)
             return smma_error_set(err, SMMA_EINVAL,
                                   "model %s promotes every %u k, which must divide the "
                                   "scale block (vec %u)", m->name, m->promote, s->vec);

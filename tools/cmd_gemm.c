@@ -789,7 +789,7 @@ cmd_models(int argc, char **argv)
     size_t i;
     static const char usage[] =
         "Usage: softmma models\n\nLists the numerics models with their parameters "
-        "and status.\n";
+        "and status, then the aliases (names for a model that computes the same).\n";
     bool done;
     int rc = opt_no_args(argc, argv, usage, &done);
 
@@ -817,11 +817,18 @@ cmd_models(int argc, char **argv)
                        m->upcast_bf16 ? ", operands rounded to bf16 first" : "");
             break;
         case SMMA_MODEL_PROMOTE:
-            printf("%-20s kind promotion; every %u k through %s, then fp32 fma\n", "",
-                   m->promote, m->inner);
+            printf("%-20s kind promotion; every %u k through %s, then %s\n", "",
+                   m->promote, m->inner,
+                   m->unscaled ? "an fp32 addition to nearest" : "fp32 fma");
             break;
         }
         printf("%-20s inputs: %s; status: %s\n", "", m->inputs, m->status);
+    }
+    for (i = 0; i < smma_model_alias_count(); i++) {
+        const smma_model_alias *al = smma_model_alias_at(i);
+
+        printf("%-20s %s\n", al->name, al->summary);
+        printf("%-20s alias of %s; status: %s\n", "", al->model, al->status);
     }
     return CLI_OK;
 }

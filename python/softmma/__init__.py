@@ -13,8 +13,8 @@ of softmma/*.h and keep its names without the smma_ prefix:
   scale_layouts, scale_layout_shape, scale_layout_size, scale_offset,
   scale_offsets, scale_coord, scale_pack, scale_unpack, scale_triton5d_index
                                                     (softmma/scale_layout.h)
-  models, model_info, gemm, gemm_values, gemm_verify, gemm_generate
-                                                    (softmma/gemm.h)
+  models, model_aliases, model_info, gemm, gemm_values, gemm_verify,
+  gemm_match, gemm_generate                         (softmma/gemm.h)
   read_vectors, vec_types                           (softmma/vectors.h)
 
 Codes are unsigned integer arrays of the format's container (uint8 for the
@@ -32,8 +32,8 @@ from .quant import (block_formats, block_format_info, block_count, quantize, deq
 from .layout import (scale_layouts, scale_layout_shape, scale_layout_size, scale_offset,
                      scale_offsets, scale_coord, scale_pack, scale_unpack,
                      scale_triton5d_index, ScaleShape)
-from .gemm import (models, model_info, gemm, gemm_values, gemm_verify, gemm_generate,
-                   GemmVerify, Mismatch)
+from .gemm import (models, model_aliases, model_info, gemm, gemm_values, gemm_verify,
+                   gemm_match, gemm_generate, GemmVerify, GemmMatch, Mismatch)
 from .vectors import read_vectors, vec_types, VectorSuite, VectorField
 
 __all__ = ['SoftmmaError', 'library_path',
@@ -44,6 +44,6 @@ __all__ = ['SoftmmaError', 'library_path',
            'scale_layouts', 'scale_layout_shape', 'scale_layout_size', 'scale_offset',
            'scale_offsets', 'scale_coord', 'scale_pack', 'scale_unpack', 'scale_triton5d_index',
            'ScaleShape',
-           'models', 'model_info', 'gemm', 'gemm_values', 'gemm_verify', 'gemm_generate',
-           'GemmVerify', 'Mismatch',
+           'models', 'model_aliases', 'model_info', 'gemm', 'gemm_values', 'gemm_verify',
+           'gemm_match', 'gemm_generate', 'GemmVerify', 'GemmMatch', 'Mismatch',
            'read_vectors', 'vec_types', 'VectorSuite', 'VectorField']

@@ -116,10 +116,14 @@ class Model(ctypes.Structure):
                 ('status', c_str), ('psum_apart', ctypes.c_bool), ('psum_round', c_enum),
                 ('korder', ctypes.POINTER(ctypes.c_ubyte)), ('korder_len', ctypes.c_uint),
                 ('upcast_f16', ctypes.c_bool), ('f16_acc', c_enum), ('c_last', ctypes.c_bool),
-                ('zero_plus', ctypes.c_bool)]
+                ('zero_plus', ctypes.c_bool), ('unscaled', ctypes.c_bool)]
 
 
 ModelP = ctypes.POINTER(Model)
+
+
+class ModelAlias(ctypes.Structure):
+    _fields_ = [('name', c_str), ('model', c_str), ('summary', c_str), ('status', c_str)]
 
 
 class GemmShape(ctypes.Structure):
@@ -187,6 +191,7 @@ STRUCTS = {
     'smma_format_desc': FormatDesc, 'smma_error': Error, 'smma_cvt': Cvt,
     'smma_profile': Profile, 'smma_block_format_desc': BlockFormatDesc,
     'smma_quant_opts': QuantOpts, 'smma_scale_shape': ScaleShape, 'smma_model': Model,
+    'smma_model_alias': ModelAlias,
     'smma_gemm_shape': GemmShape, 'smma_gemm_operands': GemmOperands,
     'smma_mismatch': Mismatch, 'smma_gemm_data': GemmData,
     'smma_vec_type_info': VecTypeInfo, 'smma_vec_field': VecField,
@@ -243,6 +248,8 @@ _PROTOTYPES = {
                                                  _size * 5, _errp]),
     'smma_model_count': (_size, []),
     'smma_model_at': (ModelP, [_size]),
+    'smma_model_alias_count': (_size, []),
+    'smma_model_alias_at': (ctypes.POINTER(ModelAlias), [_size]),
     'smma_model_from_name': (ctypes.c_int, [c_str, ctypes.POINTER(ModelP), _errp]),
     'smma_gemm_shape_check': (ctypes.c_int, [ctypes.POINTER(GemmShape), _errp]),
     'smma_model_check': (ctypes.c_int, [ModelP, ctypes.POINTER(GemmShape), _errp]),

@@ -17,13 +17,16 @@ import numpy as np
 from . import _lib, codec
 from ._lib import SoftmmaError, lib
 
-__all__ = ['models', 'model_info', 'gemm', 'gemm_values', 'gemm_verify', 'gemm_generate',
-           'GemmVerify', 'Mismatch']
+__all__ = ['models', 'model_aliases', 'model_info', 'gemm', 'gemm_values', 'gemm_verify',
+           'gemm_match', 'gemm_generate', 'GemmVerify', 'GemmMatch', 'Mismatch']
 
 _NONE = 10  # SMMA_NONE: SMMA_FORMAT_COUNT
 
 Mismatch = namedtuple('Mismatch', 'i j want got')
 Mismatch.__doc__ = 'One differing entry of D: its row, column, expected and actual codes.'
+GemmMatch = namedtuple('GemmMatch', 'model aliases checked mismatches first')
+GemmMatch.__doc__ = ('One model in the answer of gemm_match: its name, the aliases that name '
+                     'it, entries checked, how many differ, and the first few Mismatch tuples.')
 GemmVerify = namedtuple('GemmVerify', 'checked mismatches first')
 GemmVerify.__doc__ = ('The result of gemm_verify: entries checked, how many differ, and the '
                       'first few as Mismatch tuples.')
@@ -46,6 +49,16 @@ def models():
     round, fma, neab, floor, normalize, upcast_bf16, promote, inner, inputs,
     status."""
     return [_model_dict(lib.smma_model_at(i).contents) for i in range(lib.smma_model_count())]
+
+
+def model_aliases():
+    """The aliases (smma_model_alias_at) as dicts: name, model (the model it
+    stands for), summary, status.  model_info(alias) gives that model."""
+    out = []
+    for i in range(lib.smma_model_alias_count()):
+        a = lib.smma_model_alias_at(i).contents
+        out.append({f: getattr(a, f).decode() for f, _ in _lib.ModelAlias._fields_})
+    return out
 
 
 def _model(name):
@@ -182,6 +195,36 @@ def gemm_verify(model, d, a, b, *, samples=1000, seed=1, keep=10, **kw):
                                     ctypes.byref(err)), err)
     return GemmVerify(checked.value, bad.value,
                       [Mismatch(f.i, f.j, f.want, f.got) for f in first[:min(bad.value, keep)]])
+
+
+def _model_names():
+    return [m['name'] for m in models()]
+
+
+def gemm_match(d, a, b, *, models=None, samples=None, seed=1, keep=5, **kw):
+    """Which numerics models reproduce a subject's D bit for bit: gemm_verify
+    of d under each model of `models` (names or aliases; None: every model
+    of the table) that takes the problem, all M N entries unless `samples`
+    is given.  The other arguments are gemm's.  Returns GemmMatch tuples,
+    the models that reproduce every entry checked first, then the others by
+    their number of differing entries (ties in table order); a model that
+    refuses the problem (its formats, its scales) is left out."""
+    names = _model_names() if models is None else list(models)
+    al = model_aliases()
+    if samples is None:
+        samples = int(np.prod(np.shape(d))) if np.ndim(d) == 2 else 1
+    out = []
+    for name in names:
+        target = model_info(name)['name']
+        try:
+            v = gemm_verify(target, d, a, b, samples=samples, seed=seed, keep=keep, **dict(kw))
+        except SoftmmaError as e:
+            if str(e).startswith('model %s ' % target) or str(e).startswith('model %s:' % target):
+                continue  # the model does not take this problem
+            raise
+        out.append(GemmMatch(target, [x['name'] for x in al if x['model'] == target],
+                             v.checked, v.mismatches, v.first))
+    return sorted(out, key=lambda r: r.mismatches)
 
 
 def gemm_generate(a_fmt, b_fmt, m, n, k, *, scale_fmt=None, vec=32, c_fmt=None, cls='random',

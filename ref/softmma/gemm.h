@@ -19,6 +19,10 @@
  *                       b200-bf16 models.
  *   <gpu>-<kind>        block-FMA models of tensor cores (below).
  *   <gpu>-<kind>-promoteP  blocked promotion (below).
+ *   cublaslt-...        what cuBLASLt computes on a GPU (doc/models.md): a
+ *                       model of its own (cublaslt-fp8-promoted, blocked
+ *                       promotion every 128 k without block scales), or an
+ *                       alias of the model it equals (smma_model_alias_at).
  *
  * Block-FMA model (Fasi, Higham, Mikaitis, Pranesh 2021; Khattak and
  * Mikaitis 2025), with parameters fma (block size), neab (extra alignment
@@ -60,6 +64,10 @@
  * scale block V, so one scale pair applies) are accumulated by the inner
  * block-FMA model from c = 0, without scales, to an fp32 partial; then
  * acc = fma(partial, fp32(sa * sb), acc) rounded to nearest fp32, from acc = C.
+ * A model marked `unscaled` takes operands without block scales only: its
+ * factor is 1, so acc = rn_fp32(acc + partial) (cuBLASLt's fp8 GEMM with
+ * promoted accumulation, P = 128); the last P may be short (K not a
+ * multiple of P), and is promoted the same way.
  *
  * The epilogue, for every model (doc/models.md): the models that accumulate
  * in fp32 (block-FMA, fp32-fma-seq, promotion) end with an fp32 acc that
@@ -162,13 +170,29 @@ typedef struct smma_model {
                                cores: C = -0 with every product -0 gives +0 through wgmma
                                and mma.sync, bf16, fp16 and e4m3, fp32 and fp16
                                accumulators) */
+    bool unscaled;          /* promotion: operands without block scales only (a shape
+                               with a scale format is refused); the factor is 1 */
 } smma_model;
 
 size_t smma_model_count(void);
 const smma_model *smma_model_at(size_t i);
 
-/* Looks a model up by name; SMMA_EINVAL with a message naming it and the
- * known models otherwise. */
+/* Another name for a model that computes exactly what an existing one does
+ * (cuBLASLt's fp8 GEMM with fast accumulation is h100-fp8): a name, the
+ * model it stands for, what it names, and the status of that claim. */
+typedef struct smma_model_alias {
+    const char *name;
+    const char *model;
+    const char *summary;
+    const char *status;
+} smma_model_alias;
+
+size_t smma_model_alias_count(void);
+const smma_model_alias *smma_model_alias_at(size_t i);
+
+/* Looks a model up by name, or by an alias's name (giving the model it
+ * stands for); SMMA_EINVAL with a message naming it and the known models
+ * otherwise. */
 int smma_model_from_name(const char *name, const smma_model **out, smma_error *err);
 
 /* The shape and formats of a block-scaled product. */

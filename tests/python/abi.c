@@ -134,6 +134,12 @@ main(void)
     OFF(smma_model, f16_acc);
     OFF(smma_model, c_last);
     OFF(smma_model, zero_plus);
+    OFF(smma_model, unscaled);
+    SIZE(smma_model_alias);
+    OFF(smma_model_alias, name);
+    OFF(smma_model_alias, model);
+    OFF(smma_model_alias, summary);
+    OFF(smma_model_alias, status);
 
     SIZE(smma_gemm_shape);
     OFF(smma_gemm_shape, a_fmt);

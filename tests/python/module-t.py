@@ -313,11 +313,33 @@ r = softmma.gemm_verify('bf16-upcast-h100', bad, rn['a'], rn['b'], samples=50, s
 t.is_(50, r.checked, 'gemm_verify: samples entries checked')
 t.raises(lambda: softmma.gemm_verify('exact-rn', d[:2], rn['a'], rn['b'], **ops), 'shape',
          'gemm_verify: D of the wrong shape refused')
-t.is_([m['name'] for m in softmma.models()],
+t.is_([m['name'] for m in softmma.models()] + [a['name'] for a in softmma.model_aliases()],
       [line.split()[0] for line in run('models').split('\n') if line and line[0] != ' '],
-      'models: the names softmma models lists, in order')
+      'models, model_aliases: the names softmma models lists, in order')
 t.is_('bf16-upcast-h100', softmma.model_info('bf16-upcast-h100')['name'],
       'model_info by name')
+t.is_(('h100-fp8', 'h100-fp8'), (softmma.model_info('cublaslt-fp8-fast')['name'],
+                                 [a['model'] for a in softmma.model_aliases()
+                                  if a['name'] == 'cublaslt-fp8-fast'][0]),
+      'model_info by an alias gives the model it stands for')
+# gemm_match: a D computed under one model is matched by it (and its
+# aliases) first, with every entry checked; the others differ; models that
+# refuse the problem are left out.
+f8 = softmma.gemm_generate('e4m3', 'e4m3', 8, 8, 300, seed=3)
+f8kw = dict(a_fmt='e4m3', b_fmt='e4m3')
+d = softmma.gemm('cublaslt-fp8-promoted', f8['a'], f8['b'], **f8kw)
+res = softmma.gemm_match(d, f8['a'], f8['b'], **f8kw)
+t.is_(('cublaslt-fp8-promoted', 64, 0), (res[0].model, res[0].checked, res[0].mismatches),
+      'gemm_match: the model that computed D comes first, 64 of 64 equal')
+t.ok(all(r.mismatches > 0 for r in res[1:]) and
+     'h100-fp8-promote32' not in [r.model for r in res],
+     'gemm_match: the others differ; a model that needs scales is left out')
+d = softmma.gemm('h100-fp8', f8['a'], f8['b'], **f8kw)
+res = softmma.gemm_match(d, f8['a'], f8['b'], models=['cublaslt-fp8-fast', 'exact-rn'],
+                         samples=10, **f8kw)
+t.is_([('h100-fp8', ['cublaslt-fp8-fast'], 10, 0), ('exact-rn', [], 10, 10)],
+      [(r.model, r.aliases, r.checked, r.mismatches) for r in res],
+      'gemm_match: by alias, sampled, with the aliases of each model')
 
 # Without alpha (alpha=None) D is C + sum, and alpha = 1 is the same as none.
 ops = dict(kw, sa=ex['sa'], sb=ex['sb'], c=ex['c'])

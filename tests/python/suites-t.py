@@ -129,7 +129,8 @@ BLOCK = {'mxfp8': ('e4m3', 'e4m3', 'e8m0', 32), 'mxfp6e2m3': ('e2m3', 'e2m3', 'e
          'bf16': ('bf16', 'bf16', None, 32), 'mxfp8e5m2': ('e5m2', 'e5m2', 'e8m0', 32),
          'mxfp8-e4m3-e5m2': ('e4m3', 'e5m2', 'e8m0', 32),
          'bf16-mxfp4': ('bf16', 'e2m1', 'e8m0', 32), 'bf16-mxfp8': ('bf16', 'e4m3', 'e8m0', 32),
-         'fp16': ('fp16', 'fp16', None, 32)}
+         'fp16': ('fp16', 'fp16', None, 32), 'fp8': ('e4m3', 'e4m3', None, 32),
+         'fp8-e4m3-e5m2': ('e4m3', 'e5m2', None, 32), 'fp8-e5m2-e4m3': ('e5m2', 'e4m3', None, 32)}
 D_FMTS = ('fp32', 'bf16', 'fp16')  # the kernel and wgmma suites' d_fmt codes
 for name in [n for n in names if n.startswith('gemm.')]:
     s = softmma.read_vectors(os.path.join(vec, name + '.vec'))

@@ -206,6 +206,44 @@ main(void)
         expect("exact-rn", &s, a, b, sa, sb, 0x4b800000, 0x4b800001, "one rounding");
     }
 
+    /* cuBLASLt's promoted fp8 accumulation (no block scales): K = 256 of
+     * e4m3, a = b = 1 at k = 0 and 2^-9 at k = 128 (products 1 and
+     * 2^-18), C = 2^-30.  In one h100-fp8 chain every block aligns to
+     * emax 0 and keeps 13 fraction bits: C and 2^-18 are dropped, 1.0.
+     * Promoted: the running sum starts at C; the first 128 k give the
+     * partial 1 and rn(2^-30 + 1) = 1; the next 128 the partial 2^-18
+     * (from zero, exact) and rn(1 + 2^-18) = 1 + 2^-18 (0x3f800020). */
+    {
+        uint32_t a[256], b[256];
+        smma_gemm_shape s = shape(SMMA_E4M3, SMMA_E4M3, SMMA_NONE, SMMA_FP32, 256);
+
+        for (i = 0; i < 256; i++) {
+            a[i] = i == 0 ? 0x38 : i == 128 ? 0x01 : 0x00;
+            b[i] = a[i];
+        }
+        expect("cublaslt-fp8-promoted", &s, a, b, NULL, NULL, 0x30800000, 0x3f800020,
+               "each 128 k from zero, then one fp32 addition");
+        expect("h100-fp8", &s, a, b, NULL, NULL, 0x30800000, 0x3f800000,
+               "one chain drops 2^-18");
+        expect("cublaslt-fp8-fast", &s, a, b, NULL, NULL, 0x30800000, 0x3f800000,
+               "the alias computes h100-fp8");
+        /* A short last chunk (K = 200: k 128 .. 199) is promoted the same
+         * way. */
+        s.k = 200;
+        expect("cublaslt-fp8-promoted", &s, a, b, NULL, NULL, 0x30800000, 0x3f800020,
+               "a short last chunk");
+        /* One chunk (K = 1): the chunk runs from zero and C meets its
+         * partial in one fp32 addition to nearest, where h100-fp8 puts C
+         * in the block's alignment. */
+        s.k = 1;
+        expect("cublaslt-fp8-promoted", &s, a, b, NULL, NULL, 0x30800000, 0x3f800000,
+               "rn(2^-30 + 1) is 1");
+        expect("cublaslt-fp8-promoted", &s, a, b, NULL, NULL, 0x34000000, 0x3f800001,
+               "rn(2^-23 + 1) keeps 2^-23");
+        expect("h100-fp8", &s, a, b, NULL, NULL, 0x34000000, 0x3f800000,
+               "the chain from C = 2^-23 drops it");
+    }
+
     /* Special values, every model. */
     for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
         static const uint32_t one[1] = { 0x3f80 }, inf[1] = { 0x7f80 }, ninf[1] = { 0xff80 },
@@ -281,6 +319,31 @@ main(void)
            "unknown model: error names it and the known ones");
         ok(smma_model_count() >= 12 && smma_model_at(smma_model_count()) == NULL,
            "the table has the models and ends");
+        t.scale_fmt = SMMA_E8M0;
+        t.vec = 32;
+        ok(smma_model_check(tap_model("cublaslt-fp8-promoted"), &t, &err) == SMMA_EINVAL &&
+               strstr(err.msg, "without block scales") != NULL,
+           "cublaslt-fp8-promoted refuses block scales (%s)", err.msg);
+        t.scale_fmt = SMMA_NONE;
+        ok(smma_model_check(tap_model("cublaslt-fp8-promoted"), &t, &err) == SMMA_OK,
+           "cublaslt-fp8-promoted takes e4m3 without scales");
+        ok(smma_model_alias_count() >= 1 && smma_model_alias_at(smma_model_alias_count()) == NULL,
+           "the alias table has aliases and ends");
+        for (i = 0; i < smma_model_alias_count(); i++) {
+            const smma_model_alias *al = smma_model_alias_at(i);
+            const smma_model *target = NULL;
+            size_t j, shadows = 0;
+
+            for (j = 0; j < smma_model_count(); j++)
+                shadows += strcmp(smma_model_at(j)->name, al->name) == 0;
+            ok(smma_model_from_name(al->name, &m, &err) == SMMA_OK &&
+                   smma_model_from_name(al->model, &target, &err) == SMMA_OK && m == target &&
+                   shadows == 0 && al->summary != NULL &&
+                   (strncmp(al->status, "provisional", 11) == 0 ||
+                    strncmp(al->status, "validated on ", 13) == 0),
+               "alias %s looks up %s, names no model of its own and has a status (%s)",
+               al->name, al->model, al->status);
+        }
         for (i = 0; i < smma_model_count(); i++) {
             const smma_model *mm = smma_model_at(i);
 
