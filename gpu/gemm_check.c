@@ -198,6 +198,77 @@ check_common(const smma_gpu_gemm_args *x, char *msg, size_t len)
     return SMMA_GPU_STATUS_OK;
 }
 
+/* The kernels in the order AUTO would prefer them where several follow a
+ * model: AUTO's own choice first, then these (the sm_90 block-scaled
+ * kernels run by name otherwise, being slower or of another model). */
+static const smma_gpu_kernel by_model[] = {
+    SMMA_GPU_SM100_V2, SMMA_GPU_SM100_V1, SMMA_GPU_SM90_V2, SMMA_GPU_SM90_V1,
+    SMMA_GPU_SM90_PROMOTE32, SMMA_GPU_SM80_BS_SMALL, SMMA_GPU_SM80_BS_LARGE, SMMA_GPU_SM90_BS,
+    SMMA_GPU_SM80_BS_V1, SMMA_GPU_SM80_V2, SMMA_GPU_SM80_V1,
+};
+
+/* Whether kernel k takes x on the device and follows the model named m
+ * there. */
+static bool
+follows(const smma_gpu_gemm_args *x, smma_gpu_kernel k, int major, int minor, size_t smem,
+        bool sm90a, const char *m)
+{
+    smma_gpu_gemm_args y = *x;
+    smma_gpu_kernel got;
+    const char *km = NULL;
+
+    y.kernel = k;
+    y.model = NULL;
+    return smma_gpu_gemm_check_ex(&y, major, minor, smem, sm90a, &got, NULL, 0)
+               == SMMA_GPU_STATUS_OK
+           && smma_gpu_gemm_model(got, &x->shape, major, minor, &km, NULL, 0)
+               == SMMA_GPU_STATUS_OK
+           && strcmp(km, m) == 0;
+}
+
+/* SMMA_GPU_AUTO with a model: AUTO's kernel where it follows the model,
+ * else the first of by_model that takes the problem and follows it. */
+static int
+choose_for_model(const smma_gpu_gemm_args *x, int major, int minor, size_t smem, bool sm90a,
+                 smma_gpu_kernel *chosen, char *msg, size_t len)
+{
+    smma_gpu_gemm_args y = *x;
+    const smma_model *m;
+    smma_error err;
+    smma_gpu_kernel k;
+    const char *km = NULL;
+    char why[256] = "";
+    size_t i;
+    int rc;
+
+    if (smma_model_from_name(x->model, &m, &err) != SMMA_OK)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "model: %s", err.msg);
+    y.model = NULL;
+    rc = smma_gpu_gemm_check_ex(&y, major, minor, smem, sm90a, &k, why, sizeof(why));
+    if (rc == SMMA_GPU_STATUS_OK
+        && smma_gpu_gemm_model(k, &x->shape, major, minor, &km, NULL, 0) == SMMA_GPU_STATUS_OK
+        && strcmp(km, m->name) == 0) {
+        *chosen = k;
+        if (why[0] == '\0')
+            return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_OK, "auto for %s: %s (the fastest "
+                                "kernel, and it follows that model on %d.%d)", m->name,
+                                smma_gpu_kernel_name(k), major, minor);
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_OK, "%s; it follows %s", why, m->name);
+    }
+    for (i = 0; i < sizeof(by_model) / sizeof(by_model[0]); i++)
+        if (follows(x, by_model[i], major, minor, smem, sm90a, m->name)) {
+            *chosen = by_model[i];
+            return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_OK, "auto for %s: %s (the fastest "
+                                "kernel whose arithmetic on %d.%d is that model)", m->name,
+                                smma_gpu_kernel_name(by_model[i]), major, minor);
+        }
+    if (rc != SMMA_GPU_STATUS_OK)
+        return smma_gpu_msg(msg, len, rc, "%s", why);
+    return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "no kernel computes %s for this "
+                        "problem on %d.%d (auto would run %s, which follows %s there)", m->name,
+                        major, minor, smma_gpu_kernel_name(k), km != NULL ? km : "no model");
+}
+
 int
 smma_gpu_gemm_check_ex(const smma_gpu_gemm_args *x, int major, int minor, size_t smem,
                        bool sm90a, smma_gpu_kernel *chosen, char *msg, size_t len)
@@ -211,6 +282,8 @@ smma_gpu_gemm_check_ex(const smma_gpu_gemm_args *x, int major, int minor, size_t
     s = &x->shape;
     if ((rc = check_common(x, msg, len)) != SMMA_GPU_STATUS_OK)
         return rc;
+    if (x->kernel == SMMA_GPU_AUTO && x->model != NULL)
+        return choose_for_model(x, major, minor, smem, sm90a, chosen, msg, len);
     if (x->kernel == SMMA_GPU_SM100_V1 || x->kernel == SMMA_GPU_SM100_V2) {
         /* sm_100a code runs on compute capability 10.0 only. */
         if (major != 10 || minor != 0)

@@ -82,12 +82,13 @@ int cli_gpu_generate(const smma_gemm_shape *s, smma_input_class cls, uint64_t se
                      smma_gemm_data *g, smma_error *err);
 
 /* Finds device 0 and the kernel that computes s (kernel, or the choice for
- * SMMA_GPU_AUTO) with smma_gpu_gemm_check, and the model it follows.
+ * SMMA_GPU_AUTO, among those that follow `model` when it is not NULL) with
+ * smma_gpu_gemm_check, and the model it follows.
  * Refuses a 16-bit operand of a scaled product whose scales are not all 1.
  * CLI_OK, or CLI_USAGE after printing the error (no device: the reason; a
  * refused problem: the kernel's message, naming --kernel). */
 int cli_gpu_plan_gemm(const smma_gemm_shape *s, const smma_gemm_data *g, smma_gpu_kernel kernel,
-                      cli_gpu_plan *plan);
+                      const char *model, cli_gpu_plan *plan);
 
 /* Stores the problem on the device (A and B K-major, scales linear, C
  * fp32) and runs plan->kernel: with reps == 0 once, D (m x n codes of

@@ -473,7 +473,10 @@ gemm_gpu(const smma_gemm_shape *s, const smma_gemm_data *g, const smma_model *mo
     smma_error err;
     int rc;
 
-    if ((rc = cli_gpu_plan_gemm(s, g, kernel, &plan)) != CLI_OK)
+    /* With auto, --model picks the kernel: the fastest that follows it. */
+    if ((rc = cli_gpu_plan_gemm(s, g, kernel,
+                                kernel == SMMA_GPU_AUTO && model != NULL ? model->name : NULL,
+                                &plan)) != CLI_OK)
         return rc;
     /* With --check or --bench, which kernel runs and why. */
     if ((samples > 0 || bench) && plan.why[0] != '\0')
@@ -555,7 +558,9 @@ gemm_usage(void)
            "generated without scales (scale 1), as the kernels take it.  D is printed as\n"
            "above.  --check COUNT verifies COUNT sampled entries of the GPU's D (all\n"
            "when COUNT >= m*n) against the reference under the model the kernel\n"
-           "follows on the device (or --model NAME; --model is optional with --on gpu)\n"
+           "follows on the device (or --model NAME; --model is optional with --on gpu;\n"
+           "with --kernel auto it picks the fastest kernel whose arithmetic on the device\n"
+           "is that model, for example sm90-promote32 for h100-fp8-promote32)\n"
            "and exits 1 on any mismatch.  --bench times one warm-up and 20 runs with\n"
            "CUDA events and prints the median time and TFLOP/s (2mnk flops).  Without\n"
            "CUDA or a device, or when the kernel refuses the problem, it exits 2 with\n"

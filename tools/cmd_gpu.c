@@ -187,7 +187,7 @@ cli_gpu_generate(const smma_gemm_shape *s, smma_input_class cls, uint64_t seed,
 
 int
 cli_gpu_plan_gemm(const smma_gemm_shape *s, const smma_gemm_data *g, smma_gpu_kernel kernel,
-                  cli_gpu_plan *plan)
+                  const char *model, cli_gpu_plan *plan)
 {
     smma_gpu_gemm_args x;
     char msg[512];
@@ -213,6 +213,7 @@ cli_gpu_plan_gemm(const smma_gemm_shape *s, const smma_gemm_data *g, smma_gpu_ke
     if (smma_gpu_info(&plan->dev, msg, sizeof(msg)) != SMMA_GPU_STATUS_OK)
         return cli_error("--on gpu: no GPU: %s", msg);
     gemm_args(s, kernel, &x);
+    x.model = model;
     if (smma_gpu_gemm_choose(&x, &plan->kernel, msg, sizeof(msg)) != SMMA_GPU_STATUS_OK) {
         if (kernel != SMMA_GPU_AUTO)
             return cli_error("--kernel %s: %s", smma_gpu_kernel_name(kernel), msg);

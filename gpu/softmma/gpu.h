@@ -102,13 +102,20 @@ typedef struct smma_gpu_gemm_args {
     size_t ldd;
     smma_gpu_kernel kernel;     /* SMMA_GPU_AUTO or one kernel */
     void *stream;               /* a cudaStream_t, or NULL for the default stream */
+    const char *model;          /* with SMMA_GPU_AUTO: the numerics model the answer must
+                                   follow (a name or an alias of `softmma models`), so that
+                                   the fastest kernel that reproduces it on the device runs
+                                   (h100-fp8-promote32: sm90-promote32); NULL: the fastest
+                                   kernel, whatever its model.  Not read for a named kernel */
 } smma_gpu_gemm_args;
 
 /* Decides, without touching a GPU, which kernel computes the problem on a
  * device of compute capability sm_major.sm_minor: the requested kernel, or
  * for SMMA_GPU_AUTO the fastest one that can (doc/kernels.md, "Which
  * kernel runs": on 9.0 sm90-v2 for a 16-bit product it takes, assuming the
- * build holds sm_90a code, which smma_gpu_gemm_choose checks).  Checks the
+ * build holds sm_90a code, which smma_gpu_gemm_choose checks) and, with
+ * args->model, the fastest whose arithmetic on that device is that model
+ * (SMMA_GPU_STATUS_EINVAL naming the model when none is).  Checks the
  * shape (smma_gemm_shape_check), the formats, majorness, leading
  * dimensions, alignment of the pointers (the fast kernels need 16 bytes),
  * and whether the kernel can run on that device.  Returns

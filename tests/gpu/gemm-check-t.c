@@ -800,6 +800,50 @@ test_sm90_bs(void)
        "sm90-bs has no model on 10.0: %s", msg);
 }
 
+/* AUTO with a model: the fastest kernel whose arithmetic on the device is
+ * that model; a model no kernel follows there is refused by name. */
+static void
+test_by_model(void)
+{
+    smma_gpu_gemm_args x = bs_args(SMMA_E4M3, SMMA_E4M3, 8192, 8192, 8192);
+
+    x.model = "h100-fp8-promote32";
+    chooses(&x, 9, 0, SMMA_GPU_SM90_PROMOTE32, "auto for h100-fp8-promote32, mxfp8");
+    x.model = "bf16-upcast-h100";
+    chooses(&x, 9, 0, SMMA_GPU_SM80_BS_LARGE, "auto for bf16-upcast-h100, mxfp8 (AUTO's own)");
+    x.model = NULL;
+    chooses(&x, 9, 0, SMMA_GPU_SM80_BS_LARGE, "auto without a model, mxfp8");
+    x.model = "h100-fp8-promote32";
+    refuses(&x, 8, 9, SMMA_GPU_STATUS_EINVAL, "no kernel computes h100-fp8-promote32",
+            "h100-fp8-promote32 on 8.9");
+    x.model = "exact-rn";
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "which follows bf16-upcast-h100",
+            "exact-rn: no kernel, and AUTO's is named with its model");
+    x.model = "nosuch";
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "unknown model 'nosuch'", "an unknown model");
+    x = bs_args(SMMA_E2M1, SMMA_E2M1, 1, 28672, 8192);
+    x.model = "h100-fp8-promote32";
+    chooses(&x, 9, 0, SMMA_GPU_SM90_PROMOTE32, "auto for h100-fp8-promote32, mxfp4 m = 1");
+    x.model = "bf16-upcast-h100";
+    chooses(&x, 9, 0, SMMA_GPU_SM80_BS_SMALL, "auto for bf16-upcast-h100, mxfp4 m = 1");
+    x = bs_args(SMMA_E2M1, SMMA_E4M3, 4096, 4096, 4096);
+    x.model = "h100-fp8-promote32";
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "no kernel computes h100-fp8-promote32",
+            "h100-fp8-promote32 for e2m1 x e4m3 (not an MX pair of sm90-promote32)");
+    x = bf16_args(4096, 4096, 4096);
+    x.model = "h100-bf16";
+    chooses(&x, 9, 0, SMMA_GPU_SM90_V2, "auto for h100-bf16, bf16 4096^3");
+    x.model = "a100-bf16";
+    chooses(&x, 8, 0, SMMA_GPU_SM80_V2, "auto for a100-bf16");
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "no kernel computes a100-bf16",
+            "a100-bf16 on 9.0");
+    x.model = "cublaslt-fp8-fast";
+    refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "no kernel computes h100-fp8",
+            "an alias is the model it stands for");
+    x.kernel = SMMA_GPU_SM80_V1;
+    chooses(&x, 9, 0, SMMA_GPU_SM80_V1, "a named kernel does not read the model");
+}
+
 int
 main(void)
 {
@@ -809,6 +853,7 @@ main(void)
     test_sm90();
     test_promote32();
     test_sm90_bs();
+    test_by_model();
     test_common();
     test_models();
     test_storage();
