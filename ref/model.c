@@ -110,7 +110,7 @@ static const smma_model models[] = {
                  "then added to the fp32 sum to nearest",
       .kind = SMMA_MODEL_PROMOTE, .round = SMMA_RN, .promote = 128, .inner = "h100-fp8",
       .unscaled = true, .inputs = "e4m3, e5m2 without block scales",
-      .status = "validated on H200 through PyTorch 2.11 (cuBLASLt of CUDA 13.0): 249,600 "
+      .status = "validated on H200 through PyTorch 2.11 (cuBLASLt of CUDA 13.0): 170,496 "
                 "outputs of 51 problems, every fp8 pair torch takes, fp32 and bf16 D, "
                 "per-tensor scales as alpha; not where cuBLASLt splits K (small M N, large "
                 "K; tests/python/torch-t)" },
@@ -120,7 +120,7 @@ static const smma_model models[] = {
 static const smma_model_alias aliases[] = {
     { .name = "cublaslt-fp8-fast", .model = "h100-fp8",
       .summary = "cuBLASLt fp8 (use_fast_accum): h100-fp8's chain in k order",
-      .status = "validated on H200 through PyTorch 2.11 (cuBLASLt of CUDA 13.0): 249,600 "
+      .status = "validated on H200 through PyTorch 2.11 (cuBLASLt of CUDA 13.0): 170,496 "
                 "outputs of 51 problems, every fp8 pair torch takes, fp32 and bf16 D, "
                 "per-tensor scales as alpha; not where cuBLASLt splits K (small M N, large "
                 "K; tests/python/torch-t)" },
