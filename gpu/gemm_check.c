@@ -256,7 +256,8 @@ choose_for_model(const smma_gpu_gemm_args *x, int major, int minor, size_t smem,
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_OK, "%s; it follows %s", why, m->name);
     }
     for (i = 0; i < sizeof(by_model) / sizeof(by_model[0]); i++)
-        if (follows(x, by_model[i], major, minor, smem, sm90a, m->name)) {
+        if ((rc != SMMA_GPU_STATUS_OK || by_model[i] != k)
+            && follows(x, by_model[i], major, minor, smem, sm90a, m->name)) {
             *chosen = by_model[i];
             return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_OK, "auto for %s: %s (the fastest "
                                 "kernel whose arithmetic on %d.%d is that model)", m->name,

@@ -212,7 +212,7 @@ def gemm_match(d, a, b, *, models=None, samples=None, seed=1, keep=5, **kw):
     names = _model_names() if models is None else list(models)
     al = model_aliases()
     if samples is None:
-        samples = int(np.prod(np.shape(d))) if np.ndim(d) == 2 else 1
+        samples = int(np.size(d))
     out = []
     for name in names:
         target = model_info(name)['name']
