@@ -17,18 +17,22 @@
  *     bench/gemm-bench [--reps N] [--warmup N] [--kernels sm80-v2,sm80-v1]
  *                      [--shapes square,llm] [--d bf16|fp32] [--b kmajor|nmajor]
  *                      [--passes N]
- *     bench/gemm-bench --formats mxfp8,nvfp4,...|all [--shapes large,llm,small]
+ *     bench/gemm-bench --formats mxfp8,nvfp4,...|all [--shapes large,llm,mid,small]
  *     bench/gemm-bench --ceilings
  * --passes N goes over the 16-bit shapes N times in one process, each time
  * with operands allocated anew (whether a figure follows the process or
  * the allocation).  --formats times the block-scaled kernels: sm80-bs-large
  * and sm90-bs (and for the MX pairs sm90-promote32) at 8192^3 beside cuBLAS bf16 at
  * 8192^3 (set "large"), the same at 4096 x 14336 x 4096 and 4096 x 4096 x
- * 14336 (set "llm"), and sm80-bs-small at M in {1, 4, 16} x (N, K) in
+ * 14336 (set "llm"), at M from 32 to 2048 x 8192 x 8192 and at 8192 x {256,
+ * 1024} x 8192 (set "mid"),
+ * and sm80-bs-small at M in {1, 4, 16} x (N, K) in
  * {(8192, 8192), (28672, 8192), (8192, 28672)} with the bytes moved per
  * second (A, B, their scales, D) beside the device-to-device copy bandwidth
  * and, at M = 1, cuBLAS bf16's time for the same shape.  Operands are
  * random codes (finite, scales near 1) in rotating copies; scales 128x4.
+ * sm90-bs, and sm90-promote32 with an e2m1, e2m3 or e3m2 operand, run twice:
+ * converting inside the kernel, and with the conversion pass ("+pass").
  * The record of a run on the project's H100 is bench/h100-gemm-bf16.md.
  */
 #include <config.h>
@@ -139,6 +143,10 @@ run_bs(void *vctx, int iter)
     return 0;
 }
 
+/* Appended to the kernel's name in a line ("+pass": the conversion pass of
+ * sm90-bs and sm90-promote32 forced). */
+static const char *bs_tag = "";
+
 /* One shape of one pair with one kernel; prints a line.  cb_ms is cuBLAS
  * bf16's time for the same shape (0: not timed). */
 static void
@@ -204,14 +212,14 @@ bench_bs_one(const struct bs_pair *pr, size_t m, size_t n, size_t k, smma_gpu_ke
     r.a_scaled = pr->a != SMMA_BF16;
     moved = abytes + bbytes + (pr->a == SMMA_BF16 ? 0 : m * kb) + n * kb + m * n * 2;
     if (bench_time(run_bs, &r, warmup, reps, &med, &mn, msg, sizeof(msg)) != 0) {
-        printf("%-16s %6zux%6zux%6zu %-14s failed: %s\n", pr->name, m, n, k,
-               smma_gpu_kernel_name(kernel), msg);
+        printf("%-16s %6zux%6zux%6zu %-14s%-6s failed: %s\n", pr->name, m, n, k,
+               smma_gpu_kernel_name(kernel), bs_tag, msg);
     } else {
         bench_clocks clk;
 
         bench_last_clocks(&clk);
-        printf("%-16s %6zux%6zux%6zu %-14s %9.4f %8.1f %8.1f %7.3f %6.1f%% %8.0f %6.1f%% "
-               "%6.0f %5.0f\n", pr->name, m, n, k, smma_gpu_kernel_name(kernel), med,
+        printf("%-16s %6zux%6zux%6zu %-14s%-6s %9.4f %8.1f %8.1f %7.3f %6.1f%% %8.0f %6.1f%% "
+               "%6.0f %5.0f\n", pr->name, m, n, k, smma_gpu_kernel_name(kernel), bs_tag, med,
                flops / med / 1e9, cb_ms > 0 ? flops / cb_ms / 1e9 : 0.0,
                cb_ms > 0 ? cb_ms / med : 0.0, 100.0 * flops / med / 1e9 / ceiling,
                moved / med / 1e6, 100.0 * moved / med / 1e6 / copy_gbs, clk.mhz_mean,
@@ -231,6 +239,27 @@ bench_bs_one(const struct bs_pair *pr, size_t m, size_t n, size_t k, smma_gpu_ke
     free(r.sb);
 }
 
+/* An sm90 kernel on one shape: where a conversion pass applies (sm90-bs;
+ * sm90-promote32 with an e2m1, e2m3 or e3m2 operand) twice, with the
+ * conversion inside the kernel (SMMA_SM90_PRE=0) and as a pass before the
+ * GEMM (=1, "+pass"); else once. */
+static void
+bench_sm90(const struct bs_pair *pr, size_t m, size_t n, size_t k, smma_gpu_kernel kernel,
+           int warmup, int reps, double ceiling, double copy_gbs, double cb_ms)
+{
+    bool fp8 = (pr->a == SMMA_E4M3 || pr->a == SMMA_E5M2)
+               && (pr->b == SMMA_E4M3 || pr->b == SMMA_E5M2);
+    int mode, modes = kernel == SMMA_GPU_SM90_BS || !fp8 ? 2 : 1;
+
+    for (mode = 0; mode < modes; mode++) {
+        setenv("SMMA_SM90_PRE", mode ? "1" : "0", 1);
+        bs_tag = mode ? "+pass" : "";
+        bench_bs_one(pr, m, n, k, kernel, warmup, reps, ceiling, copy_gbs, cb_ms);
+    }
+    unsetenv("SMMA_SM90_PRE");
+    bs_tag = "";
+}
+
 /* cuBLAS bf16 on the shape (A, B bf16, rotating copies), in ms. */
 static double
 cublas_ms(size_t m, size_t n, size_t k, int warmup, int reps);
@@ -245,12 +274,17 @@ bench_formats(const char *formats, const char *sets, int warmup, int reps, doubl
                                        { 16, 8192, 28672 } };
     /* The wgmma kernels' LLM shapes beside 8192^3. */
     static const size_t llm[][3] = { { 4096, 14336, 4096 }, { 4096, 4096, 14336 } };
+    static const size_t mid[][3] = { { 32, 8192, 8192 },   { 64, 8192, 8192 },
+                                     { 128, 8192, 8192 },  { 256, 8192, 8192 },
+                                     { 512, 8192, 8192 },  { 1024, 8192, 8192 },
+                                     { 2048, 8192, 8192 }, { 8192, 256, 8192 },
+                                     { 8192, 1024, 8192 } };
     double copy = bench_copy_bandwidth(reps), cb_large = 0, cb_llm[2] = { 0, 0 };
     size_t pi, si, li;
 
     printf("device-to-device copy: %.0f GB/s (read + write), median of %d copies of 1 GiB\n",
            copy, reps);
-    printf("%-16s %20s %-14s %9s %8s %8s %7s %7s %8s %7s %6s %5s\n", "format", "m x n x k",
+    printf("%-16s %20s %-20s %9s %8s %8s %7s %7s %8s %7s %6s %5s\n", "format", "m x n x k",
            "kernel", "ms", "TFLOP/s", "cuBLAS", "ratio", "ceil", "GB/s", "copy", "MHz", "W");
     if (listed(sets, "large"))
         cb_large = cublas_ms(8192, 8192, 8192, warmup, reps);
@@ -266,21 +300,34 @@ bench_formats(const char *formats, const char *sets, int warmup, int reps, doubl
             bench_bs_one(&bs_pairs[pi], 8192, 8192, 8192, SMMA_GPU_SM80_BS_LARGE, warmup, reps,
                          ceiling, copy, cb_large);
             /* sm90-bs (every pair, bf16 wgmma; compute capability 9.0). */
-            bench_bs_one(&bs_pairs[pi], 8192, 8192, 8192, SMMA_GPU_SM90_BS, warmup, reps,
-                         ceiling, copy, cb_large);
+            bench_sm90(&bs_pairs[pi], 8192, 8192, 8192, SMMA_GPU_SM90_BS, warmup, reps,
+                       ceiling, copy, cb_large);
         }
         /* sm90-promote32 (the MX pairs on fp8 wgmma; compute capability 9.0). */
         if (listed(sets, "large") && mx8)
-            bench_bs_one(&bs_pairs[pi], 8192, 8192, 8192, SMMA_GPU_SM90_PROMOTE32, warmup, reps,
-                         ceiling, copy, cb_large);
+            bench_sm90(&bs_pairs[pi], 8192, 8192, 8192, SMMA_GPU_SM90_PROMOTE32, warmup, reps,
+                       ceiling, copy, cb_large);
         for (li = 0; li < 2 && listed(sets, "llm"); li++) {
             bench_bs_one(&bs_pairs[pi], llm[li][0], llm[li][1], llm[li][2],
                          SMMA_GPU_SM80_BS_LARGE, warmup, reps, ceiling, copy, cb_llm[li]);
-            bench_bs_one(&bs_pairs[pi], llm[li][0], llm[li][1], llm[li][2], SMMA_GPU_SM90_BS,
-                         warmup, reps, ceiling, copy, cb_llm[li]);
+            bench_sm90(&bs_pairs[pi], llm[li][0], llm[li][1], llm[li][2], SMMA_GPU_SM90_BS,
+                       warmup, reps, ceiling, copy, cb_llm[li]);
             if (mx8)
-                bench_bs_one(&bs_pairs[pi], llm[li][0], llm[li][1], llm[li][2],
-                             SMMA_GPU_SM90_PROMOTE32, warmup, reps, ceiling, copy, cb_llm[li]);
+                bench_sm90(&bs_pairs[pi], llm[li][0], llm[li][1], llm[li][2],
+                           SMMA_GPU_SM90_PROMOTE32, warmup, reps, ceiling, copy, cb_llm[li]);
+        }
+        /* Where the conversion pass starts to pay: M from 32 to 2048 at
+         * N = K = 8192, and N of 256 and 1024 at M = K = 8192. */
+        for (li = 0; li < sizeof(mid) / sizeof(mid[0]) && listed(sets, "mid"); li++) {
+            double cb = cublas_ms(mid[li][0], mid[li][1], mid[li][2], warmup, reps);
+
+            bench_bs_one(&bs_pairs[pi], mid[li][0], mid[li][1], mid[li][2],
+                         SMMA_GPU_SM80_BS_LARGE, warmup, reps, ceiling, copy, cb);
+            bench_sm90(&bs_pairs[pi], mid[li][0], mid[li][1], mid[li][2], SMMA_GPU_SM90_BS,
+                       warmup, reps, ceiling, copy, cb);
+            if (mx8)
+                bench_sm90(&bs_pairs[pi], mid[li][0], mid[li][1], mid[li][2],
+                           SMMA_GPU_SM90_PROMOTE32, warmup, reps, ceiling, copy, cb);
         }
         if (listed(sets, "small"))
             for (si = 0; si < sizeof(small) / sizeof(small[0]); si++)

@@ -232,6 +232,7 @@ def main():
     ap.add_argument("--check-shapes", default="256x256x512",
                     help="m x n x k of the checks, comma-separated")
     opt = ap.parse_args()
+    os.makedirs(opt.out, exist_ok=True)
     print("device: %s; torch %s; triton %s" % (torch.cuda.get_device_name(), torch.__version__,
                                               triton.__version__))
     failures = 0

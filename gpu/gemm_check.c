@@ -203,7 +203,7 @@ check_common(const smma_gpu_gemm_args *x, char *msg, size_t len)
  * kernels run by name otherwise, being slower or of another model). */
 static const smma_gpu_kernel by_model[] = {
     SMMA_GPU_SM100_V2, SMMA_GPU_SM100_V1, SMMA_GPU_SM90_V2, SMMA_GPU_SM90_V1,
-    SMMA_GPU_SM90_PROMOTE32, SMMA_GPU_SM80_BS_SMALL, SMMA_GPU_SM80_BS_LARGE, SMMA_GPU_SM90_BS,
+    SMMA_GPU_SM90_PROMOTE32, SMMA_GPU_SM80_BS_SMALL, SMMA_GPU_SM90_BS, SMMA_GPU_SM80_BS_LARGE,
     SMMA_GPU_SM80_BS_V1, SMMA_GPU_SM80_V2, SMMA_GPU_SM80_V1,
 };
 
@@ -354,7 +354,7 @@ smma_gpu_gemm_check_ex(const smma_gpu_gemm_args *x, int major, int minor, size_t
             }
         }
     }
-    return smma_gpu_check_scaled(x, major, minor, smem, chosen, msg, len);
+    return smma_gpu_check_scaled(x, major, minor, smem, sm90a, chosen, msg, len);
 }
 
 int

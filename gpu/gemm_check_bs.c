@@ -10,6 +10,7 @@
 
 #include "gemm_internal.h"
 #include "sm100/sm100.h"
+#include "sm90/sm90.h"
 
 static bool
 quantized(smma_format f)
@@ -234,7 +235,7 @@ check_bs_small(const smma_gpu_gemm_args *x, int major, char *msg, size_t len)
 
 int
 smma_gpu_check_scaled(const smma_gpu_gemm_args *x, int major, int minor, size_t smem,
-                      smma_gpu_kernel *chosen, char *msg, size_t len)
+                      bool sm90a, smma_gpu_kernel *chosen, char *msg, size_t len)
 {
     int rc = check_bs_common(x, msg, len);
 
@@ -244,12 +245,19 @@ smma_gpu_check_scaled(const smma_gpu_gemm_args *x, int major, int minor, size_t 
     case SMMA_GPU_AUTO:
         /* On compute capability 10.0 the tcgen05 kernel, where it takes the
          * problem (gpu/sm100/); elsewhere, and for what it refuses, the
-         * mma.sync kernels. */
+         * mma.sync kernels for m <= 16 and, on 9.0 with sm_90a code,
+         * sm90-bs above (its conversion pass and sm90-v2: 0.25-0.99x cuBLAS
+         * bf16 on an H200 from m = 32 to 8192^3, where sm80-bs-large ran at
+         * 0.19-0.48x; bench/sm90-kernels.md); all three follow
+         * bf16-upcast-h100 on 9.0. */
         if (major == 10 && minor == 0 &&
             smma_sm100_check(x, SMMA_GPU_SM100_V2, NULL, 0) == SMMA_GPU_STATUS_OK)
             *chosen = SMMA_GPU_SM100_V2;
         else if (check_bs_small(x, major, NULL, 0) == SMMA_GPU_STATUS_OK)
             *chosen = SMMA_GPU_SM80_BS_SMALL;
+        else if (major == 9 && minor == 0 && sm90a
+                 && smma_sm90_check(x, SMMA_GPU_SM90_BS, NULL, 0) == SMMA_GPU_STATUS_OK)
+            *chosen = SMMA_GPU_SM90_BS;
         else if (check_bs_large(x, smem, NULL, 0) == SMMA_GPU_STATUS_OK)
             *chosen = SMMA_GPU_SM80_BS_LARGE;
         else

@@ -105,9 +105,10 @@ int smma_gpu_bs_large_choose(const char *knob, const smma_gpu_gemm_args *x, int 
                              char *msg, size_t msg_len);
 
 /* The rules and models of the block-scaled kernels (gpu/gemm_check_bs.c):
- * called for every problem that is not a 16-bit product without scales. */
+ * called for every problem that is not a 16-bit product without scales
+ * (sm90a: whether the build holds sm_90a code, for AUTO on 9.0). */
 int smma_gpu_check_scaled(const smma_gpu_gemm_args *x, int major, int minor, size_t smem,
-                          smma_gpu_kernel *chosen, char *msg, size_t msg_len);
+                          bool sm90a, smma_gpu_kernel *chosen, char *msg, size_t msg_len);
 int smma_gpu_model_scaled(smma_gpu_kernel kernel, const smma_gemm_shape *s, int major,
                           int minor, const char **model, char *msg, size_t msg_len);
 

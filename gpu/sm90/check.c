@@ -45,9 +45,57 @@ smma_sm90_tune_env(smma_sm90_tune *t, char *msg, size_t len)
         || (rc = knob("SMMA_SM90_CLUSTER", 1, 2, false, &t->cluster, msg, len))
         != SMMA_GPU_STATUS_OK
         || (rc = knob("SMMA_SM90_GROUP", 1, 64, false, &t->group, msg, len))
-        != SMMA_GPU_STATUS_OK)
+        != SMMA_GPU_STATUS_OK
+        || (rc = knob("SMMA_SM90_PRE", 0, 1, false, &t->pre, msg, len)) != SMMA_GPU_STATUS_OK)
         return rc;
+    /* Read as 0 or 1; kept as 1 (never) or 2 (always), 0 for unset. */
+    if (getenv("SMMA_SM90_PRE") != NULL && getenv("SMMA_SM90_PRE")[0] != '\0')
+        t->pre++;
     return SMMA_GPU_STATUS_OK;
+}
+
+bool
+smma_sm90_pre_applies(const smma_sm90_plan *p)
+{
+    return p->version == 4 || (p->version == 3 && (p->a_conv || p->b_conv));
+}
+
+void
+smma_sm90_pre_args(const smma_gpu_gemm_args *a, const smma_sm90_plan *p, void *ws,
+                   smma_gpu_gemm_args *y, smma_gpu_kernel *k, size_t bytes[2])
+{
+    const bool bs = p->version == 4;
+    const uint64_t ld = smma_sm90_pre_ld(p->k), row = ld * (bs ? 2 : 1);
+    const smma_format to = bs ? SMMA_BF16 : SMMA_E4M3;
+
+    *y = *a;
+    *k = bs ? SMMA_GPU_SM90_V2 : SMMA_GPU_SM90_PROMOTE32;
+    bytes[0] = (bs ? p->a_fmt != SMMA_BF16 : p->a_conv != 0) ? (size_t) (p->m * row) : 0;
+    bytes[1] = bs || p->b_conv ? (size_t) (p->n * row) : 0;
+    if (bytes[0] != 0) {
+        y->a = ws;
+        y->lda = (size_t) ld;
+        y->shape.a_fmt = to;
+    }
+    if (bytes[1] != 0) {
+        y->b = ws == NULL ? NULL : (uint8_t *) ws + bytes[0];
+        y->ldb = (size_t) ld;
+        y->shape.b_fmt = to;
+    }
+    if (bs) {
+        y->shape.scale_fmt = SMMA_NONE;
+        y->shape.vec = 0;
+        y->sa = y->sb = NULL;
+    }
+}
+
+bool
+smma_sm90_pre_wanted(const smma_sm90_plan *p, const smma_sm90_tune *t)
+{
+    /* The pass was the faster at every shape measured (bench/sm90-kernels.md). */
+    if (!smma_sm90_pre_applies(p) || (t != NULL && t->pre == 1))
+        return false;
+    return true;
 }
 
 static uint32_t
@@ -238,7 +286,7 @@ int
 smma_sm90_plan_init(smma_sm90_plan *p, const smma_gpu_gemm_args *a, smma_gpu_kernel k,
                     unsigned sms, const smma_sm90_tune *t, char *msg, size_t len)
 {
-    static const smma_sm90_tune none = { 0, 0, 0, 0 };
+    static const smma_sm90_tune none = { 0, 0, 0, 0, 0 };
     const smma_gemm_shape *s;
     const char *kn = smma_gpu_kernel_name(k);
     uint32_t esz, group, room, nq, epi;

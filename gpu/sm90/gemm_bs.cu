@@ -463,6 +463,59 @@ s90_gemm_bs(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps, co
 #endif
 }
 
+/*
+ * The conversion pass of sm90-bs (plan.h, smma_sm90_pre_ld): each thread
+ * takes units of 16 elements of operand op (format F, scales SF) -- a row
+ * and a k0 from the unit's number, as stored at src + row src_ld -- and
+ * writes them times their scale as bf16 (bs_unit: the converters' very
+ * function, so the bits are the fused kernel's) at dst + row dst_ld + 2 k0.
+ * Consecutive threads take consecutive units of a row: the loads (8 or 16
+ * bytes) and the stores (32) are coalesced.  A last unit that reaches past
+ * K reads only its bytes within the row and writes +0 past K.
+ */
+template <int F, int SF>
+__global__ void __launch_bounds__(256)
+s90_bs_pre(const smma_sm90_plan p, const s90_pre_op op)
+{
+#if defined(SMMA_SM90_WG)
+    /* An element as stored: 2 bits per word of the unit. */
+    constexpr uint32_t EBITS = 2 * bs_words<F>();
+    const uint64_t units = (uint64_t) op.rows * ((p.k + 15u) / 16u);
+
+    for (uint64_t u = (uint64_t) blockIdx.x * 256u + threadIdx.x; u < units;
+         u += (uint64_t) gridDim.x * 256u) {
+        uint32_t row, k0, w[8], out[8];
+        const uint8_t *src;
+        uint4 *dst;
+
+        smma_sm90_pre_unit(u, p.k, &row, &k0);
+        src = op.src + smma_sm90_pre_off(op.src_ld, row, k0, EBITS);
+        if (k0 + 16 <= p.k) {
+            bs_load<F>(src, w);
+        } else {
+            /* The bytes of the elements below K, little-endian into w. */
+            uint32_t nb = ((p.k - k0) * EBITS + 7) / 8, i;
+
+#pragma unroll
+            for (i = 0; i < 8; i++)
+                w[i] = 0;
+            for (i = 0; i < nb; i++)
+                w[i / 4] |= (uint32_t) src[i] << (8 * (i % 4));
+        }
+        bs_unit<F, SF>(w, __ldg(op.sf + smma_sm90_sf_goff(&p, row, k0 >> p.vshift)), out);
+        if (k0 + 16 > p.k)
+            bs_tail(out, k0, p.k);
+        dst = (uint4 *) (op.dst + smma_sm90_pre_off(op.dst_ld, row, k0, 16));
+        dst[0] = make_uint4(out[0], out[1], out[2], out[3]);
+        dst[1] = make_uint4(out[4], out[5], out[6], out[7]);
+    }
+#else
+    (void) p;
+    (void) op;
+    __trap(); /* smma_sm90_ready refuses to launch this */
+#endif
+}
+
 namespace {
 
 template <int AF, int BF, int SF>
@@ -503,4 +556,21 @@ s90_bs_kernel(const smma_sm90_plan *p)
         return NULL;
     }
 #undef BS_PAIR
+}
+
+const void *
+s90_bs_pre_kernel(const smma_sm90_plan *p, bool is_b)
+{
+    uint32_t f = is_b ? p->b_fmt : p->a_fmt;
+
+    if (p->sf_fmt == SMMA_UE4M3)
+        return f == SMMA_E2M1 ? (const void *) s90_bs_pre<CV_E2M1, CV_UE4M3> : NULL;
+    switch (f) {
+    case SMMA_E4M3: return (const void *) s90_bs_pre<CV_E4M3, CV_E8M0>;
+    case SMMA_E5M2: return (const void *) s90_bs_pre<CV_E5M2, CV_E8M0>;
+    case SMMA_E2M3: return (const void *) s90_bs_pre<CV_E2M3, CV_E8M0>;
+    case SMMA_E3M2: return (const void *) s90_bs_pre<CV_E3M2, CV_E8M0>;
+    case SMMA_E2M1: return (const void *) s90_bs_pre<CV_E2M1, CV_E8M0>;
+    default: return NULL;
+    }
 }

@@ -469,6 +469,63 @@ s90_gemm_p32(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps, c
 #endif
 }
 
+/*
+ * The conversion pass of sm90-promote32 (plan.h, smma_sm90_pre_ld): each
+ * thread takes units of 16 codes of an e2m1, e2m3 or e3m2 operand op (a row
+ * and a k0 from the unit's number, as stored at src + row src_ld) and
+ * writes their e4m3 codes (p32_e2m1x4, p32_fp6x4: the converters' very
+ * functions) at dst + row dst_ld + k0; the GEMM then takes the copy as an
+ * e4m3 operand.  A last unit that reaches past K reads only its bytes
+ * within the row (its codes past K are 0: e4m3 +0, which the GEMM's tensor
+ * map does not reach).
+ */
+template <int F>
+__global__ void __launch_bounds__(256)
+s90_p32_pre(const smma_sm90_plan p, const s90_pre_op op)
+{
+#if defined(SMMA_SM90_WG)
+    constexpr uint32_t EBITS = F == SMMA_E2M1 ? 4 : 8;
+    const uint64_t units = (uint64_t) op.rows * ((p.k + 15u) / 16u);
+
+    for (uint64_t u = (uint64_t) blockIdx.x * 256u + threadIdx.x; u < units;
+         u += (uint64_t) gridDim.x * 256u) {
+        uint32_t row, k0, w[4] = { 0, 0, 0, 0 }, o[4];
+        const uint8_t *src;
+
+        smma_sm90_pre_unit(u, p.k, &row, &k0);
+        src = op.src + smma_sm90_pre_off(op.src_ld, row, k0, EBITS);
+        if (k0 + 16 > p.k) {
+            uint32_t nb = F == SMMA_E2M1 ? (p.k - k0 + 1) / 2 : p.k - k0, i;
+
+            for (i = 0; i < nb; i++)
+                w[i / 4] |= (uint32_t) src[i] << (8 * (i % 4));
+        } else if (F == SMMA_E2M1) {
+            uint2 v = *(const uint2 *) src;
+
+            w[0] = v.x;
+            w[1] = v.y;
+        } else {
+            uint4 v = *(const uint4 *) src;
+
+            w[0] = v.x;
+            w[1] = v.y;
+            w[2] = v.z;
+            w[3] = v.w;
+        }
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+            o[i] = F == SMMA_E2M1 ? p32_e2m1x4(w[i / 2] >> (16 * (i % 2)))
+                   : F == SMMA_E2M3 ? p32_fp6x4<2>(w[i]) : p32_fp6x4<3>(w[i]);
+        *(uint4 *) (op.dst + smma_sm90_pre_off(op.dst_ld, row, k0, 8))
+            = make_uint4(o[0], o[1], o[2], o[3]);
+    }
+#else
+    (void) p;
+    (void) op;
+    __trap(); /* smma_sm90_ready refuses to launch this */
+#endif
+}
+
 namespace {
 
 template <int AF, int BF>
@@ -501,4 +558,15 @@ s90_p32_kernel(const smma_sm90_plan *p)
         return NULL;
     }
 #undef P32_PAIR
+}
+
+const void *
+s90_p32_pre_kernel(uint32_t f)
+{
+    switch (f) {
+    case SMMA_E2M1: return (const void *) s90_p32_pre<SMMA_E2M1>;
+    case SMMA_E2M3: return (const void *) s90_p32_pre<SMMA_E2M3>;
+    case SMMA_E3M2: return (const void *) s90_p32_pre<SMMA_E3M2>;
+    default: return NULL;
+    }
 }

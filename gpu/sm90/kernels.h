@@ -28,6 +28,17 @@ typedef struct s90_bufs {
     const uint8_t *sa, *sb;
 } s90_bufs;
 
+/* One operand of a conversion pass (gemm_pre.cu): `rows` rows of k
+ * elements as stored at src (src_ld bytes apart; their scales sf, for
+ * sm90-bs), converted into dst (dst_ld bytes apart). */
+typedef struct s90_pre_op {
+    const uint8_t *src, *sf;
+    uint8_t *dst;
+    uint64_t src_ld, dst_ld;
+    uint32_t rows;
+    uint32_t is_b;              /* B's scales (else A's) */
+} s90_pre_op;
+
 /* The tensor maps (SMMA_SM90_MAP_* order), passed to a kernel as a
  * __grid_constant__ parameter; D's is encoded only for a v2 plan with
  * epi_tma. */
@@ -50,5 +61,12 @@ int s90_launch_v1(const smma_sm90_plan *p, const s90_maps *maps, const s90_bufs 
 const void *s90_v2_kernel(const smma_sm90_plan *p);
 const void *s90_p32_kernel(const smma_sm90_plan *p);
 const void *s90_bs_kernel(const smma_sm90_plan *p);
+
+/* The conversion passes (256 threads a block, a unit of 16 elements a
+ * thread, launched with (plan, op)): sm90-bs's operand `is_b` of plan *p
+ * into bf16 times its scales; sm90-promote32's e2m1, e2m3 or e3m2 operand
+ * of format f into e4m3 codes.  NULL for a format they are not built for. */
+const void *s90_bs_pre_kernel(const smma_sm90_plan *p, bool is_b);
+const void *s90_p32_pre_kernel(uint32_t f);
 
 #endif /* SOFTMMA_GPU_SM90_KERNELS_H */

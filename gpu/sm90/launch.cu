@@ -5,6 +5,8 @@
  * softmma/gpu.h.
  */
 #include <cuda_runtime.h>
+#include <pthread.h>
+#include <string.h>
 
 #include "dev.cuh"
 
@@ -181,6 +183,140 @@ ws_launch(const void *k, smma_sm90_plan *p, const s90_maps *maps, const s90_bufs
     return SMMA_GPU_STATUS_OK;
 }
 
+/* Runs plan *p over the buffers *b on stream st: its tensor maps, its
+ * instance, the launch. */
+static int
+run_plan(smma_sm90_plan *p, const s90_bufs *b, cudaStream_t st, char *msg, size_t len)
+{
+    s90_maps maps;
+    const void *kern;
+    int rc;
+
+    if ((rc = s90_encode_maps(p, b, &maps, msg, len)) != SMMA_GPU_STATUS_OK)
+        return rc;
+    if (p->version == 1)
+        return s90_launch_v1(p, &maps, b, st, msg, len);
+    kern = p->version == 2 ? s90_v2_kernel(p) : p->version == 3 ? s90_p32_kernel(p)
+                                                                 : s90_bs_kernel(p);
+    if (kern == NULL)
+        return set_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: no instance for this problem",
+                       p->version == 2 ? "sm90-v2" : p->version == 3 ? "sm90-promote32"
+                                                                     : "sm90-bs");
+    return ws_launch(kern, p, &maps, b, st, msg, len);
+}
+
+/* The memory pool of the conversion passes' copies on the current device:
+ * its own, so that the copies' memory stays with the library between calls
+ * (a release threshold of all of it) and no other pool's setting changes;
+ * NULL where it cannot be made. */
+static cudaMemPool_t
+pre_pool(void)
+{
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    static cudaMemPool_t pools[64];
+    static bool tried[64];
+    cudaMemPool_t out;
+    int dev = 0;
+
+    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) {
+        (void) cudaGetLastError();
+        return NULL;
+    }
+    pthread_mutex_lock(&mu);
+    if (!tried[dev]) {
+        cudaMemPoolProps pr;
+        uint64_t keep = UINT64_MAX;
+
+        memset(&pr, 0, sizeof(pr));
+        pr.allocType = cudaMemAllocationTypePinned;
+        pr.location.type = cudaMemLocationTypeDevice;
+        pr.location.id = dev;
+        tried[dev] = true;
+        if (cudaMemPoolCreate(&pools[dev], &pr) != cudaSuccess
+            || cudaMemPoolSetAttribute(pools[dev], cudaMemPoolAttrReleaseThreshold, &keep)
+               != cudaSuccess) {
+            (void) cudaGetLastError();
+            pools[dev] = NULL;
+        }
+    }
+    out = pools[dev];
+    pthread_mutex_unlock(&mu);
+    return out;
+}
+
+/*
+ * Plan *p (sm90-bs, or sm90-promote32 with an e2m1, e2m3 or e3m2 operand)
+ * as a conversion pass and a GEMM (plan.h, smma_sm90_pre_ld): the operands
+ * to convert into a copy from the library's pool (stream-ordered on st), the
+ * pass of each (gemm_bs.cu's s90_bs_pre: bf16 times the scales;
+ * gemm_p32.cu's s90_p32_pre: e4m3 codes), then the problem over the copies
+ * -- sm90-v2's bf16 GEMM without scales, or sm90-promote32 with e4m3
+ * operands and the same scales -- and the copy given back.  C, D, alpha
+ * and the leading dimensions of C and D are the caller's.  *ran is false
+ * (and nothing has run) where the pool gave no memory: the caller runs *p
+ * itself.
+ */
+static int
+pre_gemm(const smma_gpu_gemm_args *a, const smma_sm90_plan *p, const smma_sm90_tune *t,
+         unsigned sms, cudaStream_t st, bool *ran, char *msg, size_t len)
+{
+    const bool bs = p->version == 4;
+    cudaMemPool_t pool = pre_pool();
+    smma_gpu_gemm_args y;
+    smma_gpu_kernel k;
+    smma_sm90_plan q;
+    size_t bytes[2];
+    uint8_t *ws = NULL;
+    int rc = SMMA_GPU_STATUS_OK;
+    cudaError_t e;
+
+    *ran = false;
+    smma_sm90_pre_args(a, p, NULL, &y, &k, bytes);
+    if (pool == NULL
+        || cudaMallocFromPoolAsync((void **) &ws, bytes[0] + bytes[1], pool, st) != cudaSuccess) {
+        (void) cudaGetLastError();
+        return SMMA_GPU_STATUS_OK;
+    }
+    *ran = true;
+    smma_sm90_pre_args(a, p, ws, &y, &k, bytes);
+    for (unsigned w = 0; w < 2 && rc == SMMA_GPU_STATUS_OK; w++) {
+        const uint32_t f = w ? p->b_fmt : p->a_fmt, s = sms == 0 ? 1u : sms;
+        const uint64_t units = (uint64_t) (w ? p->n : p->m) * ((p->k + 15u) / 16u);
+        const void *kern = bs ? s90_bs_pre_kernel(p, w == 1) : s90_p32_pre_kernel(f);
+        s90_pre_op op;
+        void *args[2] = { (void *) p, (void *) &op };
+        /* Sixteen blocks of 256 a multiprocessor at most; the threads
+         * stride over the rest. */
+        uint64_t grid = (units + 255) / 256 < 16u * s ? (units + 255) / 256 : 16u * s;
+
+        if (bytes[w] == 0)
+            continue;
+        op.src = (const uint8_t *) (w ? a->b : a->a);
+        op.sf = (const uint8_t *) (w ? a->sb : a->sa);
+        op.dst = (uint8_t *) (w ? y.b : y.a);
+        op.src_ld = (w ? p->b_ld : p->a_ld) * smma_sm90_fmt_bits(f) / 8;
+        op.dst_ld = bytes[w] / (w ? p->n : p->m);
+        op.rows = w ? p->n : p->m;
+        op.is_b = w;
+        if (kern == NULL)
+            rc = set_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: no conversion pass for %s",
+                         bs ? "sm90-bs" : "sm90-promote32", smma_format_name((smma_format) f));
+        else if ((e = cudaLaunchKernel(kern, dim3((unsigned) grid), dim3(256), args, 0, st))
+                 != cudaSuccess)
+            rc = cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "the conversion pass", e);
+    }
+    if (rc == SMMA_GPU_STATUS_OK
+        && (rc = smma_sm90_plan_init(&q, &y, k, sms, t, msg, len)) == SMMA_GPU_STATUS_OK) {
+        s90_bufs b = { y.a, y.b, y.c, y.d, (const uint8_t *) y.sa, (const uint8_t *) y.sb };
+
+        rc = run_plan(&q, &b, st, msg, len);
+    }
+    if ((e = cudaFreeAsync(ws, st)) != cudaSuccess && rc == SMMA_GPU_STATUS_OK)
+        rc = cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaFreeAsync (the conversion pass's "
+                       "copy)", e);
+    return rc;
+}
+
 int
 smma_sm90_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t len)
 {
@@ -188,8 +324,6 @@ smma_sm90_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t
     smma_sm90_plan p;
     smma_sm90_tune t;
     s90_bufs b;
-    s90_maps maps;
-    const void *kern;
     int sms = 0, rc;
     cudaError_t e;
 
@@ -209,25 +343,28 @@ smma_sm90_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t
         return rc;
     if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0)) != cudaSuccess)
         return cuda_fail(msg, len, SMMA_GPU_STATUS_ENODEV, "cudaDeviceGetAttribute", e);
+    memset(&t, 0, sizeof(t));
     if (k != SMMA_GPU_SM90_V1 && (rc = smma_sm90_tune_env(&t, msg, len)) != SMMA_GPU_STATUS_OK)
         return rc;
     if ((rc = smma_sm90_plan_init(&p, a, k, (unsigned) sms, k != SMMA_GPU_SM90_V1 ? &t : NULL,
                                   msg, len)) != SMMA_GPU_STATUS_OK)
         return rc;
+    if (smma_sm90_pre_wanted(&p, &t)) {
+        bool ran = false;
+
+        rc = pre_gemm(a, &p, &t, (unsigned) sms, st, &ran, msg, len);
+        if (rc != SMMA_GPU_STATUS_OK || ran)
+            return rc;
+        if (t.pre == 2)
+            return set_msg(msg, len, SMMA_GPU_STATUS_ECUDA, "%s: SMMA_SM90_PRE=1, but the "
+                           "conversion pass's copy could not be allocated",
+                           smma_gpu_kernel_name(k));
+    }
     b.a = a->a;
     b.b = a->b;
     b.c = a->c;
     b.d = a->d;
     b.sa = (const uint8_t *) a->sa;
     b.sb = (const uint8_t *) a->sb;
-    if ((rc = s90_encode_maps(&p, &b, &maps, msg, len)) != SMMA_GPU_STATUS_OK)
-        return rc;
-    if (p.version == 1)
-        return s90_launch_v1(&p, &maps, &b, st, msg, len);
-    kern = p.version == 2 ? s90_v2_kernel(&p) : p.version == 3 ? s90_p32_kernel(&p)
-                                                                : s90_bs_kernel(&p);
-    if (kern == NULL)
-        return set_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: no instance for this problem",
-                       smma_gpu_kernel_name(k));
-    return ws_launch(kern, &p, &maps, &b, st, msg, len);
+    return run_plan(&p, &b, st, msg, len);
 }

@@ -98,6 +98,9 @@ typedef struct smma_sm90_tune {
     uint32_t stages;            /* stage slots: 2 .. 8 */
     uint32_t cluster;           /* v2: CTAs per cluster along M, 1 or 2 */
     uint32_t group;             /* tile rows per group of the tile order */
+    uint32_t pre;               /* sm90-bs, sm90-promote32: 1 never convert in a pass before
+                                   the GEMM, 2 always (where a pass applies), 0 by the rule of
+                                   smma_sm90_pre_wanted */
 } smma_sm90_tune;
 
 typedef struct smma_sm90_plan {
@@ -683,6 +686,46 @@ smma_sm90_epi_coord(const smma_sm90_plan *p, uint32_t m0, uint32_t n0, uint32_t 
 {
     c[0] = (int32_t) (n0 + q * smma_sm90_epi_cols(p));
     c[1] = (int32_t) (m0 + 64 * wg);
+}
+
+/* ---- the conversion pass ---------------------------------------------------------------- */
+
+/* sm90-bs and sm90-promote32 convert their operands in a pass of their own
+ * before the GEMM (gemm_bs.cu s90_bs_pre, gemm_p32.cu s90_p32_pre,
+ * launch.cu): every unit of 16 elements of a row once, into a copy in
+ * global memory -- bf16 times its scale for sm90-bs (then sm90-v2 computes
+ * the bf16 GEMM), the e4m3 code of each e2m1, e2m3 or e3m2 code for
+ * sm90-promote32 (then its fp8 path) -- where the kernel's own converters
+ * convert each unit once per tile of the other operand, at a fraction of
+ * the tensor core's rate.  On an H200 the pass was the faster at every
+ * shape measured, M from 32 to 8192 (bench/sm90-kernels.md). */
+
+/* Elements between rows of a converted copy: K rounded up to a unit, so
+ * that its rows begin 32 (bf16) or 16 (e4m3) bytes apart. */
+SMMA_HD uint64_t
+smma_sm90_pre_ld(uint32_t k)
+{
+    return ((uint64_t) k + 15u) / 16u * 16u;
+}
+
+/* The byte of element k0 of row `row` of an operand whose rows are ld
+ * bytes apart and whose elements are `bits` wide (the pass reads units as
+ * stored there and writes its copy there). */
+SMMA_HD uint64_t
+smma_sm90_pre_off(uint64_t ld, uint32_t row, uint32_t k0, uint32_t bits)
+{
+    return (uint64_t) row * ld + (uint64_t) k0 * bits / 8u;
+}
+
+/* The unit u (16 elements) of a copy of rows of k elements, row major:
+ * its row and first k. */
+SMMA_HD void
+smma_sm90_pre_unit(uint64_t u, uint32_t k, uint32_t *row, uint32_t *k0)
+{
+    uint32_t upr = (k + 15u) / 16u;
+
+    *row = (uint32_t) (u / upr);
+    *k0 = (uint32_t) (u % upr) * 16u;
 }
 
 #endif /* SOFTMMA_GPU_SM90_PLAN_H */

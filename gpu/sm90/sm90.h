@@ -48,11 +48,13 @@ extern "C" {
 /* The multiprocessors of an H100 SXM, the grid smma_sm90_check plans v2 for. */
 #define SMMA_SM90_DEFAULT_SMS 132u
 
-/* Reads the tuning knobs of v2 and sm90-promote32 from the environment
- * (bench/gemm-bench compares them): SMMA_SM90_BN (128 or 256; v2 only,
- * sm90-promote32 takes 128), SMMA_SM90_STAGES (2 .. 8),
- * SMMA_SM90_CLUSTER (1 or 2), SMMA_SM90_GROUP (1 .. 64 tile rows); unset or
- * empty: the default.  SMMA_GPU_STATUS_OK, or _EINVAL with a message naming
+/* Reads the tuning knobs of v2, sm90-promote32 and sm90-bs from the
+ * environment (bench/gemm-bench compares them): SMMA_SM90_BN (128 or 256;
+ * v2 only, sm90-promote32 takes 128), SMMA_SM90_STAGES (2 .. 8),
+ * SMMA_SM90_CLUSTER (1 or 2), SMMA_SM90_GROUP (1 .. 64 tile rows),
+ * SMMA_SM90_PRE (0: sm90-bs and sm90-promote32 convert inside the kernel,
+ * 1: in a pass before it, where smma_sm90_pre_applies); unset or empty: the
+ * default.  SMMA_GPU_STATUS_OK, or _EINVAL with a message naming
  * the variable and its value. */
 int smma_sm90_tune_env(smma_sm90_tune *t, char *msg, size_t len);
 
@@ -81,6 +83,29 @@ int smma_sm90_check(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, s
  * _EINVAL, _ENODEV, _EARCH, _ECUDA with a one-line message.  A build without
  * CUDA has no such function. */
 int smma_sm90_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t len);
+
+/* Whether plan *p has operands a conversion pass could turn into another
+ * kernel's (plan.h, smma_sm90_pre_ld): sm90-bs always (bf16 for sm90-v2),
+ * sm90-promote32 with an e2m1, e2m3 or e3m2 operand (e4m3 for its own fp8
+ * path). */
+bool smma_sm90_pre_applies(const smma_sm90_plan *p);
+
+/* Whether smma_sm90_gemm runs plan *p as a conversion pass and the GEMM of
+ * the converted operands: where it applies, unless t->pre says never
+ * (SMMA_SM90_PRE=0: the conversion inside the kernel, which needs no
+ * copy).  Both ways compute the same bits (the model of the kernel). */
+bool smma_sm90_pre_wanted(const smma_sm90_plan *p, const smma_sm90_tune *t);
+
+/* The problem the GEMM after plan *p's conversion pass computes (p: the
+ * plan of *a, where smma_sm90_pre_applies): *a with each converted operand
+ * replaced by its copy at ws (A's bytes[0] bytes first, then B's bytes[1];
+ * 0 for an operand not converted), smma_sm90_pre_ld(k) elements a row --
+ * bf16 without scales for sm90-bs (*k: sm90-v2, whose model h100-bf16 on
+ * the copies is bf16-upcast-h100 on *a), e4m3 with *a's scales for
+ * sm90-promote32 (*k: itself).  C, D, alpha, the scale layout and the
+ * stream are *a's.  ws may be NULL (for the sizes). */
+void smma_sm90_pre_args(const smma_gpu_gemm_args *a, const smma_sm90_plan *p, void *ws,
+                        smma_gpu_gemm_args *y, smma_gpu_kernel *k, size_t bytes[2]);
 
 /* Whether sm90-promote32 computes A x B (with e8m0 scales per 32): MXFP8
  * (e4m3, e5m2, mixed), MXFP6 (e2m3, e3m2), MXFP4, MXFP8 x MXFP4 (the e2m1,

@@ -302,7 +302,20 @@ test_scaled(void)
 {
     smma_gpu_gemm_args x = bs_args(SMMA_E4M3, SMMA_E4M3, 8192, 8192, 8192);
 
-    chooses(&x, 9, 0, SMMA_GPU_SM80_BS_LARGE, "auto, mxfp8 8192^3");
+    chooses(&x, 9, 0, SMMA_GPU_SM90_BS, "auto, mxfp8 8192^3 (sm_90a: sm90-bs)");
+    {
+        smma_gpu_kernel k = SMMA_GPU_AUTO;
+        char msg[256] = "";
+        int rc = smma_gpu_gemm_check_ex(&x, 9, 0, 232448, false, &k, msg, sizeof(msg));
+
+        ok(rc == SMMA_GPU_STATUS_OK && k == SMMA_GPU_SM80_BS_LARGE, "auto, mxfp8 8192^3 without "
+           "sm_90a code: %s %s", smma_gpu_kernel_name(k), msg);
+    }
+    x.shape.m = 17;
+    chooses(&x, 9, 0, SMMA_GPU_SM90_BS, "auto, mxfp8 m = 17");
+    x.shape.m = 16;
+    chooses(&x, 9, 0, SMMA_GPU_SM80_BS_SMALL, "auto, mxfp8 m = 16");
+    x.shape.m = 8192;
     chooses(&x, 8, 0, SMMA_GPU_SM80_BS_V1, "auto, mxfp8 on 8.0 (163 KB of shared memory)");
     x.kernel = SMMA_GPU_SM80_BS_LARGE;
     refuses(&x, 8, 0, SMMA_GPU_STATUS_EARCH, "shared memory", "sm80-bs-large on 8.0");
@@ -320,7 +333,7 @@ test_scaled(void)
     refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "m = 17", "sm80-bs-small, m 17");
     x = bs_args(SMMA_BF16, SMMA_E2M1, 4096, 4096, 4096);
     x.sa = NULL;
-    chooses(&x, 9, 0, SMMA_GPU_SM80_BS_LARGE, "auto, bf16 x mxfp4");
+    chooses(&x, 9, 0, SMMA_GPU_SM90_BS, "auto, bf16 x mxfp4");
     x = bs_args(SMMA_E2M1, SMMA_E4M3, 64, 64, 64);
     chooses(&x, 9, 0, SMMA_GPU_SM80_BS_V1, "auto, e2m1 x e4m3 (no fast kernel)");
     x.kernel = SMMA_GPU_SM80_BS_LARGE;
@@ -329,7 +342,8 @@ test_scaled(void)
     x.kernel = SMMA_GPU_SM80_BS_LARGE;
     refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "k = 68", "sm80-bs-large, k 68");
     x.kernel = SMMA_GPU_AUTO;
-    chooses(&x, 9, 0, SMMA_GPU_SM80_BS_V1, "auto, k 68");
+    chooses(&x, 9, 0, SMMA_GPU_SM90_BS, "auto, k 68 (sm90-bs takes any k)");
+    chooses(&x, 8, 9, SMMA_GPU_SM80_BS_V1, "auto, k 68 on 8.9");
     x = bs_args(SMMA_E4M3, SMMA_E4M3, 64, 64, 64);
     x.b_kmajor = false;
     refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "K-major", "N-major quantized B");
@@ -757,7 +771,7 @@ test_promote32(void)
     x.kernel = SMMA_GPU_SM90_PROMOTE32;
     refuses(&x, 9, 0, SMMA_GPU_STATUS_EINVAL, "multiples of 16", "sm90-promote32, lda 40");
     x = bs_args(SMMA_E4M3, SMMA_E4M3, 8192, 8192, 8192);
-    chooses(&x, 9, 0, SMMA_GPU_SM80_BS_LARGE, "auto on 9.0 keeps bf16-upcast-h100's kernel");
+    chooses(&x, 9, 0, SMMA_GPU_SM90_BS, "auto on 9.0 keeps bf16-upcast-h100 (sm90-bs)");
     rc = smma_gpu_gemm_model(SMMA_GPU_SM90_PROMOTE32, &x.shape, 9, 0, &m, msg, sizeof(msg));
     ok(rc == SMMA_GPU_STATUS_OK && m != NULL && strcmp(m, "h100-fp8-promote32") == 0,
        "sm90-promote32 on 9.0 follows h100-fp8-promote32");
@@ -810,9 +824,9 @@ test_by_model(void)
     x.model = "h100-fp8-promote32";
     chooses(&x, 9, 0, SMMA_GPU_SM90_PROMOTE32, "auto for h100-fp8-promote32, mxfp8");
     x.model = "bf16-upcast-h100";
-    chooses(&x, 9, 0, SMMA_GPU_SM80_BS_LARGE, "auto for bf16-upcast-h100, mxfp8 (AUTO's own)");
+    chooses(&x, 9, 0, SMMA_GPU_SM90_BS, "auto for bf16-upcast-h100, mxfp8 (AUTO's own)");
     x.model = NULL;
-    chooses(&x, 9, 0, SMMA_GPU_SM80_BS_LARGE, "auto without a model, mxfp8");
+    chooses(&x, 9, 0, SMMA_GPU_SM90_BS, "auto without a model, mxfp8");
     x.model = "h100-fp8-promote32";
     refuses(&x, 8, 9, SMMA_GPU_STATUS_EINVAL, "no kernel computes h100-fp8-promote32",
             "h100-fp8-promote32 on 8.9");

@@ -19,6 +19,10 @@
  * 4. Scales at an odd address (3 bytes past an aligned one).
  * 5. Level 1: 8192^3 for every pair and LLM shapes, sampled (at least
  *    20,000 outputs each, every tile, warp and register slot hit).
+ * Each kernel twice: its conversion inside the kernel (SMMA_SM90_PRE=0)
+ * and as a pass before the GEMM (SMMA_SM90_PRE=1; for sm90-promote32 the
+ * pairs with an e2m1, e2m3 or e3m2 operand); SMMA_SM90_PRE set to 0 or 1
+ * in the environment runs that way only.
  * Outputs are poisoned first; inputs from the seed printed (SMMA_SEED
  * replays it).  SMMA_GEMM_KERNEL=NAME runs the checks of one kernel,
  * SMMA_GEMM_PAIRS=COMBO,... those of the pairs named.
@@ -56,6 +60,15 @@ static const struct pair p32_pairs[] = {
     { "mxfp8-mxfp4", SMMA_E4M3, SMMA_E2M1, SMMA_E8M0, 32, true, true },
 };
 
+/* The pairs sm90-promote32 converts (e2m1, e2m3, e3m2 operands), those of
+ * its conversion pass. */
+static const struct pair p32_pre_pairs[] = {
+    { "mxfp6e2m3", SMMA_E2M3, SMMA_E2M3, SMMA_E8M0, 32, true, true },
+    { "mxfp6e3m2", SMMA_E3M2, SMMA_E3M2, SMMA_E8M0, 32, true, true },
+    { "mxfp4", SMMA_E2M1, SMMA_E2M1, SMMA_E8M0, 32, true, true },
+    { "mxfp8-mxfp4", SMMA_E4M3, SMMA_E2M1, SMMA_E8M0, 32, true, true },
+};
+
 static const struct pair bs_pairs[] = {
     { "mxfp8", SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, 32, true, true },
     { "mxfp8e5m2", SMMA_E5M2, SMMA_E5M2, SMMA_E8M0, 32, true, false },
@@ -72,20 +85,27 @@ static const struct pair bs_pairs[] = {
 
 /* A kernel, its model's name in the suites, its pairs and its tile:
  * sm90-promote32 128 x 128, sm90-bs 128 x 256, two warpgroups of four
- * warps of 16 rows. */
+ * warps of 16 rows; pre: SMMA_SM90_PRE's value for its checks (0: the
+ * conversion inside the kernel; 1: a conversion pass, then sm90-v2's GEMM
+ * of the bf16 copies -- tiles of 128 x 256 again -- or sm90-promote32's
+ * of the e4m3 copies: gpu/sm90/plan.h, smma_sm90_pre_ld). */
 struct kern {
     smma_gpu_kernel k;
     const char *model;
     const struct pair *pairs;
     size_t npairs;
     kt_geometry g;
+    int pre;
 };
 
+#define NPAIRS(x) (sizeof(x) / sizeof((x)[0]))
 static const struct kern kerns[] = {
-    { SMMA_GPU_SM90_PROMOTE32, "h100-fp8-promote32", p32_pairs,
-      sizeof(p32_pairs) / sizeof(p32_pairs[0]), { 128, 128, 8, 1 } },
-    { SMMA_GPU_SM90_BS, "bf16-upcast-h100", bs_pairs, sizeof(bs_pairs) / sizeof(bs_pairs[0]),
-      { 128, 256, 8, 1 } },
+    { SMMA_GPU_SM90_PROMOTE32, "h100-fp8-promote32", p32_pairs, NPAIRS(p32_pairs),
+      { 128, 128, 8, 1 }, 0 },
+    { SMMA_GPU_SM90_PROMOTE32, "h100-fp8-promote32", p32_pre_pairs, NPAIRS(p32_pre_pairs),
+      { 128, 128, 8, 1 }, 1 },
+    { SMMA_GPU_SM90_BS, "bf16-upcast-h100", bs_pairs, NPAIRS(bs_pairs), { 128, 256, 8, 1 }, 0 },
+    { SMMA_GPU_SM90_BS, "bf16-upcast-h100", bs_pairs, NPAIRS(bs_pairs), { 128, 256, 8, 1 }, 1 },
 };
 #define NKERNS (sizeof(kerns) / sizeof(kerns[0]))
 
@@ -172,7 +192,9 @@ check_problem(const kt_device *dev, const struct kern *kn, const struct pair *pr
     kt_problem p;
     kt_how h;
     const smma_model *model = kt_model(dev, kn->k, s);
-    const char *name = smma_gpu_kernel_name(kn->k);
+    const char *name = kn->pre ? (kn->k == SMMA_GPU_SM90_BS ? "sm90-bs (pass)"
+                                                          : "sm90-promote32 (pass)")
+                                : smma_gpu_kernel_name(kn->k);
     uint32_t *d = NULL;
     char msg[512] = "";
     uint64_t checked = 0, bad;
@@ -249,6 +271,8 @@ main(void)
     char why[256];
     size_t ki, pi, i;
     const char *list = getenv("SMMA_GEMM_PAIRS"), *only = getenv("SMMA_GEMM_KERNEL");
+    const char *pre = getenv("SMMA_SM90_PRE");
+    int pre_only = -1;
 
     if (list != NULL && *list != '\0') {
         size_t items = 1, hits = 0;
@@ -268,6 +292,11 @@ main(void)
         if (hits == 0)
             bail("SMMA_GEMM_KERNEL=%s: not sm90-promote32 or sm90-bs", only);
     }
+    if (pre != NULL && *pre != '\0') {
+        if (strcmp(pre, "0") != 0 && strcmp(pre, "1") != 0)
+            bail("SMMA_SM90_PRE=%s: not 0 or 1", pre);
+        pre_only = pre[0] - '0';
+    }
     kt_device_or_skip(&dev);
     if (dev.major != 9 || dev.minor != 0)
         skip_all("the sm90 kernels need compute capability 9.0, the device has %d.%d",
@@ -281,6 +310,15 @@ main(void)
     for (ki = 0; ki < NKERNS; ki++) {
         const struct kern *kn = &kerns[ki];
 
+        if (pre_only >= 0 && kn->pre != pre_only)
+            continue;
+        /* The conversion inside the kernel, or a pass before it, whatever
+         * the shape. */
+        setenv("SMMA_SM90_PRE", kn->pre ? "1" : "0", 1);
+        if (kern_wanted(kn))
+            diag("%s with SMMA_SM90_PRE=%d (%s)", smma_gpu_kernel_name(kn->k), kn->pre,
+                 kn->pre ? "a conversion pass, then the GEMM of the copies"
+                         : "the conversion inside the kernel");
         /* 1. The committed suites. */
         for (pi = 0; pi < kn->npairs; pi++)
             check_suites(kn, &kn->pairs[pi]);

@@ -25,6 +25,11 @@
  * converters take the scale of the wrong block must not.  The test also
  * checks the rules of smma_sm90_check for the kernel and the plan's shared
  * memory, and that the units cover each slot of both rings exactly once.
+ *
+ * The conversion pass that runs instead unless SMMA_SM90_PRE=0 (plan.h,
+ * smma_sm90_pre_ld): when it is chosen, its units, and on each generated
+ * problem the pass (tests/sm90-pass.c) then sm90-v2's bf16 GEMM under
+ * h100-bf16 equal to bf16-upcast-h100.
  */
 #include <config.h>
 
@@ -37,6 +42,7 @@
 #include <softmma/wgmma.h>
 
 #include "sm100-util.h"
+#include "sm90-pass.h"
 #include "sm90/sm90.h"
 #include "tap/basic.h"
 
@@ -88,19 +94,6 @@ stage_tma(const smma_sm90_plan *pl, const t100_prob *p, uint32_t rank, const uin
         }
 }
 
-/* Element e (0 .. 15) of a unit of format f whose bytes start at u. */
-static uint32_t
-unit_code(smma_format f, const uint8_t *u, unsigned e)
-{
-    if (f == SMMA_BF16)
-        return (uint32_t) u[2 * e] | (uint32_t) u[2 * e + 1] << 8;
-    if (f == SMMA_E2M1)
-        return (u[e / 2] >> (4 * (e % 2))) & 0xfu;
-    if (f == SMMA_E2M3 || f == SMMA_E3M2)
-        return u[e] & 0x3fu;
-    return u[e];
-}
-
 enum { RUN_ALL = 0, RUN_NEXT_BLOCK = 1 };
 
 /* The converters: every unit of k-step kit of the tile at (m0, n0) from
@@ -129,7 +122,7 @@ stage_convert(const smma_sm90_plan *pl, const t100_prob *p, uint32_t m0, uint32_
         s = smma_decode(p->s.scale_fmt, sbyte);
         for (h = 0; h < 2; h++)
             for (e = 0; e < 8; e++) {
-                uint32_t code = unit_code(f, raw + smma_sm90_unit_raw(pl, q), 8 * h + e), v;
+                uint32_t v, code = t90_stored_code(f, raw + smma_sm90_unit_raw(pl, q), 8 * h + e);
 
                 v = f == SMMA_BF16 ? code : smma_encode(SMMA_BF16, smma_decode(f, code) * s, &rn);
                 if (k0 + 8 * h + e >= pl->k)
@@ -260,6 +253,30 @@ suite_case(const t100_prob *p, const uint32_t *want, const char *what, unsigned 
 
 /* ---- generated problems ------------------------------------------------------------------ */
 
+/* ---- the conversion pass ------------------------------------------------------------------ */
+
+/* The pass over problem p (tests/sm90-pass.c, as s90_bs_pre runs it), then
+ * sm90-v2's GEMM of the bf16 copies under h100-bf16 -- what smma_sm90_gemm
+ * runs for a large problem -- must give want (bf16-upcast-h100 of p), and
+ * the problem over the copies must be one sm90-v2 takes; a pass that takes
+ * the next block's scales must not match where the rows have two blocks. */
+static void
+check_pass(const t100_prob *p, const uint32_t *want, const char *what)
+{
+    smma_gpu_gemm_args a = prob_args(p);
+    t90_pass_result r;
+    char msg[256] = "";
+
+    t90_pass_diff(SMMA_GPU_SM90_BS, &a, p, "h100-bf16", want, &r, msg, sizeof(msg));
+    ok(r.rc == SMMA_GPU_STATUS_OK && r.k == SMMA_GPU_SM90_V2 && r.same_kernel && r.bad[0] == 0
+       && (r.pl.kb_cols < 2 || r.bad[1] > 0),
+       "the pass: %s: sm90-v2 over the bf16 copies (%zu + %zu bytes, rows of %llu) gives "
+       "%s in all but %zu of %zu outputs; with the next block's scales %zu differ%s%s",
+       what, r.bytes[0], r.bytes[1], (unsigned long long) smma_sm90_pre_ld(r.pl.k), MODEL,
+       r.bad[0], p->s.m * p->s.n, r.bad[1], r.rc == SMMA_GPU_STATUS_OK ? "" : "; refused: ",
+       msg);
+}
+
 struct gen {
     smma_format a, b, sf;
     unsigned vec;
@@ -274,29 +291,29 @@ struct gen {
 static const struct gen gens[] = {
     /* One tile. */
     { SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, 32, 128, 256, 128, SMMA_NONE, SMMA_FP32, false,
-      SMMA_SL_128X4, 132, { 0, 0, 0, 0 } },
+      SMMA_SL_128X4, 132, { 0, 0, 0, 0, 0 } },
     /* Ragged m, n, k (K 200: a last k-step of 8 k, a short block); C;
      * bf16 D; several tiles per CTA in clusters of two. */
     { SMMA_E2M1, SMMA_E2M1, SMMA_E8M0, 32, 300, 300, 200, SMMA_FP32, SMMA_BF16, false,
-      SMMA_SL_LINEAR, 4, { 0, 0, 0, 0 } },
+      SMMA_SL_LINEAR, 4, { 0, 0, 0, 0, 0 } },
     /* NVFP4, alpha, fp16 D, clusters of one, 3 stages. */
     { SMMA_E2M1, SMMA_E2M1, SMMA_UE4M3, 16, 130, 200, 1000, SMMA_FP32, SMMA_FP16, true,
-      SMMA_SL_128X4, 2, { 0, 3, 1, 0 } },
+      SMMA_SL_128X4, 2, { 0, 3, 1, 0, 0 } },
     /* bf16 x MXFP8, k = 2 (a ragged first and last k-step), m = n = 1. */
     { SMMA_BF16, SMMA_E4M3, SMMA_E8M0, 32, 1, 1, 2, SMMA_FP32, SMMA_FP32, false,
-      SMMA_SL_LINEAR, 132, { 0, 0, 0, 0 } },
+      SMMA_SL_LINEAR, 132, { 0, 0, 0, 0, 0 } },
     /* e2m3 and e3m2, e8m0 per 16; many k-steps through 2 slots; groups of 2. */
     { SMMA_E2M3, SMMA_E2M3, SMMA_E8M0, 16, 384, 264, 520, SMMA_NONE, SMMA_BF16, true,
-      SMMA_SL_128X4, 3, { 0, 2, 2, 2 } },
+      SMMA_SL_128X4, 3, { 0, 2, 2, 2, 0 } },
     { SMMA_E3M2, SMMA_E3M2, SMMA_E8M0, 32, 200, 300, 136, SMMA_FP32, SMMA_FP32, false,
-      SMMA_SL_LINEAR, 2, { 0, 0, 2, 0 } },
+      SMMA_SL_LINEAR, 2, { 0, 0, 2, 0, 0 } },
     /* e5m2 x e4m3 and MXFP8 x MXFP4, bf16 x MXFP4. */
     { SMMA_E5M2, SMMA_E4M3, SMMA_E8M0, 32, 129, 257, 192, SMMA_NONE, SMMA_FP32, false,
-      SMMA_SL_128X4, 3, { 0, 0, 0, 0 } },
+      SMMA_SL_128X4, 3, { 0, 0, 0, 0, 0 } },
     { SMMA_E4M3, SMMA_E2M1, SMMA_E8M0, 32, 256, 256, 320, SMMA_FP32, SMMA_BF16, false,
-      SMMA_SL_LINEAR, 2, { 0, 0, 0, 0 } },
+      SMMA_SL_LINEAR, 2, { 0, 0, 0, 0, 0 } },
     { SMMA_BF16, SMMA_E2M1, SMMA_E8M0, 32, 140, 260, 100, SMMA_NONE, SMMA_FP32, true,
-      SMMA_SL_128X4, 2, { 0, 0, 0, 0 } },
+      SMMA_SL_128X4, 2, { 0, 0, 0, 0, 0 } },
 };
 
 static smma_gemm_shape
@@ -358,6 +375,7 @@ test_generated(void)
                  g->vec, g->m, g->n, g->k, g->c == SMMA_NONE ? "none" : smma_format_name(g->c),
                  smma_format_name(g->d), g->alpha ? " alpha 1.25" : "");
         check_plan(&p, g->sms, &g->tu, want, what);
+        check_pass(&p, want, what);
         free(want);
         t100_prob_free(&p);
     }
@@ -372,7 +390,7 @@ test_special(void)
 {
     static const uint32_t e8[] = { 0x00, 0x01, 0xfe, 0xfd, 0xff, 0x7f };
     struct gen g = { SMMA_E4M3, SMMA_E5M2, SMMA_E8M0, 32, 136, 264, 200, SMMA_FP32, SMMA_FP32,
-                     false, SMMA_SL_128X4, 3, { 0, 0, 0, 0 } };
+                     false, SMMA_SL_128X4, 3, { 0, 0, 0, 0, 0 } };
     smma_gpu_gemm_args a;
     smma_sm90_plan pl;
     size_t kb, i;
@@ -395,6 +413,7 @@ test_special(void)
     t100_prob_store(&p);
     want = t100_expected_under(&p, MODEL);
     check_plan(&p, 3, &g.tu, want, "special values 136x264x200, NaN scales in the last block");
+    check_pass(&p, want, "special values 136x264x200, NaN scales in the last block");
     a = prob_args(&p);
     if (smma_sm90_plan_init(&pl, &a, SMMA_GPU_SM90_BS, 3, NULL, msg, sizeof(msg)) != 0)
         bail("plan: %s", msg);
@@ -516,6 +535,67 @@ test_plan(void)
     }
 }
 
+/* When the kernels convert in a pass before the GEMM (wherever it applies,
+ * unless SMMA_SM90_PRE=0), and the pass's units: every element of every
+ * row once. */
+static void
+test_pre_rule(void)
+{
+    static const smma_sm90_tune never = { 0, 0, 0, 0, 1 }, always = { 0, 0, 0, 0, 2 };
+    struct {
+        smma_format a, b;
+        smma_gpu_kernel k;
+        size_t m, n;
+        bool applies;
+    } cases[] = {
+        { SMMA_E4M3, SMMA_E4M3, SMMA_GPU_SM90_BS, 8192, 8192, true },
+        { SMMA_E2M1, SMMA_E2M1, SMMA_GPU_SM90_BS, 1, 1, true },
+        { SMMA_BF16, SMMA_E2M1, SMMA_GPU_SM90_BS, 1023, 8192, true },
+        { SMMA_E2M1, SMMA_E2M1, SMMA_GPU_SM90_PROMOTE32, 8192, 8192, true },
+        { SMMA_E4M3, SMMA_E2M1, SMMA_GPU_SM90_PROMOTE32, 16, 1024, true },
+        { SMMA_E2M3, SMMA_E2M3, SMMA_GPU_SM90_PROMOTE32, 8192, 128, true },
+        { SMMA_E4M3, SMMA_E4M3, SMMA_GPU_SM90_PROMOTE32, 8192, 8192, false },
+        { SMMA_BF16, SMMA_BF16, SMMA_GPU_SM90_V2, 8192, 8192, false },
+    };
+    uint32_t row, k0, k, rows = 3;
+    size_t i, bad;
+    char msg[256] = "";
+
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        smma_gpu_gemm_args a = args_of(cases[i].a, cases[i].b, cases[i].m, cases[i].n, 4096);
+        smma_sm90_plan p;
+        int rc;
+
+        if (cases[i].k == SMMA_GPU_SM90_V2)
+            a.shape.scale_fmt = SMMA_NONE;
+        rc = smma_sm90_plan_init(&p, &a, cases[i].k, 132, NULL, msg, sizeof(msg));
+        ok(rc == SMMA_GPU_STATUS_OK && smma_sm90_pre_applies(&p) == cases[i].applies
+           && smma_sm90_pre_wanted(&p, NULL) == cases[i].applies
+           && smma_sm90_pre_wanted(&p, &always) == cases[i].applies
+           && !smma_sm90_pre_wanted(&p, &never),
+           "%s %s x %s %zux%zux4096: a pass %s (SMMA_SM90_PRE unset or 1: %s, 0: never)%s%s",
+           smma_gpu_kernel_name(cases[i].k), smma_format_name(cases[i].a),
+           smma_format_name(cases[i].b), cases[i].m, cases[i].n,
+           cases[i].applies ? "applies" : "does not apply", cases[i].applies ? "run" : "not run",
+           rc == SMMA_GPU_STATUS_OK ? "" : ": ", msg);
+    }
+    /* The units of rows of k elements: each (row, k0) once, in order. */
+    for (k = 1, bad = 0; k <= 70; k++) {
+        uint64_t u, n = (uint64_t) rows * ((k + 15) / 16);
+
+        bad += smma_sm90_pre_ld(k) % 16 != 0 || smma_sm90_pre_ld(k) < k
+               || smma_sm90_pre_ld(k) >= k + 16;
+        for (u = 0; u < n; u++) {
+            smma_sm90_pre_unit(u, k, &row, &k0);
+            bad += row != u / ((k + 15) / 16) || k0 != u % ((k + 15) / 16) * 16 || k0 >= k
+                   || row >= rows;
+        }
+        bad += smma_sm90_pre_off(48, 2, 16, 4) != 104 || smma_sm90_pre_off(96, 1, 5, 16) != 106;
+    }
+    ok(bad == 0, "the pass's units cover rows of 1 .. 70 elements once, its rows a whole number "
+       "of units (%zu bad)", bad);
+}
+
 static void
 test_check(void)
 {
@@ -577,6 +657,7 @@ main(void)
 
     plan_lazy();
     test_check();
+    test_pre_rule();
     test_plan();
     test_special();
     for (i = 0; i < sizeof(kernel) / sizeof(kernel[0]); i++) {

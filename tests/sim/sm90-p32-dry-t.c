@@ -43,6 +43,7 @@
 #include <softmma/wgmma.h>
 
 #include "sm100-util.h"
+#include "sm90-pass.h"
 #include "sm90/sm90.h"
 #include "tap/basic.h"
 
@@ -325,31 +326,31 @@ struct gen {
 static const struct gen gens[] = {
     /* One tile. */
     { 128, 128, 128, SMMA_E4M3, SMMA_E4M3, SMMA_NONE, SMMA_FP32, false, SMMA_SL_128X4, 132,
-      { 0, 0, 0, 0 } },
+      { 0, 0, 0, 0, 0 } },
     /* Ragged m, n, k (a last k-step of 2 blocks, the last of 8 k); C; bf16
      * D; several tiles per CTA in clusters of two. */
     { 300, 272, 200, SMMA_E4M3, SMMA_E5M2, SMMA_FP32, SMMA_BF16, false, SMMA_SL_LINEAR, 4,
-      { 0, 0, 0, 0 } },
+      { 0, 0, 0, 0, 0 } },
     /* e5m2 x e4m3, alpha, fp16 D, clusters of one, 3 stages, K 1000. */
     { 130, 200, 1000, SMMA_E5M2, SMMA_E4M3, SMMA_FP32, SMMA_FP16, true, SMMA_SL_128X4, 2,
-      { 0, 3, 1, 0 } },
+      { 0, 3, 1, 0, 0 } },
     /* k = 1, m = 1, n = 1. */
     { 1, 1, 1, SMMA_E4M3, SMMA_E4M3, SMMA_FP32, SMMA_FP32, false, SMMA_SL_LINEAR, 132,
-      { 0, 0, 0, 0 } },
+      { 0, 0, 0, 0, 0 } },
     /* Many k-steps through 2 slots; K 520 (a last k-step of one block of 8);
      * groups of 2 tile rows. */
     { 384, 264, 520, SMMA_E5M2, SMMA_E5M2, SMMA_NONE, SMMA_BF16, true, SMMA_SL_128X4, 3,
-      { 0, 2, 2, 2 } },
+      { 0, 2, 2, 2, 0 } },
     /* The converted formats: MXFP4 ragged (k 200, a block of 8 k), MXFP6
      * e2m3 and e3m2 with C and bf16 D, MXFP8 x MXFP4 in clusters of one. */
     { 300, 136, 200, SMMA_E2M1, SMMA_E2M1, SMMA_FP32, SMMA_BF16, false, SMMA_SL_LINEAR, 4,
-      { 0, 0, 0, 0 } },
+      { 0, 0, 0, 0, 0 } },
     { 130, 140, 264, SMMA_E2M3, SMMA_E2M3, SMMA_FP32, SMMA_FP32, true, SMMA_SL_128X4, 2,
-      { 0, 0, 0, 0 } },
+      { 0, 0, 0, 0, 0 } },
     { 129, 200, 136, SMMA_E3M2, SMMA_E3M2, SMMA_NONE, SMMA_FP16, false, SMMA_SL_128X4, 3,
-      { 0, 0, 0, 0 } },
+      { 0, 0, 0, 0, 0 } },
     { 256, 129, 512, SMMA_E4M3, SMMA_E2M1, SMMA_FP32, SMMA_FP32, false, SMMA_SL_LINEAR, 2,
-      { 0, 3, 1, 0 } },
+      { 0, 3, 1, 0, 0 } },
 };
 
 static smma_gemm_shape
@@ -370,6 +371,31 @@ shape_of(const struct gen *g)
     s.has_alpha = g->alpha;
     s.alpha = 0x3fa00000u; /* 1.25 */
     return s;
+}
+
+/* The conversion pass over problem p where an operand is e2m1, e2m3 or
+ * e3m2 (tests/sm90-pass.c, as s90_p32_pre runs it), then sm90-promote32
+ * over the e4m3 copies with the same scales -- what smma_sm90_gemm runs for
+ * a large problem -- must give want, and the problem over the copies must
+ * be one the kernel takes; a pass that swaps each pair of elements must
+ * not. */
+static void
+check_pass(const t100_prob *p, const uint32_t *want, const char *what)
+{
+    smma_gpu_gemm_args a = prob_args(p);
+    t90_pass_result r;
+    char msg[256] = "";
+
+    t90_pass_diff(SMMA_GPU_SM90_PROMOTE32, &a, p, MODEL, want, &r, msg, sizeof(msg));
+    if (r.rc == SMMA_GPU_STATUS_OK && !r.applies)
+        return;
+    ok(r.rc == SMMA_GPU_STATUS_OK && r.k == SMMA_GPU_SM90_PROMOTE32 && r.same_kernel
+       && r.y.shape.a_fmt != SMMA_E2M1 && r.y.shape.b_fmt != SMMA_E2M1 && r.bad[0] == 0
+       && r.bad[1] > 0,
+       "the pass: %s: sm90-promote32 over the e4m3 copies (%zu + %zu bytes) gives %s in all "
+       "but %zu of %zu outputs; with each pair of elements swapped %zu differ%s%s", what,
+       r.bytes[0], r.bytes[1], MODEL, r.bad[0], p->s.m * p->s.n, r.bad[1],
+       r.rc == SMMA_GPU_STATUS_OK ? "" : "; refused: ", msg);
 }
 
 static void
@@ -394,6 +420,7 @@ test_generated(void)
                  g->c == SMMA_NONE ? "none" : smma_format_name(g->c),
                  smma_format_name(g->d), g->alpha ? " alpha 1.25" : "");
         check_plan(&p, g->sms, &g->tu, want, what);
+        check_pass(&p, want, what);
         free(want);
         t100_prob_free(&p);
     }
@@ -408,7 +435,7 @@ test_special(void)
 {
     static const uint32_t e8[] = { 0x00, 0x01, 0xfe, 0xfd, 0xff, 0x7f };
     struct gen g = { 136, 264, 136, SMMA_E4M3, SMMA_E4M3, SMMA_FP32, SMMA_FP32, false,
-                     SMMA_SL_128X4, 3, { 0, 0, 0, 0 } };
+                     SMMA_SL_128X4, 3, { 0, 0, 0, 0, 0 } };
     smma_gemm_shape s = shape_of(&g);
     smma_gpu_gemm_args a;
     smma_sm90_plan pl;
