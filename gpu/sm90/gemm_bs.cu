@@ -50,8 +50,18 @@
  * Tiles of 128 x 256, persistent CTAs in clusters of two along M, the
  * grouped tile order and the TMA-store epilogue are v2's.
  *
- * Run as `--kernel sm90-bs` (SMMA_GPU_SM90_BS); SMMA_SM90_STAGES sets the
- * stored ring's slots, _CLUSTER and _GROUP as for v2.
+ * That kernel is the teaching version of an in-kernel upcast, and the way
+ * that needs no copy: each CTA converts its tile's rows in every k-step,
+ * so each unit of B is converted once per tile row of D and each of A once
+ * per tile column, at the rate above (0.30-0.38x cuBLAS bf16 at 8192^3 on
+ * an H200).  What runs by default is the conversion pass at the end of
+ * this file (s90_bs_pre): every unit once, at memory speed, into a bf16
+ * copy of A and B, whose product v2 computes (launch.cu, pre_gemm):
+ * 0.92-0.99x cuBLAS bf16 (bench/sm90-kernels.md).
+ *
+ * Run as `--kernel sm90-bs` (SMMA_GPU_SM90_BS); SMMA_SM90_PRE=0 runs the
+ * kernel above instead of the pass; SMMA_SM90_STAGES sets its stored
+ * ring's slots (v2's stages after the pass), _CLUSTER and _GROUP as for v2.
  */
 #include <cuda_runtime.h>
 

@@ -13,7 +13,9 @@
  *            32-k block promoted into fp32 with its scales
  *            (h100-fp8-promote32).
  *   sm90-bs  gemm_bs.cu: the block-scaled pairs of sm80-bs-large upcast to
- *            bf16 by converter threads, then v2's chain (bf16-upcast-h100).
+ *            bf16 -- by a pass before the GEMM, whose copies v2 then
+ *            multiplies, or (SMMA_SM90_PRE=0) by converter threads inside the
+ *            kernel before v2's chain (bf16-upcast-h100 either way).
  * What follows describes v1 and v2; check.c holds the rules of all four.
  *
  * Both compute D = alpha * (C + A B) for bf16 or fp16 A and B with one
