@@ -110,24 +110,37 @@ static const smma_model models[] = {
                  "then added to the fp32 sum to nearest",
       .kind = SMMA_MODEL_PROMOTE, .round = SMMA_RN, .promote = 128, .inner = "h100-fp8",
       .unscaled = true, .inputs = "e4m3, e5m2 without block scales",
-      .status = "validated on H200 through PyTorch 2.11 (cuBLASLt of CUDA 13.0): 170,496 "
-                "outputs of 51 problems, every fp8 pair torch takes, fp32 and bf16 D, "
-                "per-tensor scales as alpha; not where cuBLASLt splits K (small M N, large "
-                "K; tests/python/torch-t)" },
+      .status = "validated on H200 through PyTorch 2.11 (cuBLASLt of CUDA 13.0): 249,600 "
+                "outputs of 75 problems, every fp8 pair torch takes, fp32, bf16 and fp16 D, "
+                "per-tensor scales as alpha; row-wise scales (bf16 D, B's then A's in the "
+                "epilogue) 55,296 outputs of 3 problems; not where cuBLASLt splits K (small "
+                "M N, large K; tests/python/torch-t)" },
 };
 
 /* Names that stand for a model computing exactly the same (doc/models.md). */
 static const smma_model_alias aliases[] = {
     { .name = "cublaslt-bf16", .model = "h100-bf16",
       .summary = "cuBLASLt bf16 GEMM (torch.matmul) where it sums each output in one chain",
-      .status = PROV " (H200 through PyTorch 2.11: 8,192 of 8,192 sampled outputs at 256 x 256 "
-                "x 2048 and 512^3, bf16 D; not where cuBLASLt splits K; tests/python/torch-t)" },
+      .status = PROV " (H200 through PyTorch 2.11: 12,288 of 12,288 sampled outputs of 3 "
+                "problems, bf16 D; fp16 operands and D 24,576 of 6, a test that cannot "
+                "tell it from exact-rn; not where cuBLASLt splits K; tests/python/torch-t)" },
     { .name = "cublaslt-fp8-fast", .model = "h100-fp8",
       .summary = "cuBLASLt fp8 (use_fast_accum): h100-fp8's chain in k order",
-      .status = "validated on H200 through PyTorch 2.11 (cuBLASLt of CUDA 13.0): 170,496 "
-                "outputs of 51 problems, every fp8 pair torch takes, fp32 and bf16 D, "
-                "per-tensor scales as alpha; not where cuBLASLt splits K (small M N, large "
-                "K; tests/python/torch-t)" },
+      .status = "validated on H200 through PyTorch 2.11 (cuBLASLt of CUDA 13.0): 249,600 "
+                "outputs of 75 problems, every fp8 pair torch takes, fp32, bf16 and fp16 D, "
+                "per-tensor scales as alpha; row-wise scales (bf16 D, B's then A's in the "
+                "epilogue) 55,296 outputs of 3 problems; not where cuBLASLt splits K (small "
+                "M N, large K; tests/python/torch-t)" },
+    { .name = "triton-dot-bf16", .model = "h100-bf16",
+      .summary = "Triton's tl.dot on bf16 (Hopper wgmma): one fp32 chain in k order",
+      .status = "validated on H200 through Triton 3.6: 24,576 sampled outputs of 6 "
+                "problems (M, N 64-128, K 520-4096; k tiles 32 and 64; fp32 D; "
+                "tests/python/torch-t)" },
+    { .name = "triton-dot-fp8", .model = "h100-fp8",
+      .summary = "Triton's tl.dot on e4m3 (Hopper wgmma): one h100-fp8 chain, not promoted",
+      .status = "validated on H200 through Triton 3.6: 36,864 sampled outputs of 9 "
+                "problems (M, N 64-128, K 520-4096; k tiles 32, 64, 128; fp32 D; "
+                "tests/python/torch-t)" },
 };
 
 #define ALIAS_COUNT (sizeof(aliases) / sizeof(aliases[0]))

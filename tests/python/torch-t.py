@@ -6,9 +6,16 @@ GPU, against the models softmma names for it (doc/models.md), bit for bit.
     against cublaslt-fp8-fast (= h100-fp8), False against
     cublaslt-fp8-promoted, over a sweep of shapes (K a multiple of 128 and
     not, small M and N with large K);
+  - fp16 D as well (both accumulations);
   - per-tensor scales other than 1: the model's epilogue with alpha =
     fp32(scale_a * scale_b);
-  - torch.matmul in bf16 (bf16 D) against h100-bf16.
+  - row-wise scales (scale_a per row of A, scale_b per column of B, bf16
+    D): the model's fp32 sum, then rn_fp32(rn_fp32(acc * scale_b[j]) *
+    scale_a[i]) rounded to bf16;
+  - torch.matmul in bf16 (bf16 D) and fp16 (fp16 D) against h100-bf16;
+  - Triton's tl.dot (where Triton is present; else a diagnostic): bf16
+    against triton-dot-bf16 (= h100-bf16), e4m3 against triton-dot-fp8
+    (= h100-fp8), k tiles of 32, 64 and 128.
 Where M N is small and K large cuBLASLt splits K and sums the slices in an
 order no model names yet (seen on an H200: fp8 at M N <= 4096 with K >=
 8192, bf16 at M N <= 16384 with K >= 4096): those comparisons are reported
@@ -97,7 +104,7 @@ for af, bf in PAIRS:
         seed += 1
         one = torch.tensor(1.0, device=dev)
         for fast, model in ((True, 'cublaslt-fp8-fast'), (False, 'cublaslt-fp8-promoted')):
-            for out in (torch.float32, torch.bfloat16):
+            for out in (torch.float32, torch.bfloat16, torch.float16):
                 d = torch._scaled_mm(ta, tb, scale_a=one, scale_b=one, out_dtype=out,
                                      use_fast_accum=fast)
                 check(model, d, a, b, af, bf, '_scaled_mm %s x %s %dx%dx%d fast=%s %s' %
@@ -116,15 +123,92 @@ for sa_, sb_ in ((2.0, 0.25), (1.1, 0.7), (3.0, 1.0 / 3.0)):
         check(model, d, a, b, 'e4m3', 'e4m3', '_scaled_mm scales %r, %r fast=%s, alpha %r' %
               (sa_, sb_, fast, alpha), alpha=alpha)
 
-# torch.matmul in bf16 (bf16 D): h100-bf16 in one chain where cuBLAS runs one.
-for m, n, k in ((256, 256, 2048), (512, 512, 512), (128, 128, 4096), (64, 64, 8192)):
-    g = softmma.gemm_generate('bf16', 'bf16', m, n, k, seed=m + k)
-    a, b = g['a'], g['b']
-    ta = torch.from_numpy(a.view(np.int16)).view(torch.bfloat16).to(dev)
-    tb = torch.from_numpy(np.ascontiguousarray(b).view(np.int16)).view(torch.bfloat16).to(dev)
-    d = torch.matmul(ta, tb)
-    check('h100-bf16', d, a, b, 'bf16', 'bf16', 'matmul bf16 %dx%dx%d' % (m, n, k),
-          unmodeled=SPLIT if m * n <= 128 * 128 and k >= 4096 else None)
+# Row-wise scales: the model's fp32 sum, then each scale in the epilogue,
+# B's column scale first (rn_fp32 after each multiplication), then bf16.
+# On an H200 that order fit 362,496 of 362,496 outputs with fast
+# accumulation, where scale_a first, or rn_fp32(scale_a scale_b) once,
+# missed 1-3 (bench/logs/h200-torch-cublaslt.log).
+rng = np.random.default_rng(5)
+for m, n, k in ((128, 128, 1024), (64, 96, 400), (128, 256, 2048), (32, 16, 8192)):
+    a, b, ta, tb = operands('e4m3', 'e4m3', m, n, k, 21 + k)
+    sa_ = (np.exp2(rng.integers(-3, 4, m)) * (1 + rng.random(m))).astype(np.float32)
+    sb_ = (np.exp2(rng.integers(-3, 4, n)) * (1 + rng.random(n))).astype(np.float32)
+    for fast, model in ((True, 'cublaslt-fp8-fast'), (False, 'cublaslt-fp8-promoted')):
+        d = torch._scaled_mm(ta, tb, scale_a=torch.from_numpy(sa_).to(dev).view(m, 1),
+                             scale_b=torch.from_numpy(sb_).to(dev).view(1, n),
+                             out_dtype=torch.bfloat16, use_fast_accum=fast)
+        acc = softmma.gemm(model, a, b, a_fmt='e4m3', b_fmt='e4m3', d_fmt='fp32').view(np.float32)
+        want = softmma.encode('bf16', ((acc * sb_[None, :]) * sa_[:, None]).astype(np.float64))
+        got = st.codes(d)
+        same = int((want.astype(np.uint16) == got).sum())
+        line = ('_scaled_mm row-wise scales %dx%dx%d fast=%s bf16: %d of %d outputs equal %s, '
+                'then (acc * scale_b) * scale_a' % (m, n, k, fast, same, m * n, model))
+        if split_k(m, n, k):
+            t.diag('not modeled (%s): %s' % (SPLIT, line))
+        else:
+            t.ok(same == m * n, line)
+
+# torch.matmul in bf16 (bf16 D) and fp16 (fp16 D): h100-bf16 in one chain
+# where cuBLAS runs one.
+for m, n, k in ((256, 256, 2048), (512, 512, 512), (128, 128, 4096), (64, 64, 8192),
+                (100, 200, 300), (1, 4096, 4096)):
+    for fmt, dt in (('bf16', torch.bfloat16), ('fp16', torch.float16)):
+        g = softmma.gemm_generate(fmt, fmt, m, n, k, seed=m + n + k)
+        a, b = g['a'], g['b']
+        ta = torch.from_numpy(a.view(np.int16)).view(dt).to(dev)
+        tb = torch.from_numpy(np.ascontiguousarray(b).view(np.int16)).view(dt).to(dev)
+        d = torch.matmul(ta, tb)
+        check('h100-bf16', d, a, b, fmt, fmt, 'matmul %s %dx%dx%d' % (fmt, m, n, k),
+              unmodeled=SPLIT if fmt == 'bf16' and m * n <= 128 * 128 and k >= 4096 else None)
+
+# Triton's tl.dot: one fp32 accumulator through every k tile.
+try:
+    import triton
+    import triton.language as tl
+except ImportError:
+    triton = None
+    t.diag('no Triton: tl.dot not checked')
+if triton is not None:
+    @triton.jit
+    def _mm(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
+            BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+        pm = tl.program_id(0)
+        pn = tl.program_id(1)
+        rm = pm * BM + tl.arange(0, BM)
+        rn = pn * BN + tl.arange(0, BN)
+        rk = tl.arange(0, BK)
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k0 in range(0, K, BK):
+            av = tl.load(a_ptr + rm[:, None] * sam + (k0 + rk)[None, :] * sak,
+                         mask=(rm[:, None] < M) & ((k0 + rk)[None, :] < K), other=0.0)
+            bv = tl.load(b_ptr + (k0 + rk)[:, None] * sbk + rn[None, :] * sbn,
+                         mask=((k0 + rk)[:, None] < K) & (rn[None, :] < N), other=0.0)
+            acc = tl.dot(av, bv, acc)
+        tl.store(c_ptr + rm[:, None] * scm + rn[None, :] * scn, acc,
+                 mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+    def tl_dot(ta, tb, bk):
+        m, k = ta.shape
+        n = tb.shape[1]
+        d = torch.empty((m, n), device=dev, dtype=torch.float32)
+        _mm[(triton.cdiv(m, 64), triton.cdiv(n, 64))](
+            ta, tb, d, m, n, k, ta.stride(0), ta.stride(1), tb.stride(0), tb.stride(1),
+            d.stride(0), d.stride(1), BM=64, BN=64, BK=bk)
+        return d
+
+    t.diag('Triton %s' % triton.__version__)
+    for m, n, k in ((128, 128, 1024), (64, 64, 4096), (100, 72, 520)):
+        g = softmma.gemm_generate('bf16', 'bf16', m, n, k, seed=3 + k)
+        a, b = g['a'], g['b']
+        ta = torch.from_numpy(a.view(np.int16)).view(torch.bfloat16).to(dev)
+        tb = torch.from_numpy(np.ascontiguousarray(b).view(np.int16)).view(torch.bfloat16).to(dev)
+        for bk in (32, 64):
+            check('triton-dot-bf16', tl_dot(ta, tb, bk), a, b, 'bf16', 'bf16',
+                  'tl.dot bf16 %dx%dx%d k tile %d' % (m, n, k, bk))
+        a, b, ta, tb = operands('e4m3', 'e4m3', m, n, k, 4 + k)
+        for bk in (32, 64, 128):
+            check('triton-dot-fp8', tl_dot(ta, tb, bk), a, b, 'e4m3', 'e4m3',
+                  'tl.dot e4m3 %dx%dx%d k tile %d' % (m, n, k, bk))
 
 # The helper on one real result.
 a, b, ta, tb = operands('e4m3', 'e4m3', 128, 128, 1024, 5)
