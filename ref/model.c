@@ -113,8 +113,10 @@ static const smma_model models[] = {
       .status = "validated on H200 through PyTorch 2.11 (cuBLASLt of CUDA 13.0): 249,600 "
                 "outputs of 75 problems, every fp8 pair torch takes, fp32, bf16 and fp16 D, "
                 "per-tensor scales as alpha; row-wise scales (bf16 D, B's then A's in the "
-                "epilogue) 55,296 outputs of 3 problems; not where cuBLASLt splits K (small "
-                "M N, large K; tests/python/torch-t)" },
+                "epilogue) 55,808 outputs of 4 problems; where cuBLASLt splits K (small M N, "
+                "large K) each 128-aligned slice is this model from zero and the slices add "
+                "in fp32 in order: 48,384 outputs of 27 problems (softmma.gemm_split_k; "
+                "tests/python/torch-t)" },
 };
 
 /* Names that stand for a model computing exactly the same (doc/models.md). */
@@ -123,14 +125,18 @@ static const smma_model_alias aliases[] = {
       .summary = "cuBLASLt bf16 GEMM (torch.matmul) where it sums each output in one chain",
       .status = PROV " (H200 through PyTorch 2.11: 12,288 of 12,288 sampled outputs of 3 "
                 "problems, bf16 D; fp16 operands and D 24,576 of 6, a test that cannot "
-                "tell it from exact-rn; not where cuBLASLt splits K; tests/python/torch-t)" },
+                "tell it from exact-rn; where cuBLASLt splits K, each 128-aligned slice "
+                "this model from zero, added in fp32 in order: 24,576 outputs of 3 "
+                "problems; tests/python/torch-t)" },
     { .name = "cublaslt-fp8-fast", .model = "h100-fp8",
       .summary = "cuBLASLt fp8 (use_fast_accum): h100-fp8's chain in k order",
       .status = "validated on H200 through PyTorch 2.11 (cuBLASLt of CUDA 13.0): 249,600 "
                 "outputs of 75 problems, every fp8 pair torch takes, fp32, bf16 and fp16 D, "
                 "per-tensor scales as alpha; row-wise scales (bf16 D, B's then A's in the "
-                "epilogue) 55,296 outputs of 3 problems; not where cuBLASLt splits K (small "
-                "M N, large K; tests/python/torch-t)" },
+                "epilogue) 55,808 outputs of 4 problems; where cuBLASLt splits K (small M N, "
+                "large K) each 128-aligned slice is this model from zero and the slices add "
+                "in fp32 in order: 48,384 outputs of 27 problems (softmma.gemm_split_k; "
+                "tests/python/torch-t)" },
     { .name = "triton-dot-bf16", .model = "h100-bf16",
       .summary = "Triton's tl.dot on bf16 (Hopper wgmma): one fp32 chain in k order",
       .status = "validated on H200 through Triton 3.6: 24,576 sampled outputs of 6 "

@@ -18,7 +18,8 @@ from . import _lib, codec
 from ._lib import SoftmmaError, lib
 
 __all__ = ['models', 'model_aliases', 'model_info', 'gemm', 'gemm_values', 'gemm_verify',
-           'gemm_match', 'gemm_generate', 'GemmVerify', 'GemmMatch', 'Mismatch']
+           'gemm_match', 'gemm_generate', 'gemm_split_k', 'split_k_slices', 'split_k_match',
+           'GemmVerify', 'GemmMatch', 'Mismatch', 'SplitKMatch']
 
 _NONE = 10  # SMMA_NONE: SMMA_FORMAT_COUNT
 
@@ -30,6 +31,10 @@ GemmMatch.__doc__ = ('One model in the answer of gemm_match: its name, the alias
 GemmVerify = namedtuple('GemmVerify', 'checked mismatches first')
 GemmVerify.__doc__ = ('The result of gemm_verify: entries checked, how many differ, and the '
                       'first few as Mismatch tuples.')
+
+SplitKMatch = namedtuple('SplitKMatch', 'slices bounds checked mismatches')
+SplitKMatch.__doc__ = ('One slice count in the answer of split_k_match: the slices, their '
+                       '(k0, k1) bounds, entries compared, how many differ.')
 
 _KINDS = ('exact', 'fp32-fma-seq', 'block-fma', 'promote')
 
@@ -224,6 +229,67 @@ def gemm_match(d, a, b, *, models=None, samples=None, seed=1, keep=5, **kw):
             raise
         out.append(GemmMatch(target, [x['name'] for x in al if x['model'] == target],
                              v.checked, v.mismatches, v.first))
+    return sorted(out, key=lambda r: r.mismatches)
+
+
+def split_k_slices(k, slices, align=128):
+    """The bounds (k0, k1) of K split into `slices` slices as cuBLASLt's
+    split-K was seen to split it (doc/models.md): ceil(k / slices) rounded
+    up to a multiple of align for every slice but the last, which takes the
+    rest.  SoftmmaError where that leaves fewer slices than asked for."""
+    k = _lib.require_int(k, 'k', 1)
+    slices = _lib.require_int(slices, 'slices', 1)
+    align = _lib.require_int(align, 'align', 1)
+    step = -(-k // slices)
+    step = -(-step // align) * align
+    out = [(k0, min(k, k0 + step)) for k0 in range(0, k, step)]
+    if len(out) != slices:
+        raise SoftmmaError('k = %d in slices of %d (a multiple of %d) gives %d slices, not %d'
+                           % (k, step, align, len(out), slices))
+    return out
+
+
+def gemm_split_k(model, a, b, *, a_fmt, b_fmt, slices, align=128, d_fmt='fp32'):
+    """D as a split-K GEMM computes it: each slice of K (split_k_slices) an
+    fp32 sum of its own under the named model, from zero; the slices' sums
+    added in fp32 in slice order, each addition rounded to nearest; then D
+    rounded to nearest in d_fmt ('fp32', 'bf16', 'fp16').  cuBLASLt on an
+    H200 computes this where it splits K (doc/models.md); reverse order fit
+    the same cases, so the order is this function's choice.  Operands without
+    block scales, C or alpha (the shapes where cuBLASLt splits K take none
+    of them in tests/python/torch-t).  Returns D's codes, as gemm does."""
+    if d_fmt not in ('fp32', 'bf16', 'fp16'):
+        raise SoftmmaError("d_fmt must be 'fp32', 'bf16' or 'fp16', not %r" % (d_fmt,))
+    a = np.asarray(a)
+    b = np.asarray(b)
+    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
+        raise SoftmmaError('a (M, K) and b (K, N) with the same K, not %s and %s'
+                           % (a.shape, b.shape))
+    acc = None
+    for k0, k1 in split_k_slices(a.shape[1], slices, align):
+        part = gemm(model, np.ascontiguousarray(a[:, k0:k1]), np.ascontiguousarray(b[k0:k1, :]),
+                    a_fmt=a_fmt, b_fmt=b_fmt, d_fmt='fp32').view(np.float32)
+        acc = part if acc is None else (acc + part).astype(np.float32)
+    if d_fmt == 'fp32':
+        return acc.view(np.uint32).copy()
+    return codec.encode(d_fmt, acc, round='rn', sat=False)
+
+
+def split_k_match(d, a, b, *, model, a_fmt, b_fmt, d_fmt='fp32', slices=range(2, 17), align=128):
+    """Which slice counts reproduce a subject's D (all M N entries) as
+    gemm_split_k under `model`: SplitKMatch tuples, those with no differing
+    entry first, then by their number of differing entries.  Slice counts
+    that K cannot be split into are left out."""
+    out = []
+    for s in slices:
+        try:
+            bounds = split_k_slices(np.shape(a)[1], s, align)
+        except SoftmmaError:
+            continue
+        want = gemm_split_k(model, a, b, a_fmt=a_fmt, b_fmt=b_fmt, slices=s, align=align,
+                            d_fmt=d_fmt)
+        got = np.asarray(d)
+        out.append(SplitKMatch(s, bounds, int(want.size), int((want != got).sum())))
     return sorted(out, key=lambda r: r.mismatches)
 
 

@@ -355,4 +355,36 @@ want = softmma.gemm('exact-rn', ex['a'], ex['b'], **dict(ops, sa=ones))
 got = softmma.gemm('exact-rn', ex['a'], ex['b'], **dict(ops, sa=None))
 t.ok(np.array_equal(got, want), 'gemm: sa = None scales A by 1')
 
+# Split-K: the slices' bounds, one slice is the model itself, two slices
+# are each slice's fp32 sum from zero added in fp32, and split_k_match
+# finds the slice count that computed a D (and refuses bad arguments).
+t.is_([(0, 1408), (1408, 2816), (2816, 4096)], softmma.split_k_slices(4096, 3),
+      'split_k_slices: 4096 in 3, 128-aligned')
+t.is_([(0, 1408), (1408, 2816), (2816, 4224), (4224, 5632), (5632, 7040), (7040, 8192)],
+      softmma.split_k_slices(8192, 6), 'split_k_slices: 8192 in 6, the last the rest')
+t.raises(lambda: softmma.split_k_slices(200, 3), 'gives 2 slices, not 3',
+         'split_k_slices: 200 in slices of 128 is 2, not 3')
+sk = softmma.gemm_generate('bf16', 'bf16', 4, 5, 300, seed=9)
+skw = dict(a_fmt='bf16', b_fmt='bf16')
+t.ok(np.array_equal(softmma.gemm_split_k('h100-bf16', sk['a'], sk['b'], slices=1, **skw),
+                    softmma.gemm('h100-bf16', sk['a'], sk['b'], **skw)),
+     'gemm_split_k: one slice is the model')
+p0 = softmma.gemm('h100-bf16', np.ascontiguousarray(sk['a'][:, :256]),
+                  np.ascontiguousarray(sk['b'][:256]), **skw).view(np.float32)
+p1 = softmma.gemm('h100-bf16', np.ascontiguousarray(sk['a'][:, 256:]),
+                  np.ascontiguousarray(sk['b'][256:]), **skw).view(np.float32)
+two = softmma.gemm_split_k('h100-bf16', sk['a'], sk['b'], slices=2, d_fmt='bf16', **skw)
+t.ok(two.dtype == np.uint16
+     and np.array_equal(two, softmma.encode('bf16', (p0 + p1).astype(np.float32))),
+     'gemm_split_k: two slices summed in fp32, then bf16')
+big = softmma.gemm_generate('bf16', 'bf16', 8, 8, 1024, seed=2)
+d3 = softmma.gemm_split_k('h100-bf16', big['a'], big['b'], slices=3, **skw)
+m3 = softmma.split_k_match(d3, big['a'], big['b'], model='h100-bf16', slices=range(1, 9), **skw)
+t.ok(m3[0].slices == 3 and m3[0].mismatches == 0 and m3[0].checked == 64 and
+     all(r.mismatches > 0 for r in m3[1:]) and [r.slices for r in m3] != [3],
+     'split_k_match: the slice count that computed D fits every entry, the others do not: %s'
+     % [(r.slices, r.mismatches) for r in m3])
+t.raises(lambda: softmma.gemm_split_k('h100-bf16', sk['a'], sk['b'], slices=2, d_fmt='e4m3',
+                                      **skw), "d_fmt must be", "gemm_split_k: d_fmt 'e4m3' refused")
+
 t.done()

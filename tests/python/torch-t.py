@@ -16,10 +16,12 @@ GPU, against the models softmma names for it (doc/models.md), bit for bit.
   - Triton's tl.dot (where Triton is present; else a diagnostic): bf16
     against triton-dot-bf16 (= h100-bf16), e4m3 against triton-dot-fp8
     (= h100-fp8), k tiles of 32, 64 and 128.
-Where M N is small and K large cuBLASLt splits K and sums the slices in an
-order no model names yet (seen on an H200: fp8 at M N <= 4096 with K >=
-8192, bf16 at M N <= 16384 with K >= 4096): those comparisons are reported
-as diagnostics with their counts, not as points.
+Where M N is small and K large cuBLASLt splits K (seen on an H200: fp8 at
+M N <= 4096 with K >= 8192, bf16 at M N <= 16384 with K >= 4096): there
+each point asks which slice counts S reproduce every output as S slices of
+128-aligned K, each the model's sum from zero, added in fp32 in order
+(softmma.gemm_split_k), and passes where one does (row-wise scales at
+32 x 16 x 8192 gave the unsplit sum on an H200, and are checked so).
 Inputs are softmma.gemm_generate's (seeded, finite codes).  Each point
 checks every output up to 4,096 of them, else 4,096 sampled ones.  Skips
 with the reason without torch, without a CUDA device, on a device other
@@ -95,6 +97,34 @@ def check(model, d, a, b, af, bf, what, alpha=None, unmodeled=None):
 
 
 SPLIT = 'cuBLASLt splits K'
+SLICES = (2, 3, 4, 5, 6, 8, 12, 16)
+_sums = {}
+
+
+def check_split(model, d, a, b, af, bf, what):
+    """Where cuBLASLt splits K: which of SLICES slices of 128-aligned K
+    (softmma.split_k_slices), each the model's fp32 sum from zero, summed in
+    fp32 in order, give every output (softmma.gemm_split_k).  A point that
+    at least one does; the counts that do go to the line."""
+    dfmt = st.format_of(d)
+    got = st.codes(d)
+    fits = []
+    for s_ in SLICES:
+        try:
+            softmma.split_k_slices(a.shape[1], s_)
+        except softmma.SoftmmaError:
+            continue
+        key = (id(a), id(b), model, s_)
+        if key not in _sums:
+            _sums[key] = softmma.gemm_split_k(model, a, b, a_fmt=af, b_fmt=bf, slices=s_)
+        acc = _sums[key].view(np.float32)
+        want = acc.view(np.uint32) if dfmt == 'fp32' else softmma.encode(dfmt, acc, round='rn',
+                                                                          sat=False)
+        if np.array_equal(want, got):
+            fits.append(s_)
+    t.ok(fits, '%s: cuBLASLt splits K; %s in %s slices of 128-aligned K, summed in fp32 in '
+         'order, gives all %d outputs' % (what, model, ' or '.join(map(str, fits)) or 'none of '
+                                        + repr(SLICES), got.size))
 
 
 seed = 1
@@ -107,9 +137,12 @@ for af, bf in PAIRS:
             for out in (torch.float32, torch.bfloat16, torch.float16):
                 d = torch._scaled_mm(ta, tb, scale_a=one, scale_b=one, out_dtype=out,
                                      use_fast_accum=fast)
-                check(model, d, a, b, af, bf, '_scaled_mm %s x %s %dx%dx%d fast=%s %s' %
-                      (af, bf, m, n, k, fast, st.format_of(d)),
-                      unmodeled=SPLIT if split_k(m, n, k) else None)
+                what = '_scaled_mm %s x %s %dx%dx%d fast=%s %s' % (af, bf, m, n, k, fast,
+                                                                  st.format_of(d))
+                if split_k(m, n, k):
+                    check_split('h100-fp8' if fast else model, d, a, b, af, bf, what)
+                else:
+                    check(model, d, a, b, af, bf, what)
 
 # Per-tensor scales other than 1: the candidate alpha = fp32(scale_a * scale_b).
 for sa_, sb_ in ((2.0, 0.25), (1.1, 0.7), (3.0, 1.0 / 3.0)):
@@ -123,7 +156,8 @@ for sa_, sb_ in ((2.0, 0.25), (1.1, 0.7), (3.0, 1.0 / 3.0)):
         check(model, d, a, b, 'e4m3', 'e4m3', '_scaled_mm scales %r, %r fast=%s, alpha %r' %
               (sa_, sb_, fast, alpha), alpha=alpha)
 
-# Row-wise scales: the model's fp32 sum, then each scale in the epilogue,
+# Row-wise scales: the model's fp32 sum (not split at 32 x 16 x 8192 either),
+# then each scale in the epilogue,
 # B's column scale first (rn_fp32 after each multiplication), then bf16.
 # On an H200 that order fit 362,496 of 362,496 outputs with fast
 # accumulation, where scale_a first, or rn_fp32(scale_a scale_b) once,
@@ -141,12 +175,8 @@ for m, n, k in ((128, 128, 1024), (64, 96, 400), (128, 256, 2048), (32, 16, 8192
         want = softmma.encode('bf16', ((acc * sb_[None, :]) * sa_[:, None]).astype(np.float64))
         got = st.codes(d)
         same = int((want.astype(np.uint16) == got).sum())
-        line = ('_scaled_mm row-wise scales %dx%dx%d fast=%s bf16: %d of %d outputs equal %s, '
-                'then (acc * scale_b) * scale_a' % (m, n, k, fast, same, m * n, model))
-        if split_k(m, n, k):
-            t.diag('not modeled (%s): %s' % (SPLIT, line))
-        else:
-            t.ok(same == m * n, line)
+        t.ok(same == m * n, '_scaled_mm row-wise scales %dx%dx%d fast=%s bf16: %d of %d outputs '
+             'equal %s, then (acc * scale_b) * scale_a' % (m, n, k, fast, same, m * n, model))
 
 # torch.matmul in bf16 (bf16 D) and fp16 (fp16 D): h100-bf16 in one chain
 # where cuBLAS runs one.
@@ -158,8 +188,10 @@ for m, n, k in ((256, 256, 2048), (512, 512, 512), (128, 128, 4096), (64, 64, 81
         ta = torch.from_numpy(a.view(np.int16)).view(dt).to(dev)
         tb = torch.from_numpy(np.ascontiguousarray(b).view(np.int16)).view(dt).to(dev)
         d = torch.matmul(ta, tb)
-        check('h100-bf16', d, a, b, fmt, fmt, 'matmul %s %dx%dx%d' % (fmt, m, n, k),
-              unmodeled=SPLIT if fmt == 'bf16' and m * n <= 128 * 128 and k >= 4096 else None)
+        if fmt == 'bf16' and m * n <= 128 * 128 and k >= 4096:
+            check_split('h100-bf16', d, a, b, fmt, fmt, 'matmul %s %dx%dx%d' % (fmt, m, n, k))
+        else:
+            check('h100-bf16', d, a, b, fmt, fmt, 'matmul %s %dx%dx%d' % (fmt, m, n, k))
 
 # Triton's tl.dot: one fp32 accumulator through every k tile.
 try:
