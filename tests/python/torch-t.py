@@ -181,7 +181,8 @@ for m, n, k in ((128, 128, 1024), (64, 96, 400), (128, 256, 2048), (32, 16, 8192
 # torch.matmul in bf16 (bf16 D) and fp16 (fp16 D): h100-bf16 in one chain
 # where cuBLAS runs one.
 for m, n, k in ((256, 256, 2048), (512, 512, 512), (128, 128, 4096), (64, 64, 8192),
-                (100, 200, 300), (1, 4096, 4096)):
+                (100, 200, 300), (1, 4096, 4096), (1, 1, 1), (7, 3, 5), (1, 17, 33),
+                (16384, 1, 16)):
     for fmt, dt in (('bf16', torch.bfloat16), ('fp16', torch.float16)):
         g = softmma.gemm_generate(fmt, fmt, m, n, k, seed=m + n + k)
         a, b = g['a'], g['b']
