@@ -51,8 +51,7 @@ typedef enum smma_gpu_v2_tile {
 int smma_gpu_v2_choose(const char *tile, const char *stages, size_t smem, smma_gpu_v2_tile *t,
                        size_t *nstages, char *msg, size_t msg_len);
 
-/* Which version of sm80-bs-small runs the problem x (gpu/sm80/bs_small.cu,
- * bs_small3.cu).  1 (a warp's own chain) when knob, the value of
+/* Which version of sm80-bs-small runs the problem x (gpu/sm80/bs_small.cu).  1 (a warp's own chain) when knob, the value of
  * SMMA_SM80_BS_SMALL, is "regs", when the scales cannot be read a word at a
  * time (the linear layout with a number of blocks a row not a multiple of
  * 4, or a pointer not 4-byte aligned), and for ue4m3 scales with B other

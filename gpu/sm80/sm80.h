@@ -31,7 +31,7 @@ int smma_sm80_bs_v1_launch(const smma_gpu_gemm_args *args, char *msg, size_t msg
 int smma_sm80_bs_large_launch(const smma_gpu_gemm_args *args, char *msg, size_t msg_len);
 int smma_sm80_bs_small_launch(const smma_gpu_gemm_args *args, char *msg, size_t msg_len);
 
-/* sm80-bs-small's version 3 (bs_small3.cu), which smma_sm80_bs_small_launch
+/* sm80-bs-small's version 3 (at the end of bs_small.cu), which smma_sm80_bs_small_launch
  * runs where smma_gpu_bs_small_choose gives it the problem: *ran is 0, and
  * nothing launched, on a device without its shared memory per block. */
 int smma_sm80_bs_small3_launch(const smma_gpu_gemm_args *args, int *ran, char *msg,

@@ -574,7 +574,7 @@ test_small_a(void)
     }
 }
 
-/* sm80-bs-small version 3 (gpu/sm80/bs_small3.cu): the raw ring's swizzle,
+/* sm80-bs-small version 3 (the end of gpu/sm80/bs_small.cu): the raw ring's swizzle,
  * the ldmatrix addresses, the k each lane holds (through the e2m1
  * exchange) and A's 8-byte loads. */
 static uint32_t
