@@ -14,6 +14,16 @@
 
 #define PROV "provisional"
 
+/* What tests/python/torch-t found of cuBLASLt's fp8 GEMM, the same for its
+ * fast (cublaslt-fp8-fast) and promoted (cublaslt-fp8-promoted) accumulation. */
+#define CUBLASLT_FP8_STATUS                                                                  \
+    "validated on H200 through PyTorch 2.11 (cuBLASLt of CUDA 13.0): 249,600 outputs of "  \
+    "75 problems, every fp8 pair torch takes, fp32, bf16 and fp16 D, per-tensor scales as " \
+    "alpha; row-wise scales (bf16 D, B's then A's in the epilogue) 55,808 outputs of 4 "    \
+    "problems; where cuBLASLt splits K (small M N, large K) each 128-aligned slice is "     \
+    "this model from zero and the slices add in fp32 in order: 48,384 outputs of 27 "      \
+    "problems (softmma.gemm_split_k; tests/python/torch-t)"
+
 /* The k order of sm_90's mma.sync.m16n8k32 with fp8 operands as two f16
  * HMMA.16816 steps: each 8-bit register of A and B holds four consecutive k
  * (4t .. 4t+3, and 16 + 4t .. for the second pair of registers); its low
@@ -110,13 +120,7 @@ static const smma_model models[] = {
                  "then added to the fp32 sum to nearest",
       .kind = SMMA_MODEL_PROMOTE, .round = SMMA_RN, .promote = 128, .inner = "h100-fp8",
       .unscaled = true, .inputs = "e4m3, e5m2 without block scales",
-      .status = "validated on H200 through PyTorch 2.11 (cuBLASLt of CUDA 13.0): 249,600 "
-                "outputs of 75 problems, every fp8 pair torch takes, fp32, bf16 and fp16 D, "
-                "per-tensor scales as alpha; row-wise scales (bf16 D, B's then A's in the "
-                "epilogue) 55,808 outputs of 4 problems; where cuBLASLt splits K (small M N, "
-                "large K) each 128-aligned slice is this model from zero and the slices add "
-                "in fp32 in order: 48,384 outputs of 27 problems (softmma.gemm_split_k; "
-                "tests/python/torch-t)" },
+      .status = CUBLASLT_FP8_STATUS },
 };
 
 /* Names that stand for a model computing exactly the same (doc/models.md). */
@@ -125,18 +129,13 @@ static const smma_model_alias aliases[] = {
       .summary = "cuBLASLt bf16 GEMM (torch.matmul) where it sums each output in one chain",
       .status = PROV " (H200 through PyTorch 2.11: 16,423 of 16,423 sampled outputs of 7 "
                 "problems, 1x1x1 to 512^3, bf16 D; fp16 operands and D 28,711 of 10, a "
-                "test that cannot tell it from exact-rn; where cuBLASLt splits K, each 128-aligned slice "
-                "this model from zero, added in fp32 in order: 24,576 outputs of 3 "
+                "test that cannot tell it from exact-rn; where cuBLASLt splits K, each "
+                "128-aligned slice this model from zero, added in fp32 in order: 24,576 "
+                "outputs of 3 "
                 "problems; tests/python/torch-t)" },
     { .name = "cublaslt-fp8-fast", .model = "h100-fp8",
       .summary = "cuBLASLt fp8 (use_fast_accum): h100-fp8's chain in k order",
-      .status = "validated on H200 through PyTorch 2.11 (cuBLASLt of CUDA 13.0): 249,600 "
-                "outputs of 75 problems, every fp8 pair torch takes, fp32, bf16 and fp16 D, "
-                "per-tensor scales as alpha; row-wise scales (bf16 D, B's then A's in the "
-                "epilogue) 55,808 outputs of 4 problems; where cuBLASLt splits K (small M N, "
-                "large K) each 128-aligned slice is this model from zero and the slices add "
-                "in fp32 in order: 48,384 outputs of 27 problems (softmma.gemm_split_k; "
-                "tests/python/torch-t)" },
+      .status = CUBLASLT_FP8_STATUS },
     { .name = "triton-dot-bf16", .model = "h100-bf16",
       .summary = "Triton's tl.dot on bf16 (Hopper wgmma): one fp32 chain in k order",
       .status = "validated on H200 through Triton 3.6: 24,576 sampled outputs of 6 "

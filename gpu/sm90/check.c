@@ -27,7 +27,7 @@ knob(const char *var, uint32_t lo, uint32_t hi, bool pow2, uint32_t *v, char *ms
         return SMMA_GPU_STATUS_OK;
     x = strtoul(s, &end, 10);
     if (*end != '\0' || end == s || x < lo || x > hi || (pow2 && (x & (x - 1)) != 0))
-        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "sm90-v2: %s=%s: not %s%u .. %u",
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "sm90 kernels: %s=%s: not %s%u .. %u",
                             var, s, pow2 ? "a power of two in " : "", lo, hi);
     *v = (uint32_t) x;
     return SMMA_GPU_STATUS_OK;

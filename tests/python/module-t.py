@@ -384,6 +384,8 @@ t.ok(m3[0].slices == 3 and m3[0].mismatches == 0 and m3[0].checked == 64 and
      all(r.mismatches > 0 for r in m3[1:]) and [r.slices for r in m3] != [3],
      'split_k_match: the slice count that computed D fits every entry, the others do not: %s'
      % [(r.slices, r.mismatches) for r in m3])
+t.raises(lambda: softmma.gemm_split_k('h100-bf16', sk['a'], big['b'], slices=2, **skw),
+         'the same K', 'gemm_split_k: A and B of different K refused')
 t.raises(lambda: softmma.gemm_split_k('h100-bf16', sk['a'], sk['b'], slices=2, d_fmt='e4m3',
                                       **skw), "d_fmt must be", "gemm_split_k: d_fmt 'e4m3' refused")
 

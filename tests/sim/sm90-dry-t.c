@@ -840,6 +840,7 @@ test_check(void)
     smma_sm90_plan p;
     smma_sm90_tune tu;
     char msg[256];
+    int rc;
 
     a = args_of(SMMA_BF16, 1, 1, 1);
     is_int(SMMA_GPU_STATUS_OK, smma_sm90_check(&a, SMMA_GPU_SM90_V1, msg, sizeof(msg)),
@@ -919,12 +920,26 @@ test_check(void)
     setenv("SMMA_SM90_GROUP", "x", 1);
     ok(smma_sm90_tune_env(&tu, msg, sizeof(msg)) == SMMA_GPU_STATUS_EINVAL
        && strstr(msg, "SMMA_SM90_GROUP=x") != NULL, "SMMA_SM90_GROUP=x refused");
+    setenv("SMMA_SM90_GROUP", "4", 1);
+    setenv("SMMA_SM90_PRE", "2", 1);
+    ok(smma_sm90_tune_env(&tu, msg, sizeof(msg)) == SMMA_GPU_STATUS_EINVAL
+       && strstr(msg, "SMMA_SM90_PRE=2") != NULL, "SMMA_SM90_PRE=2 refused (\"%s\")", msg);
+    setenv("SMMA_SM90_PRE", "0", 1);
+    rc = smma_sm90_tune_env(&tu, msg, sizeof(msg));
+    ok(rc == SMMA_GPU_STATUS_OK && tu.pre == 1, "SMMA_SM90_PRE=0: never a pass (pre %u)",
+       tu.pre);
+    setenv("SMMA_SM90_PRE", "1", 1);
+    rc = smma_sm90_tune_env(&tu, msg, sizeof(msg));
+    ok(rc == SMMA_GPU_STATUS_OK && tu.pre == 2,
+       "SMMA_SM90_PRE=1: a pass wherever it applies (pre %u)", tu.pre);
+    unsetenv("SMMA_SM90_PRE");
     unsetenv("SMMA_SM90_CLUSTER");
     unsetenv("SMMA_SM90_BN");
     unsetenv("SMMA_SM90_STAGES");
     unsetenv("SMMA_SM90_GROUP");
     ok(smma_sm90_tune_env(&tu, msg, sizeof(msg)) == SMMA_GPU_STATUS_OK && tu.bn == 0
-       && tu.stages == 0 && tu.cluster == 0 && tu.group == 0, "unset knobs: the defaults");
+       && tu.stages == 0 && tu.cluster == 0 && tu.group == 0 && tu.pre == 0,
+       "unset knobs: the defaults");
 }
 
 /* The scheduler: every tile once, each cluster's CTAs on one unit. */
