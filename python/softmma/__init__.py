@@ -16,6 +16,7 @@ of softmma/*.h and keep its names without the smma_ prefix:
   models, model_aliases, model_info, gemm, gemm_values, gemm_verify,
   gemm_match, gemm_generate                         (softmma/gemm.h)
   gemm_split_k, split_k_slices, split_k_match       (split-K, on gemm)
+  scaled_mm                                         (torch._scaled_mm's epilogue)
   read_vectors, vec_types                           (softmma/vectors.h)
 
 Codes are unsigned integer arrays of the format's container (uint8 for the
@@ -35,7 +36,7 @@ from .layout import (scale_layouts, scale_layout_shape, scale_layout_size, scale
                      scale_triton5d_index, ScaleShape)
 from .gemm import (models, model_aliases, model_info, gemm, gemm_values, gemm_verify,
                    gemm_match, gemm_generate, gemm_split_k, split_k_slices, split_k_match,
-                   GemmVerify, GemmMatch, Mismatch, SplitKMatch)
+                   scaled_mm, GemmVerify, GemmMatch, Mismatch, SplitKMatch)
 from .vectors import read_vectors, vec_types, VectorSuite, VectorField
 
 __all__ = ['SoftmmaError', 'library_path',
@@ -48,5 +49,5 @@ __all__ = ['SoftmmaError', 'library_path',
            'ScaleShape',
            'models', 'model_aliases', 'model_info', 'gemm', 'gemm_values', 'gemm_verify',
            'gemm_match', 'gemm_generate', 'gemm_split_k', 'split_k_slices', 'split_k_match',
-           'GemmVerify', 'GemmMatch', 'Mismatch', 'SplitKMatch',
+           'scaled_mm', 'GemmVerify', 'GemmMatch', 'Mismatch', 'SplitKMatch',
            'read_vectors', 'vec_types', 'VectorSuite', 'VectorField']

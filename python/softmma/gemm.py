@@ -19,7 +19,7 @@ from ._lib import SoftmmaError, lib
 
 __all__ = ['models', 'model_aliases', 'model_info', 'gemm', 'gemm_values', 'gemm_verify',
            'gemm_match', 'gemm_generate', 'gemm_split_k', 'split_k_slices', 'split_k_match',
-           'GemmVerify', 'GemmMatch', 'Mismatch', 'SplitKMatch']
+           'scaled_mm', 'GemmVerify', 'GemmMatch', 'Mismatch', 'SplitKMatch']
 
 _NONE = 10  # SMMA_NONE: SMMA_FORMAT_COUNT
 
@@ -249,6 +249,19 @@ def split_k_slices(k, slices, align=128):
     return out
 
 
+def _plain_operands(a, b, d_fmt, what):
+    """A (M, K) and B (K, N) as arrays, and a D format of fp32, bf16 or fp16
+    (the argument named `what`), or SoftmmaError."""
+    if d_fmt not in ('fp32', 'bf16', 'fp16'):
+        raise SoftmmaError("%s must be 'fp32', 'bf16' or 'fp16', not %r" % (what, d_fmt))
+    a = np.asarray(a)
+    b = np.asarray(b)
+    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
+        raise SoftmmaError('a (M, K) and b (K, N) with the same K, not %s and %s'
+                           % (a.shape, b.shape))
+    return a, b
+
+
 def gemm_split_k(model, a, b, *, a_fmt, b_fmt, slices, align=128, d_fmt='fp32'):
     """D as a split-K GEMM computes it: each slice of K (split_k_slices) an
     fp32 sum of its own under the named model, from zero; the slices' sums
@@ -258,13 +271,7 @@ def gemm_split_k(model, a, b, *, a_fmt, b_fmt, slices, align=128, d_fmt='fp32'):
     the same cases, so the order is this function's choice.  Operands without
     block scales, C or alpha (the shapes where cuBLASLt splits K take none
     of them in tests/python/torch-t).  Returns D's codes, as gemm does."""
-    if d_fmt not in ('fp32', 'bf16', 'fp16'):
-        raise SoftmmaError("d_fmt must be 'fp32', 'bf16' or 'fp16', not %r" % (d_fmt,))
-    a = np.asarray(a)
-    b = np.asarray(b)
-    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
-        raise SoftmmaError('a (M, K) and b (K, N) with the same K, not %s and %s'
-                           % (a.shape, b.shape))
+    a, b = _plain_operands(a, b, d_fmt, 'd_fmt')
     acc = None
     for k0, k1 in split_k_slices(a.shape[1], slices, align):
         part = gemm(model, np.ascontiguousarray(a[:, k0:k1]), np.ascontiguousarray(b[k0:k1, :]),
@@ -291,6 +298,67 @@ def split_k_match(d, a, b, *, model, a_fmt, b_fmt, d_fmt='fp32', slices=range(2,
         got = np.asarray(d)
         out.append(SplitKMatch(s, bounds, int(want.size), int((want != got).sum())))
     return sorted(out, key=lambda r: r.mismatches)
+
+
+def _f32_vector(x, length, what):
+    v = np.asarray(x, dtype=np.float64).reshape(-1)
+    if v.size != length:
+        raise SoftmmaError('%s: %d values, not %d' % (what, v.size, length))
+    f = v.astype(np.float32)
+    if not np.array_equal(f.astype(np.float64), v, equal_nan=True):
+        raise SoftmmaError('%s: values that fp32 does not hold exactly (pass the fp32 values '
+                           'the library used, e.g. np.float32(x))' % what)
+    return f
+
+
+def scaled_mm(model, a, b, *, a_fmt, b_fmt, scale_a=1.0, scale_b=1.0, bias=None, out='fp32',
+              rowwise=None, slices=1, align=128):
+    """D as cuBLASLt's scaled fp8 GEMM (torch._scaled_mm) computes it on
+    H100/H200 (doc/models.md, checked bit for bit by tests/python/torch-t):
+    acc, the fp32 sum of `model` (cublaslt-fp8-fast or cublaslt-fp8-promoted;
+    split-K as gemm_split_k where slices > 1); then the scales, each product
+    rounded to nearest fp32: per-tensor scales (two numbers) as one factor
+    alpha = fp32(scale_a * scale_b), x = alpha * acc; row-wise scales
+    (scale_a M values, one a row of A; scale_b N values, one a column of B)
+    B's first, x = (acc * scale_b[j]) * scale_a[i]; then the bias (N values,
+    one a column, held exactly by the output format; torch refuses a bias
+    with fp32 D), x + bias rounded to fp32; then D rounded to nearest in
+    out ('fp32', 'bf16', 'fp16').  Scales and bias are fp32 values; rowwise
+    (None: row-wise where either scale holds more than one value) says which
+    for M = N = 1.  Returns D's codes, as gemm does."""
+    a, b = _plain_operands(a, b, out, 'out')
+    m, n = a.shape[0], b.shape[1]
+    if rowwise is None:
+        rowwise = np.size(scale_a) != 1 or np.size(scale_b) != 1
+    if rowwise:
+        sa_ = _f32_vector(scale_a, m, 'scale_a (one a row of A)')
+        sb_ = _f32_vector(scale_b, n, 'scale_b (one a column of B)')
+    else:
+        sa_ = _f32_vector(scale_a, 1, 'scale_a')[0]
+        sb_ = _f32_vector(scale_b, 1, 'scale_b')[0]
+    if bias is not None:
+        if out == 'fp32':
+            raise SoftmmaError('a bias with fp32 D: torch._scaled_mm refuses it')
+        bv = _f32_vector(bias, n, 'bias (one a column of D)')
+        back = codec.decode(out, codec.encode(out, bv, round='rn', sat=False))
+        if not np.array_equal(np.asarray(back, np.float32), bv, equal_nan=True):
+            raise SoftmmaError('bias: values that %s does not hold exactly' % out)
+    if slices == 1:
+        acc = gemm(model, a, b, a_fmt=a_fmt, b_fmt=b_fmt, d_fmt='fp32').view(np.float32)
+    else:
+        acc = gemm_split_k(model, a, b, a_fmt=a_fmt, b_fmt=b_fmt, slices=slices, align=align,
+                           d_fmt='fp32').view(np.float32)
+    with np.errstate(over='ignore', invalid='ignore'):
+        if rowwise:
+            x = (acc * sb_[None, :]).astype(np.float32)
+            x = (x * sa_[:, None]).astype(np.float32)
+        else:
+            x = (acc * np.float32(sa_ * sb_)).astype(np.float32)
+        if bias is not None:
+            x = (x + bv[None, :]).astype(np.float32)
+    if out == 'fp32':
+        return np.ascontiguousarray(x).view(np.uint32).copy()
+    return codec.encode(out, x, round='rn', sat=False)
 
 
 def gemm_generate(a_fmt, b_fmt, m, n, k, *, scale_fmt=None, vec=32, c_fmt=None, cls='random',

@@ -389,4 +389,54 @@ t.raises(lambda: softmma.gemm_split_k('h100-bf16', sk['a'], big['b'], slices=2, 
 t.raises(lambda: softmma.gemm_split_k('h100-bf16', sk['a'], sk['b'], slices=2, d_fmt='e4m3',
                                       **skw), "d_fmt must be", "gemm_split_k: d_fmt 'e4m3' refused")
 
+# scaled_mm, torch._scaled_mm's epilogue: per-tensor scales as one alpha
+# (softmma's own epilogue), row-wise scales B's first, then the bias after
+# the scales with its own rounding; refusals.
+sm = softmma.gemm_generate('e4m3', 'e4m3', 24, 40, 400, seed=11)
+smw = dict(a_fmt='e4m3', b_fmt='e4m3')
+acc = softmma.gemm('cublaslt-fp8-fast', sm['a'], sm['b'], **smw).view(np.float32)
+al = np.float32(np.float32(1.1) * np.float32(0.7))
+t.ok(np.array_equal(softmma.scaled_mm('cublaslt-fp8-fast', sm['a'], sm['b'],
+                                      scale_a=np.float32(1.1), scale_b=np.float32(0.7), **smw),
+                    softmma.gemm('cublaslt-fp8-fast', sm['a'], sm['b'], alpha=float(al), **smw)),
+     'scaled_mm: per-tensor scales are the model with alpha = fp32(scale_a * scale_b)')
+rs = np.random.default_rng(4)
+ra = (np.exp2(rs.integers(-3, 4, 24)) * (1 + rs.random(24))).astype(np.float32)
+rb = (np.exp2(rs.integers(-3, 4, 40)) * (1 + rs.random(40))).astype(np.float32)
+b_first = ((acc * rb[None, :]).astype(np.float32) * ra[:, None]).astype(np.float32)
+a_first = ((acc * ra[:, None]).astype(np.float32) * rb[None, :]).astype(np.float32)
+got = softmma.scaled_mm('cublaslt-fp8-fast', sm['a'], sm['b'], scale_a=ra, scale_b=rb, **smw)
+t.ok(np.array_equal(got, b_first.view(np.uint32)) and not np.array_equal(b_first, a_first),
+     "scaled_mm: row-wise scales, B's first, each product rounded to fp32 (A's first differs "
+     "in %d of 960)" % int((b_first != a_first).sum()))
+bias = softmma.decode('fp16', softmma.encode('fp16', (rs.random(40) - 0.5) * 8)).astype(np.float32)
+x = (acc * al).astype(np.float32)
+two_step = softmma.encode('fp16', (x + bias[None, :]).astype(np.float32), round='rn', sat=False)
+bias_first = softmma.encode('fp16', ((acc + bias[None, :]).astype(np.float32) * al)
+                            .astype(np.float32), round='rn', sat=False)
+got = softmma.scaled_mm('cublaslt-fp8-fast', sm['a'], sm['b'], scale_a=np.float32(1.1),
+                        scale_b=np.float32(0.7), bias=bias, out='fp16', **smw)
+t.ok(got.dtype == np.uint16 and np.array_equal(got, two_step) and
+     not np.array_equal(two_step, bias_first),
+     'scaled_mm: the bias added to rn_fp32(alpha acc), rounded to fp32, then fp16 (the bias '
+     'before alpha differs in %d of 960)' % int((two_step != bias_first).sum()))
+bbias = softmma.decode('bf16', softmma.encode('bf16', (rs.random(40) - 0.5) * 8)).astype(np.float32)
+got = softmma.scaled_mm('cublaslt-fp8-fast', sm['a'], sm['b'], scale_a=ra, scale_b=rb,
+                        bias=bbias, out='bf16', **smw)
+t.ok(np.array_equal(got, softmma.encode('bf16', (b_first + bbias[None, :]).astype(np.float32),
+                                        round='rn', sat=False)),
+     'scaled_mm: row-wise scales, then the bias, then bf16')
+t.raises(lambda: softmma.scaled_mm('cublaslt-fp8-fast', sm['a'], sm['b'], bias=bias, **smw),
+         'fp32 D', 'scaled_mm: a bias with fp32 D refused')
+t.raises(lambda: softmma.scaled_mm('cublaslt-fp8-fast', sm['a'], sm['b'], out='bf16',
+                                   bias=np.full(40, 1.0 + 2.0 ** -12, np.float32), **smw),
+         'does not hold exactly', 'scaled_mm: a bias bf16 does not hold refused')
+t.raises(lambda: softmma.scaled_mm('cublaslt-fp8-fast', sm['a'], sm['b'], scale_a=ra[:5],
+                                   scale_b=rb, **smw), '5 values, not 24',
+         'scaled_mm: row-wise scale_a of the wrong length refused')
+t.raises(lambda: softmma.scaled_mm('cublaslt-fp8-fast', sm['a'], sm['b'], scale_a=1.1, **smw),
+         'fp32 does not hold', 'scaled_mm: a scale that is not an fp32 value refused')
+t.raises(lambda: softmma.scaled_mm('cublaslt-fp8-fast', sm['a'], sm['b'], out='e4m3', **smw),
+         "out must be", "scaled_mm: out 'e4m3' refused")
+
 t.done()
