@@ -163,6 +163,17 @@ check_bs_large(const smma_gpu_gemm_args *x, size_t smem, char *msg, size_t len)
 }
 
 int
+smma_gpu_bs_small_split(const smma_gemm_shape *s)
+{
+    /* Versions 4 and 5 where each was the faster (ninth round): version 5
+     * (converter threads of two blocks, half as many) for e2m1 B, and for
+     * 6- and 8-bit B with quantized A where the CTAs are one wave (N <=
+     * 8192: two CTAs an SM on the H100); else version 4, whose lone CTA at
+     * the end of the last wave has twice the converters. */
+    return s->b_fmt == SMMA_E2M1 || (s->a_fmt != SMMA_BF16 && s->n <= 8192) ? 5 : 4;
+}
+
+int
 smma_gpu_bs_small_choose(const char *knob, const smma_gpu_gemm_args *x, int *version, char *msg,
                          size_t msg_len)
 {
@@ -171,42 +182,35 @@ smma_gpu_bs_small_choose(const char *knob, const smma_gpu_gemm_args *x, int *ver
     bool words = (x->scale_layout == SMMA_SL_128X4 || kb % 4 == 0) &&
                  (uintptr_t) x->sb % 4 == 0 &&
                  (s->a_fmt == SMMA_BF16 || (uintptr_t) x->sa % 4 == 0);
-
+    /* version 3 is built for e8m0 per 32 and NVFP4 */
+    bool v3 = s->scale_fmt == SMMA_UE4M3 ? s->vec == 16 : s->vec == 32;
     bool set = knob != NULL && knob[0] != '\0';
 
     *version = 0;
-    if (set && strcmp(knob, "regs") != 0 && strcmp(knob, "split") != 0 &&
-        strcmp(knob, "transposed") != 0 && strcmp(knob, "split-transposed") != 0 &&
-        strcmp(knob, "split-transposed-wide") != 0)
+    if (set && strcmp(knob, "regs") != 0 && strcmp(knob, "transposed") != 0 &&
+        strcmp(knob, "split-transposed") != 0 && strcmp(knob, "split-transposed-wide") != 0)
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-small: "
-                            "SMMA_SM80_BS_SMALL=%s: not regs, split, transposed, "
-                            "split-transposed or split-transposed-wide", knob);
+                            "SMMA_SM80_BS_SMALL=%s: not regs, transposed, split-transposed or "
+                            "split-transposed-wide", knob);
     if ((set && strcmp(knob, "regs") == 0) || !words ||
         (s->scale_fmt == SMMA_UE4M3 && s->b_fmt != SMMA_E2M1))
         *version = 1;
     else if (set && strcmp(knob, "split-transposed") == 0)
-        *version = 4; /* built for every scale format and vector version 2 is */
+        *version = 4; /* 4 and 5: built for every scale format and vector left here */
     else if (set && strcmp(knob, "split-transposed-wide") == 0)
-        *version = 5; /* the same */
-    else if (s->scale_fmt == SMMA_UE4M3 ? s->vec != 16 : s->vec != 32)
-        *version = 2; /* version 3 is built for e8m0 per 32 and NVFP4 */
-    else if (set && strcmp(knob, "transposed") == 0)
+        *version = 5;
+    else if (v3 && set && strcmp(knob, "transposed") == 0)
         *version = 3;
-    else if (set && strcmp(knob, "split") == 0)
-        *version = 2;
-    else if (s->b_fmt == SMMA_E2M1 && s->scale_fmt == SMMA_E8M0 && s->a_fmt != SMMA_BF16 &&
-             s->n >= 16384)
+    else if (v3 && s->b_fmt == SMMA_E2M1 && s->scale_fmt == SMMA_E8M0 &&
+             s->a_fmt != SMMA_BF16 && s->n >= 16384)
         /* Where version 3 was the faster on the H100 (bench/sm80-kernels.md,
          * seventh round): e2m1 B with e8m0 scales and quantized A, N of at
          * least 16384 (two warps of 16 rows of B per scheduler). */
         *version = 3;
     else
-        /* Versions 4 and 5 where each was the faster (ninth round): version
-         * 5 (converter threads of two blocks, half as many) for e2m1 B, and
-         * for 6- and 8-bit B with quantized A where the CTAs are one wave
-         * (N <= 8192: two CTAs an SM on the H100); else version 4, whose
-         * lone CTA at the end of the last wave has twice the converters. */
-        *version = s->b_fmt == SMMA_E2M1 || (s->a_fmt != SMMA_BF16 && s->n <= 8192) ? 5 : 4;
+        /* Every other scale vector too (e8m0 per 16, ue4m3 per 32 with
+         * e2m1 B), and "transposed" there. */
+        *version = smma_gpu_bs_small_split(s);
     return SMMA_GPU_STATUS_OK;
 }
 

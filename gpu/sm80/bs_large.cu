@@ -496,7 +496,7 @@ bs_run(const sm80_params &p, const bs_params &b, cudaStream_t st, char *msg, siz
  * mma, and with 255 registers a thread (the accumulators, two sets of
  * fragments and the conversion's values; it spills) only 8 warps share an
  * SM.  Version 2 gives the two jobs to different warps, as sm80-bs-small's
- * version 2 does: 8 mma warps run the k loop of sm80-v2 over bf16 tiles,
+ * versions 4 and 5 do: 8 mma warps run the k loop of sm80-v2 over bf16 tiles,
  * and 8 converter warps copy the stored bytes and a word of scales per
  * tile row into a ring (cp.async), convert them into a ring of WS_CS bf16
  * tiles, and hand each tile over through mbarriers (full: converted;

@@ -9,17 +9,16 @@
  * through mma.sync.m16n8k16 in k order.  No split-K: one warp owns eight
  * columns of D and walks all of K for them.
  *
- * The file holds all five versions.  Version 1 (below) gives each warp its
- * columns' whole chain: load, shuffle, convert, mma.  Version 2 (further
- * down) lets separate warps convert and keeps the mma warps on their
- * chains; on the H100 it is faster than version 1 in 86 of the 90
- * benchmark cases (bench/sm80-kernels.md).  Version 3 (at the end of the file) puts
- * B's rows on the mma's m16 side, converted by the mma warps; version 4
- * (version 2's code with TR set) keeps version 2's converter warps and
- * gives the mma warps version 3's orientation; version 5 (TR and H = 2) is
- * version 4 with half as many converter threads, each converting twice
- * the elements.  smma_gpu_bs_small_choose picks one; the launcher below
- * runs it.
+ * The file holds four versions.  Version 1 (below) gives each warp its
+ * columns' whole chain: load, shuffle, convert, mma.  Version 3 (at the
+ * end of the file) puts B's rows on the mma's m16 side, converted by the
+ * mma warps.  Version 4 (further down) lets separate converter threads
+ * load and convert A and B and keeps the mma warps on their chains, in
+ * version 3's orientation; version 5 (H = 2) is version 4 with half as
+ * many converter threads, each converting twice the elements.  Version 2
+ * (converter warps with B's columns on the n8 side) has been removed; the
+ * numbers of the others stay.  smma_gpu_bs_small_choose picks one; the
+ * launcher below runs it.
  *
  * Version 1: how it streams B, and why:
  *   - B never touches shared memory.  A warp reads its eight columns in
@@ -99,7 +98,7 @@ struct small_params {
     uint32_t b_row;        /* bytes of a row (column n) of B */
     uint32_t b_kbytes;     /* bytes of a row of B inside K */
     uint32_t a_row, a_kbytes; /* the same of A */
-    int split;             /* 1: version 2 takes the problem, 2: 4, 3: 5 (small_run) */
+    int split;             /* 4 or 5: that version takes the problem, else 1 (small_run) */
 };
 
 /* One chunk of B as a lane loaded it: 16-byte pieces and its scale words. */
@@ -398,98 +397,128 @@ bs_small_kernel(sm80_params p, small_params s)
     }
 }
 
-/* ---- version 2: converter threads and mma warps ---------------------------
+/* ---- versions 4 and 5: converter threads and mma warps --------------------
  *
- * The kernel above gives each warp its eight columns' whole chain: load,
- * shuffle, convert, mma.  Without split-K a column group is one warp's, so
- * N = 8192 gives under 8 warps per SM, and each warp's chain of dependent
+ * Version 1 gives each warp its eight columns' whole chain: load, shuffle,
+ * convert, mma.  Without split-K a column group is one warp's, so N = 8192
+ * gives under 8 warps per SM, and each warp's chain of dependent
  * instructions, not the memory, sets the speed (bench/sm80-kernels.md).
- * Here a CTA of 12 warps owns 32 columns: 4 mma warps run the chains of 8
- * columns each and do nothing else, and 8 converter warps load and convert
- * A and B for them, so the conversion of a column group is spread over two
- * warps and no conversion sits on an mma warp's chain:
+ * Here a CTA owns 32 rows of B (columns of D): 2 mma warps run the chains
+ * and do nothing else, and converter threads (8 warps in version 4, 4 in
+ * version 5) load and convert A and B for them, so that no conversion sits
+ * on an mma warp's chain.  The mma warps multiply D^T = B^T A^T as version
+ * 3 does: an mma warp owns 16 rows of B, the mma's m16 side, and A's rows
+ * are the n8 side (one n8 tile for M <= 8, two for M <= 16), so that an
+ * mma reads 512 bytes of B and 256 of A for 256 elements of B
+ * (sim/softmma/sm80.h section 7):
  *   - A and B stream into a ring of STAGES (4; 3 for bf16 A, whose rows are
- *     twice as long) raw chunks of 256 k in shared memory by cp.async:
- *     16-byte pieces, four consecutive pieces of B 64 consecutive bytes of
- *     one column (smma_sm80_small_piece), those of A a row after the other
- *     (smma_sm80_small_apiece), each with the 4-byte word of scales it
- *     needs; STAGES - 2 chunks ahead, so that the bytes in flight cost no
- *     registers.  Each thread converts exactly the pieces it copied, so a
- *     raw chunk needs no barrier, only cp.async.wait_group; every address
- *     is computed once, before the loop.  About 108 KB of shared memory,
- *     two CTAs an SM; a device with less per block (sm_86, sm_89: 99 KB)
- *     runs version 1.
- *   - A thread converts a piece of B (one 16-k block of a column, two for
- *     e2m1) into the B registers of the column's four lanes for that block
- *     (the k order of version 1 inside a block: lane (g, t) holds k 4 t ..
- *     4 t + 3), stored in fragment order at smma_sm80_small_frag_off, a
- *     swizzle that keeps the converters' 16-byte stores and the mma lanes'
- *     8-byte loads free of bank conflicts.  A piece of A (8, 16 or 32 k of
- *     one row) becomes the A registers of the row's lanes the same way, at
- *     smma_sm80_small_afrag_off: a lane's four registers together, blocks
- *     528 bytes apart, even blocks first, which spreads the stores of a
- *     row's consecutive blocks over the banks (without the padding and the
- *     order they all met in one bank, 16-way conflicts on every store of
- *     A: M = 16 ran 1.4-1.9 times slower).
+ *     twice as long) raw chunks of 256 k in shared memory by cp.async,
+ *     STAGES - 2 chunks ahead, so that the bytes in flight cost no
+ *     registers.  A converter thread copies the same 16-k block of rows r
+ *     and r + 8 of B (16 bytes each, 8 for e2m1, whose pieces are one block
+ *     so that every thread holds two rows; smma_sm80_s4_piece) and 16-byte
+ *     pieces of A, a row after the other (smma_sm80_small_apiece), with the
+ *     4-byte words of scales they need, a word copied once for the pieces
+ *     that share it (spiece::slead).  Each thread converts exactly the
+ *     pieces it copied, so a raw chunk needs no barrier, only
+ *     cp.async.wait_group and a __syncwarp for the scale words; every
+ *     address is computed once, before the loop.  102 KB of shared memory
+ *     (93 KB in version 5 with e2m1 A: sgeom::SMEM), two CTAs an SM; a
+ *     device with less per block runs version 1 (small_run).
+ *   - A converter thread converts its block of rows r and r + 8 and stores,
+ *     for each of the four lanes of row r % 8, the lane's four registers
+ *     a0 .. a3 with one 16-byte store (smma_sm80_s4_bfrag_off: the mma
+ *     warp's load of a block goes straight into the mma's registers; a
+ *     first layout that needed the registers permuted cost 64 moves a
+ *     chunk).  Lane (g, t) holds k 4 t .. 4 t + 3 of each 16-k block, the k
+ *     order of version 1, for A and B alike.  A's pieces become n8
+ *     fragments (smma_sm80_s4_afrag_off).  Both layouts keep the
+ *     converters' 16-byte stores and the mma warps' loads free of bank
+ *     conflicts (tests/sim/sm80-plan-t.c).
  *   - Chunk c: the mma warps multiply chunk c from converted buffer c % 2,
- *     while the converter warps issue the copies of chunk c + STAGES - 1
+ *     while the converter threads issue the copies of chunk c + STAGES - 1
  *     and convert their pieces of chunk c + 1 into the other buffer.  The
  *     two roles run separate loops and hand the buffers over through
  *     mbarriers (full: converted, empty: read), so that the mma warps'
- *     loop holds none of the converters' state.  It is three instructions
- *     a block (a 16-byte load of A, an 8-byte load of B, the mma), every
- *     address a register plus an immediate: Nsight Compute found the mma
- *     warps, not the converters, setting the pace, their mma waiting for
- *     fragments that queue behind the converters' shared-memory traffic.
- *   - Measured on the H100 (bench/sm80-kernels.md): with the conversion on
- *     the mma warps too (8 warps, all converting) the kernel waited at the
- *     barrier for the mma warps a third of the time; moving it off them and
- *     adding converter warps took mxfp8 at M = 1 from 45-50% to 52-60% of
- *     the copy bandwidth, and the A layout, the e2m1 conversion and the
- *     lean mma loop to 56-71% (M = 16: 28-32% to 44-52%).
- * The arithmetic is the same as version 1's: each element rounded to bf16
- * with its scale, one mma per 16 k in k order into one accumulator; A is
- * -0 past K and B +0.  Needs the scales readable a word at a time (the
- * 128x4 layout, or linear with a multiple of 4 blocks a row and 4-byte
- * aligned pointers); otherwise the launcher runs version 1
- * (smma_gpu_bs_small_choose). */
+ *     loop holds none of the converters' state: per block a 16-byte load
+ *     of B, an 8-byte load of A for each n8 tile and the mma, every address
+ *     a register plus an immediate (s4_mma).
+ *   - Measured on the H100 (bench/sm80-kernels.md) with the first version
+ *     of this design: with the conversion on the mma warps too (8 warps,
+ *     all converting) the kernel waited at the barrier for the mma warps a
+ *     third of the time; moving it off them and adding converter warps
+ *     took mxfp8 at M = 1 from 45-50% to 52-60% of the copy bandwidth, and
+ *     the layout of A, the e2m1 conversion and a lean mma loop to 56-71%
+ *     (M = 16: 28-32% to 44-52%); it was faster than version 1 in 86 of
+ *     the 90 benchmark cases.
+ *   - The copies are predicated, without a branch, and a scale word takes
+ *     one slot of the stage for all the pieces that share it (1.5 KB a
+ *     stage, not 3): 0.99-1.22x (median 1.10) on the H100 over the first
+ *     version 4 (bench/sm80-kernels.md, ninth round).
+ * That first version (version 2) had B's columns on the mma's n8 side and
+ * A's 16 rows on the m16 side: per mma its warps read A's four registers
+ * and B's two, 768 bytes of shared memory for 128 elements of B, and
+ * Nsight Compute found them, not the converters, setting the pace, their
+ * mma waiting for fragments that queued behind the converters'
+ * shared-memory traffic.  It was removed: on no benchmark pair and shape,
+ * on the H100 or the H200, was it 10% faster than every other version
+ * (bench/sm80-kernels.md).
+ *
+ * Version 5 (H = 2) has half as many converter threads (4 warps), each
+ * converting pieces 2 i and 2 i + 1 of blocks b and b + 8 of its two rows
+ * (64 elements a chunk, smma_sm80_s4_piece): the work of a chunk that does
+ * not grow with its elements (the copies' and stores' addresses, the
+ * waits, the scale words) is spread over twice the elements: about 390
+ * instructions a thread and chunk for 64 elements of MXFP8 where version 4
+ * spends about 260 on 32 (Nsight Compute).  Everything else, the layouts
+ * included, is version 4's.  On the H100, against version 4: 1.03-1.21x
+ * for e2m1 B with quantized A, a median 1.02-1.06x for 6- and 8-bit B with
+ * quantized A at N = 8192, but 0.88-0.99x where the CTAs take more than
+ * one wave (N = 28672): at the end of the last wave a lone CTA an SM has 4
+ * converter warps where version 4's has 8 (smma_gpu_bs_small_choose).
+ *
+ * The arithmetic is version 1's: each element rounded to bf16 with its
+ * scale, one mma per 16 k in k order into one accumulator, so the results
+ * are equal bit for bit (tests/gpu/gemm-bs-t, SMMA_SM80_BS_SMALL=
+ * split-transposed and =split-transposed-wide); A is -0 past K and B +0.
+ * Needs the scales readable a word at a time (the 128x4 layout, or linear
+ * with a multiple of 4 blocks a row and 4-byte aligned pointers);
+ * otherwise the launcher runs version 1 (smma_gpu_bs_small_choose). */
 
-constexpr int KC2 = 256; /* k per chunk of version 2 */
+constexpr int KC2 = 256; /* k per chunk of versions 4 and 5 */
 
 template <int F>
 struct fbytes { /* bytes of a row of a chunk of KC k in format F */
     static constexpr int V = (F == CV_BF16 ? 2 * KC2 : F == CV_E2M1 ? KC2 / 2 : KC2);
 };
 
-/* TR: version 4 (below), B's rows on the mma's m16 side; with H = 2
- * version 5. */
-template <int AF, int BF, bool TR, int H>
+/* The geometry of version 4 (H = 1) and version 5 (H = 2) for A x B. */
+template <int AF, int BF, int H>
 struct sgeom {
-    static constexpr int BN = 32, MMA_WARPS = TR ? BN / 16 : BN / 8;
+    static constexpr int BN = 32, MMA_WARPS = BN / 16;
     /* H: blocks of B a converter thread converts, 2 in version 5 */
-    static_assert(H == 1 || (TR && H == 2), "H is 1, or 2 with TR (version 5)");
+    static_assert(H == 1 || H == 2, "H is 1 (version 4) or 2 (version 5)");
     static constexpr int CONV = 256 / H;                        /* the converter threads */
     static constexpr int WARPS = MMA_WARPS + CONV / 32, THREADS = 32 * WARPS;
     static constexpr int KC = KC2, BLOCKS = KC / 16;
     static constexpr int CB = fbytes<BF>::V, CA = fbytes<AF>::V; /* bytes of a row a chunk */
-    static constexpr int BP = TR ? 2 * H : BN * CB / 16 / CONV; /* B pieces a thread: 4, 2, 1 */
-    /* bytes of a piece of B: 16, or one block of e2m1 in version 4 */
-    static constexpr int BPS = TR && BF == CV_E2M1 ? 8 : 16;
+    static constexpr int BP = 2 * H;                            /* B pieces a thread */
+    /* bytes of a piece of B: 16, or one block of e2m1 */
+    static constexpr int BPS = BF == CV_E2M1 ? 8 : 16;
     static constexpr int AP_ALL = 16 * CA / 16;                 /* A pieces of 16 rows */
     static constexpr int AP = (AP_ALL + CONV - 1) / CONV;       /* A pieces a thread */
     static constexpr int PIECES = BP + AP;
     static constexpr int STAGES = AF == CV_BF16 ? 3 : 4;        /* two CTAs an SM */
-    /* A scale word serves SG pieces or more (version 4: every word is
-     * shared by 2 pieces at least, spiece::sslot), one slot each. */
-    static constexpr int SG = TR ? 2 : 1;
+    /* A scale word serves SG pieces or more (every word is shared by 2
+     * pieces at least, spiece::sslot), one slot each. */
+    static constexpr int SG = 2;
     static constexpr int RAW = CONV * PIECES * 16;              /* a raw chunk */
     static constexpr int SCL = CONV * PIECES * 4 / SG;          /* its scale words */
     /* B of a chunk converted, in two buffers (three, with a raw ring of three
      * stages to hold two CTAs an SM, measured 0.89-1.04x of two in version
      * 4: bench/sm80-kernels.md, ninth round) */
     static constexpr int CVT = BN * KC * 2;
-    static constexpr int AFR = TR ? 2 * BLOCKS * 256            /* A's fragments of a chunk */
-                                  : BLOCKS * SMMA_SM80_SMALL_ABLOCK;
+    static constexpr int AFR = 2 * BLOCKS * 256; /* A's fragments of a chunk: two n8 tiles */
     static constexpr int OFF_SCL = STAGES * RAW, OFF_CVT = OFF_SCL + STAGES * SCL;
     static constexpr int OFF_AFR = OFF_CVT + 2 * CVT;
     static constexpr int OFF_BAR = OFF_AFR + 2 * AFR; /* mbarriers full[2], empty[2] */
@@ -502,7 +531,7 @@ struct sgeom {
 struct spiece {
     const uint8_t *src, *scl;
     uint32_t lim, slim;  /* bytes of the row from the piece on; scale blocks from its word on */
-    uint32_t row;        /* column of B (in the CTA) or row of A */
+    uint32_t row;        /* row of B (in the CTA) or of A */
     uint32_t k0;         /* its first k inside a chunk */
     uint32_t sslot;      /* the slot of the scale word it reads (and copies, if slead) */
     bool live;           /* inside N (B) or M (A): copied and converted */
@@ -510,12 +539,12 @@ struct spiece {
 };
 
 /* The pieces of this thread: B's (it < BP) and A's. */
-template <int AF, int BF, bool TR, int H>
+template <int AF, int BF, int H>
 __device__ __forceinline__ void
-split_plan(const sm80_params &p, const small_params &s, spiece (&pc)[sgeom<AF, BF, TR, H>::PIECES],
+split_plan(const sm80_params &p, const small_params &s, spiece (&pc)[sgeom<AF, BF, H>::PIECES],
            uint32_t &sstep)
 {
-    using G = sgeom<AF, BF, TR, H>;
+    using G = sgeom<AF, BF, H>;
     const uint32_t kstep = G::KC >> s.vshift;
 
     sstep = s.layout ? kstep / 4 * 512 : kstep;
@@ -524,16 +553,14 @@ split_plan(const sm80_params &p, const small_params &s, spiece (&pc)[sgeom<AF, B
         const bool isb = it < G::BP;
         const int f = isb ? BF : AF, rb = isb ? G::CB : G::CA;
         const uint32_t ct = threadIdx.x - 32 * G::MMA_WARPS; /* converter thread */
-        const uint32_t idx = (isb ? it : it - G::BP) * G::CONV + ct;
+        const uint32_t idx = isb ? 0 : (it - G::BP) * G::CONV + ct; /* A's piece */
         unsigned row, byte;
         uint32_t gr, kb0, live;
 
-        if (isb && TR) {
+        if (isb) {
             smma_sm80_s4_piece(it, ct, H, &row, &byte);
             byte *= G::BPS;
-        } else if (isb)
-            smma_sm80_small_piece(idx, G::BN, &row, &byte);
-        else
+        } else
             smma_sm80_small_apiece(idx, G::CA / 16, &row, &byte);
         gr = isb ? blockIdx.x * G::BN + row : row;
         live = isb ? gr < p.n : idx < G::AP_ALL && gr < p.m;
@@ -542,18 +569,17 @@ split_plan(const sm80_params &p, const small_params &s, spiece (&pc)[sgeom<AF, B
         pc[it].k0 = byte * G::KC / rb;
         kb0 = (pc[it].k0 >> s.vshift) & ~3u;
         {
-            /* Version 4: runs of consecutive slots hold consecutive pieces
-             * of a row (16 blocks of B's row, a row of A); in each, the
-             * first of the pieces that share a scale word copies it for
-             * all, which read it after a __syncwarp (they are one warp's):
-             * one 4-byte copy a word instead of one a piece.  Nsight
-             * Compute had found the 4-byte copies of every piece at 16
-             * shared-memory wavefronts an instruction, a third of the
-             * kernel's (bench/sm80-kernels.md, eighth round).  Version 2
-             * copies a word a piece (measured no faster the other way). */
+            /* Runs of consecutive slots hold consecutive pieces of a row
+             * (16 / H blocks of B's row, a row of A); in each, the first of
+             * the pieces that share a scale word copies it for all, which
+             * read it after a __syncwarp (they are one warp's): one 4-byte
+             * copy a word instead of one a piece.  Nsight Compute had found
+             * the 4-byte copies of every piece at 16 shared-memory
+             * wavefronts an instruction, a third of the kernel's
+             * (bench/sm80-kernels.md, eighth round). */
             const uint32_t psz = isb ? G::BPS : 16, run = isb ? 16u / H : G::CA / 16;
             const uint32_t wb = (f == CV_E2M1 ? 2u : 4u) << s.vshift; /* bytes of a word */
-            const uint32_t grp = TR ? min(run, wb / psz) : 1u, slot = it * G::CONV + ct;
+            const uint32_t grp = min(run, wb / psz), slot = it * G::CONV + ct;
 
             pc[it].sslot = (slot - slot % grp) / G::SG; /* grp >= SG: vec 16 or 32 */
             pc[it].slead = slot % grp == 0;
@@ -578,12 +604,12 @@ split_plan(const sm80_params &p, const small_params &s, spiece (&pc)[sgeom<AF, B
 /* Issues this thread's copies of chunk c into stage st; `inside`: the
  * chunk lies inside K (every piece whole, every scale word too), the
  * common case, with nothing to compute but the addresses. */
-template <int AF, int BF, bool TR, int H>
+template <int AF, int BF, int H>
 __device__ __forceinline__ void
-split_issue(const spiece (&pc)[sgeom<AF, BF, TR, H>::PIECES], uint32_t sstep, uint32_t kstep,
+split_issue(const spiece (&pc)[sgeom<AF, BF, H>::PIECES], uint32_t sstep, uint32_t kstep,
             uint32_t smem, uint32_t st, uint32_t c, bool inside)
 {
-    using G = sgeom<AF, BF, TR, H>;
+    using G = sgeom<AF, BF, H>;
 
     if (inside) {
         /* Predicated copies, no branch: a piece outside N or M points at
@@ -630,7 +656,7 @@ split_issue(const spiece (&pc)[sgeom<AF, BF, TR, H>::PIECES], uint32_t sstep, ui
     }
 }
 
-/* The bf16 pairs of a piece of format F (k order), with the scale word sw
+/* The bf16 pairs of a piece of A in format F (k order), with the scale word sw
  * (byte (k0 + 16 b) >> vshift & 3 for block b of the piece): the
  * conversion of sm80-bs-large (cv_convert16), which for e2m1 builds bf16
  * pairs and multiplies them in bf16, about half the instructions of the
@@ -656,20 +682,19 @@ piece_pairs(const uint32_t (&x)[4], uint32_t sw, uint32_t k0, uint32_t vshift,
 }
 
 /* Converts this thread's pieces of chunk c (landed in stage st) into the
- * converted B buffer cvt and the A fragments afr (shared addresses; the
- * registers of a lane and block at smma_sm80_small_afrag_off). */
-template <int AF, int BF, int SF, bool TR, int H>
+ * converted B buffer cvt (smma_sm80_s4_bfrag_off) and A's fragments afr
+ * (smma_sm80_s4_afrag_off), shared addresses. */
+template <int AF, int BF, int SF, int H>
 __device__ __forceinline__ void
 split_convert(const sm80_params &p, const small_params &s,
-              const spiece (&pc)[sgeom<AF, BF, TR, H>::PIECES], uint32_t smem, uint32_t st,
+              const spiece (&pc)[sgeom<AF, BF, H>::PIECES], uint32_t smem, uint32_t st,
               uint32_t c, uint32_t cvt, uint32_t afr)
 {
-    using G = sgeom<AF, BF, TR, H>;
+    using G = sgeom<AF, BF, H>;
 
     uint32_t raw[G::PIECES][4], sws[G::PIECES];
 
-    if constexpr (TR)
-        __syncwarp(); /* the scale words other lanes copied (spiece::sslot) */
+    __syncwarp(); /* the scale words other lanes copied (spiece::sslot) */
     /* Every piece's bytes first, so that their latencies overlap. */
 #pragma unroll
     for (int it = 0; it < G::PIECES; it++) {
@@ -683,183 +708,57 @@ split_convert(const sm80_params &p, const small_params &s,
         asm volatile("ld.shared.u32 %0, [%1];\n"
                      : "=r"(sws[it]) : "r"(smem + G::OFF_SCL + st * G::SCL + pc[it].sslot * 4));
     }
-    if constexpr (TR) {
-        /* Version 4: the thread's pieces 2 b and 2 b + 1 are one block of
-         * rows r and r + 8; their pairs 2 u, 2 u + 1 (k 4 u .. 4 u + 3) are
-         * the registers a0 .. a3 of lane (r % 8) 4 + u, one 16-byte store
-         * (smma_sm80_s4_bfrag_off). */
+    /* B: the thread's pieces 2 b and 2 b + 1 are one block of rows r and r
+     * + 8; their pairs 2 u, 2 u + 1 (k 4 u .. 4 u + 3) are the registers a0
+     * .. a3 of lane (r % 8) 4 + u, one 16-byte store
+     * (smma_sm80_s4_bfrag_off). */
 #pragma unroll
-        for (int b = 0; b < G::BP / 2; b++) {
-            uint32_t e[2][8];
-            const uint32_t row = pc[2 * b].row, j = pc[2 * b].k0 / 16;
-            const uint32_t sh = 8 * ((pc[2 * b].k0 >> s.vshift) & 3u);
+    for (int b = 0; b < G::BP / 2; b++) {
+        uint32_t e[2][8];
+        const uint32_t row = pc[2 * b].row, j = pc[2 * b].k0 / 16;
+        const uint32_t sh = 8 * ((pc[2 * b].k0 >> s.vshift) & 3u);
 
 #pragma unroll
-            for (int it = 0; it < 2; it++)
-                cv_convert16<BF, false>(raw[2 * b + it], SF, (sws[2 * b + it] >> sh) & 0xffu,
-                                        e[it]);
+        for (int it = 0; it < 2; it++)
+            cv_convert16<BF, false>(raw[2 * b + it], SF, (sws[2 * b + it] >> sh) & 0xffu, e[it]);
 #pragma unroll
-            for (int u = 0; u < 4; u++) {
-                const uint32_t at = cvt + smma_sm80_s4_bfrag_off(row / 16, j, G::BLOCKS,
-                                                                 (row % 8) * 4 + u);
+        for (int u = 0; u < 4; u++) {
+            const uint32_t at = cvt + smma_sm80_s4_bfrag_off(row / 16, j, G::BLOCKS,
+                                                             (row % 8) * 4 + u);
 
-                asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"r"(at),
-                             "r"(e[0][2 * u]), "r"(e[1][2 * u]), "r"(e[0][2 * u + 1]),
-                             "r"(e[1][2 * u + 1]));
-            }
+            asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"r"(at),
+                         "r"(e[0][2 * u]), "r"(e[1][2 * u]), "r"(e[0][2 * u + 1]),
+                         "r"(e[1][2 * u + 1]));
         }
     }
+    /* A: four pairs (8 k) are the b0, b1 of two lanes of n8 tile i / 8
+     * (smma_sm80_s4_afrag_off). */
 #pragma unroll
-    for (int it = TR ? G::BP : 0; it < G::PIECES; it++) {
-        const bool isb = it < G::BP;
-        const uint32_t(&x)[4] = raw[it], sw = sws[it];
+    for (int it = G::BP; it < G::PIECES; it++) {
+        constexpr int NP = AF == CV_E2M1 ? 16 : AF == CV_BF16 ? 4 : 8; /* pairs */
+        uint32_t e[NP];
+        const uint32_t i = pc[it].row, kc = c * G::KC + pc[it].k0;
 
-        if (!isb && !pc[it].live)
+        if (!pc[it].live)
             continue; /* no such piece of A, or a row past M: zeros */
-        if (isb) {
-            constexpr int PB = BF == CV_E2M1 ? 2 : 1;
-            uint32_t e[8 * PB];
-            const uint32_t col = pc[it].row;
-
-            piece_pairs<BF, SF>(x, sw, pc[it].k0, s.vshift, e);
+        piece_pairs<AF, SF>(raw[it], sws[it], pc[it].k0, s.vshift, e);
+        if (kc + 2 * NP > p.k) /* past K: -0 */
 #pragma unroll
-            for (int b = 0; b < PB; b++) {
-                const uint32_t j = pc[it].k0 / 16 + b;
-
-                /* The column's four lanes: 32 bytes, lanes 0-1 and 2-3
-                 * (smma_sm80_small_frag_off keeps them free of bank
-                 * conflicts: tests/sim/sm80-plan-t.c). */
+            for (int q = 0; q < NP; q++)
+                e[q] = kc + 2 * q < p.k ? e[q] : 0x80008000u;
 #pragma unroll
-                for (int h = 0; h < 2; h++) {
-                    const uint32_t at = cvt + smma_sm80_small_frag_off(col / 8, j, G::BLOCKS,
-                                                                       (col % 8) * 4 + 2 * h);
+        for (int q = 0; q < NP / 4; q++) {
+            const uint32_t k = pc[it].k0 + 8 * q, j = k / 16, h = (k % 16) / 8;
+            const uint32_t at = afr + smma_sm80_s4_afrag_off(i / 8, j, G::BLOCKS,
+                                                             (i % 8) * 4 + 2 * h);
 
-                    asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"r"(at),
-                                 "r"(e[8 * b + 4 * h]), "r"(e[8 * b + 4 * h + 1]),
-                                 "r"(e[8 * b + 4 * h + 2]), "r"(e[8 * b + 4 * h + 3]));
-                }
-            }
-        } else {
-            constexpr int NP = AF == CV_E2M1 ? 16 : AF == CV_BF16 ? 4 : 8; /* pairs */
-            uint32_t e[NP];
-            const uint32_t i = pc[it].row, kc = c * G::KC + pc[it].k0;
-
-            piece_pairs<AF, SF>(x, sw, pc[it].k0, s.vshift, e);
-            if (kc + 2 * NP > p.k) /* past K: -0 */
-#pragma unroll
-                for (int q = 0; q < NP; q++)
-                    e[q] = kc + 2 * q < p.k ? e[q] : 0x80008000u;
-            if constexpr (TR) {
-                /* version 4: four pairs (8 k) are the b0, b1 of two lanes
-                 * of n8 tile i / 8 (smma_sm80_s4_afrag_off) */
-#pragma unroll
-                for (int q = 0; q < NP / 4; q++) {
-                    const uint32_t k = pc[it].k0 + 8 * q, j = k / 16, h = (k % 16) / 8;
-                    const uint32_t at = afr + smma_sm80_s4_afrag_off(i / 8, j, G::BLOCKS,
-                                                                     (i % 8) * 4 + 2 * h);
-
-                    asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"r"(at),
-                                 "r"(e[4 * q]), "r"(e[4 * q + 1]), "r"(e[4 * q + 2]),
-                                 "r"(e[4 * q + 3]));
-                }
-            } else {
-                /* pairs 2 u and 2 u + 1 are k 4 t .. 4 t + 3 of block j:
-                 * registers i / 8 and i / 8 + 2 of lane (i % 8) * 4 + t
-                 * (smma_sm80_small_afrag_off spreads a row's blocks over
-                 * the banks: tests/sim/sm80-plan-t.c) */
-#pragma unroll
-                for (int u = 0; u < NP / 2; u++) {
-                    const uint32_t k = pc[it].k0 + 4 * u, j = k / 16, t = (k % 16) / 4;
-                    const uint32_t at = afr + smma_sm80_small_afrag_off(j, (i % 8) * 4 + t,
-                                                                        i / 8);
-
-                    asm volatile("st.shared.u32 [%0], %1;\n" ::"r"(at), "r"(e[2 * u]));
-                    asm volatile("st.shared.u32 [%0], %1;\n" ::"r"(at + 8), "r"(e[2 * u + 1]));
-                }
-            }
+            asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"r"(at),
+                         "r"(e[4 * q]), "r"(e[4 * q + 1]), "r"(e[4 * q + 2]), "r"(e[4 * q + 3]));
         }
     }
 }
 
-/* The mma chain of one chunk for warp g's eight columns: per block one
- * 16-byte load of A's four registers, one 8-byte load of B's two, and the
- * mma, at addresses that differ from block to block by immediates
- * (smma_sm80_small_afrag_off, smma_sm80_small_frag_off).  The loads are
- * written four blocks ahead of their mma; ptxas issues them about two
- * ahead (the SASS on the H100). */
-template <int AF, int BF>
-__device__ __forceinline__ void
-split_mma(float (&acc)[4], uint32_t cvt, uint32_t afr, unsigned g, unsigned lane)
-{
-    using G = sgeom<AF, BF, false, 1>;
-
-    constexpr int AHEAD = 4; /* blocks whose fragments are loaded ahead */
-    uint32_t av[AHEAD][4], bv[AHEAD][2], bb[4];
-
-#pragma unroll
-    for (int f = 0; f < 4; f++) /* block j's B is block f's plus (j - f) * 256 */
-        bb[f] = cvt + smma_sm80_small_frag_off(g, f, G::BLOCKS, lane) - 256u * f;
-#pragma unroll
-    for (int j = 0; j < G::BLOCKS + AHEAD; j++) {
-        if (j >= AHEAD)
-            mma16816<false>(acc, av[(j - AHEAD) % AHEAD], bv[(j - AHEAD) % AHEAD]);
-        if (j < G::BLOCKS) {
-            asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];\n"
-                         : "=r"(av[j % AHEAD][0]), "=r"(av[j % AHEAD][1]),
-                           "=r"(av[j % AHEAD][2]), "=r"(av[j % AHEAD][3])
-                         : "r"(afr + smma_sm80_small_afrag_off(j, lane, 0)));
-            asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];\n"
-                         : "=r"(bv[j % AHEAD][0]), "=r"(bv[j % AHEAD][1])
-                         : "r"(bb[(j ^ (j >> 2)) & 3] + 256u * j));
-        }
-    }
-}
-
-/* ---- version 4: version 2's converters, B's rows on the m16 side ---------
- *
- * Version 2's mma warps read, per mma, A's four registers (16 rows of A
- * on the m16 side, the same for every mma warp) and B's two (8 columns):
- * 768 bytes of shared memory for 128 elements of B.  Version 4 multiplies
- * D^T = B^T A^T as version 3 does: an mma warp owns 16 rows of B (two mma
- * warps, 32 rows a CTA) and A's rows are the n8 side (one n8 tile for M <=
- * 8, two for M <= 16), so that an mma reads 512 bytes of B and 256 of A
- * for 256 elements.  The converter threads are version 2's (the same
- * ring, the same conversion); what changes (sim/softmma/sm80.h section 7):
- *   - a converter thread copies the same 16-k block of rows r and r + 8 of
- *     B (16 bytes each, 8 for e2m1, whose pieces are one block so that
- *     every thread holds two rows), converts both and stores, for each of
- *     the four lanes of row r % 8, the lane's four registers a0 .. a3 with
- *     one 16-byte store (smma_sm80_s4_bfrag_off: the mma warp's load of a
- *     block goes straight into the mma's registers; a first layout that
- *     needed the registers permuted cost 64 moves a chunk);
- *   - A's pieces become n8 fragments (smma_sm80_s4_afrag_off);
- *   - the scale word of a row is copied once for the pieces that share it
- *     (spiece::slead).
- * The k order inside a block and the sums are version 2's, so the results
- * are equal bit for bit (tests/gpu/gemm-bs-t, SMMA_SM80_BS_SMALL=
- * split-transposed).
- *
- * Its copies (version 2's too) are predicated, without a branch, and a
- * scale word takes one slot of the stage for all the pieces that share it
- * (1.5 KB a stage, not 3): 0.99-1.22x (median 1.10) on the H100 over the
- * first version 4 (bench/sm80-kernels.md, ninth round).
- *
- * ---- version 5: version 4 with converter threads of two blocks ----------
- *
- * Half as many converter threads (4 warps, H = 2), each converting pieces
- * 2 i and 2 i + 1 of blocks b and b + 8 of its two rows (64 elements a
- * chunk, smma_sm80_s4_piece): the work of a chunk that does not grow with
- * its elements (the copies' and stores' addresses, the waits, the scale
- * words) is spread over twice the elements: about 390 instructions a
- * thread and chunk for 64 elements of MXFP8 where version 4 spends about
- * 260 on 32 (Nsight Compute).  Everything else, the layouts included, is
- * version 4's.  On the H100, against version 4: 1.03-1.21x for
- * e2m1 B with quantized A, a median 1.02-1.06x for 6- and 8-bit B with
- * quantized A at N = 8192, but 0.88-0.99x where the CTAs take more than one
- * wave (N = 28672): at the end of the last wave a lone CTA an SM has 4
- * converter warps where version 4's has 8 (smma_gpu_bs_small_choose). */
-
-/* Version 4's mma chain of one chunk for 16-row tile w: per block one
+/* The mma chain of one chunk for 16-row tile w: per block one
  * 16-byte load of B's four registers, an 8-byte load of A's two for each
  * of the MT n8 tiles, and MT mma, straight from the loads' registers.
  * bo[f]: the lane's offset of block f < 8 (block j's is block j % 8's plus
@@ -896,7 +795,7 @@ s4_mma(float (&acc)[2][4], uint32_t cvt, uint32_t afr, const uint32_t (&bo)[8],
     }
 }
 
-/* Version 4's mma warp w: rows 16 w .. 16 w + 15 of the CTA's B, D^T =
+/* Mma warp w: rows 16 w .. 16 w + 15 of the CTA's B, D^T =
  * B^T A^T; MT n8 tiles of A (M <= 8 or <= 16). */
 template <int MT, int CVT, int AFR>
 __device__ __forceinline__ void
@@ -924,11 +823,11 @@ s4_role(const sm80_params &p, uint32_t cvt0, uint32_t afr0, uint32_t full0, uint
     tacc_store<MT>(p, acc, n0, lane);
 }
 
-template <int AF, int BF, int SF, bool TR, int H>
-__global__ void __launch_bounds__(sgeom<AF, BF, TR, H>::THREADS, 2)
+template <int AF, int BF, int SF, int H>
+__global__ void __launch_bounds__(sgeom<AF, BF, H>::THREADS, 2)
 bs_split_kernel(sm80_params p, small_params s)
 {
-    using G = sgeom<AF, BF, TR, H>;
+    using G = sgeom<AF, BF, H>;
     extern __shared__ __align__(128) uint8_t smem_raw[];
     const uint32_t smem = smem_u32(smem_raw);
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -944,52 +843,29 @@ bs_split_kernel(sm80_params p, small_params s)
      * through mbarriers: full[c % 2] once the converters have written chunk
      * c into buffer c % 2, empty[c % 2] once the mma warps have read it.  So
      * that the converters' state is not live in the mma warps' loop. */
-    if (TR && warp < G::MMA_WARPS) {
+    if (warp < G::MMA_WARPS) {
         if (p.m > 8)
             s4_role<2, G::CVT, G::AFR>(p, smem + G::OFF_CVT, smem + G::OFF_AFR, full0, empty0,
                                        chunks, warp, lane);
         else
             s4_role<1, G::CVT, G::AFR>(p, smem + G::OFF_CVT, smem + G::OFF_AFR, full0, empty0,
                                        chunks, warp, lane);
-    } else if (warp < G::MMA_WARPS) {
-        const uint32_t j0 = blockIdx.x * G::BN + warp * 8;
-        float acc[4];
-
-        for (unsigned r = 0; r < 4; r++) {
-            uint32_t i = smma_frag_cd_row(lane, r), j = j0 + smma_frag_cd_col(lane, r);
-
-            acc[r] = i < p.m && j < p.n ? epi_c(p, i, j) : 0.0f;
-        }
-        for (uint32_t c = 0; c < chunks; c++) {
-            const uint32_t buf = c % 2;
-
-            mbar_wait(full0 + 8 * buf, (c / 2) & 1u);
-            split_mma<AF, BF>(acc, smem + G::OFF_CVT + buf * G::CVT,
-                              smem + G::OFF_AFR + buf * G::AFR, warp, lane);
-            mbar_arrive(empty0 + 8 * buf); /* its fragments are in registers, used */
-        }
-        for (unsigned r = 0; r < 4; r += 2) {
-            uint32_t i = smma_frag_cd_row(lane, r), j = j0 + smma_frag_cd_col(lane, r);
-
-            if (i < p.m && j < p.n)
-                epi_store(p, i, j, acc[r], acc[r + 1], j + 1 < p.n);
-        }
     } else {
         const uint32_t kstep = G::KC >> s.vshift;
         spiece pc[G::PIECES];
         uint32_t sstep, ist = G::STAGES - 1, cst = 1; /* the stages issued into and
                                                        * converted from next */
 
-        split_plan<AF, BF, TR, H>(p, s, pc, sstep);
+        split_plan<AF, BF, H>(p, s, pc, sstep);
 #pragma unroll
         for (int d = 0; d < G::STAGES - 1; d++) {
             if (d < chunks)
-                split_issue<AF, BF, TR, H>(pc, sstep, kstep, smem, d, d, (d + 1) * G::KC <= p.k);
+                split_issue<AF, BF, H>(pc, sstep, kstep, smem, d, d, (d + 1) * G::KC <= p.k);
             cp_async_commit();
         }
         cp_async_wait<G::STAGES - 2>();
-        split_convert<AF, BF, SF, TR, H>(p, s, pc, smem, 0, 0, smem + G::OFF_CVT,
-                                         smem + G::OFF_AFR);
+        split_convert<AF, BF, SF, H>(p, s, pc, smem, 0, 0, smem + G::OFF_CVT,
+                                     smem + G::OFF_AFR);
         mbar_arrive(full0);
         /* Chunk c: the mma warps multiply it while these issue the copies
          * of chunk c + STAGES - 1 and convert chunk c + 1 into the buffer
@@ -997,18 +873,18 @@ bs_split_kernel(sm80_params p, small_params s)
         for (uint32_t c = 0; c + 1 < chunks; c++) {
             const uint32_t nbuf = (c + 1) % 2;
 
-            if (TR && G::STAGES == 3)
+            if (G::STAGES == 3)
                 __syncwarp(); /* the scale words of the stage copied into next were read */
             if (c + G::STAGES - 1 < chunks)
-                split_issue<AF, BF, TR, H>(pc, sstep, kstep, smem, ist, c + G::STAGES - 1,
-                                           (c + G::STAGES) * G::KC <= p.k);
+                split_issue<AF, BF, H>(pc, sstep, kstep, smem, ist, c + G::STAGES - 1,
+                                       (c + G::STAGES) * G::KC <= p.k);
             cp_async_commit();
             cp_async_wait<G::STAGES - 2>();
             if (c >= 1)
                 mbar_wait(empty0 + 8 * nbuf, ((c - 1) / 2) & 1u);
-            split_convert<AF, BF, SF, TR, H>(p, s, pc, smem, cst, c + 1,
-                                             smem + G::OFF_CVT + nbuf * G::CVT,
-                                             smem + G::OFF_AFR + nbuf * G::AFR);
+            split_convert<AF, BF, SF, H>(p, s, pc, smem, cst, c + 1,
+                                         smem + G::OFF_CVT + nbuf * G::CVT,
+                                         smem + G::OFF_AFR + nbuf * G::AFR);
             mbar_arrive(full0 + 8 * nbuf);
             ist = ist + 1 == G::STAGES ? 0 : ist + 1;
             cst = cst + 1 == G::STAGES ? 0 : cst + 1;
@@ -1017,48 +893,48 @@ bs_split_kernel(sm80_params p, small_params s)
     }
 }
 
-template <int AF, int BF, int SF, bool TR, int H>
+template <int AF, int BF, int SF, int H>
 int
 split_run(const sm80_params &p, const small_params &s, cudaStream_t st, char *msg,
           size_t msg_len)
 {
-    using G = sgeom<AF, BF, TR, H>;
-    int rc = sm80tile::raise_smem<bs_split_kernel<AF, BF, SF, TR, H>>(G::SMEM, "sm80-bs-small",
-                                                                       msg, msg_len);
+    using G = sgeom<AF, BF, H>;
+    int rc = sm80tile::raise_smem<bs_split_kernel<AF, BF, SF, H>>(G::SMEM, "sm80-bs-small", msg,
+                                                                   msg_len);
 
     if (rc != SMMA_GPU_STATUS_OK)
         return rc;
-    bs_split_kernel<AF, BF, SF, TR, H>
+    bs_split_kernel<AF, BF, SF, H>
         <<<(p.n + G::BN - 1) / G::BN, G::THREADS, G::SMEM, st>>>(p, s);
     return sm80_launched("sm80-bs-small", msg, msg_len);
 }
 
-/* Whether the device holds version 2's (TR: version 4's, with H = 2
- * version 5's) shared memory for A x B. */
-template <int AF, int BF, bool TR, int H>
+/* Whether the device holds version 4's (H = 1) or 5's (H = 2) shared
+ * memory for A x B. */
+template <int AF, int BF, int H>
 bool
 split_fits(void)
 {
-    return sm80tile::device_holds_smem(sgeom<AF, BF, TR, H>::SMEM);
+    return sm80tile::device_holds_smem(sgeom<AF, BF, H>::SMEM);
 }
 
-/* Version 2, 4 or 5 with the scale format of the problem: built with e8m0
+/* Version 4 or 5 with the scale format of the problem: built with e8m0
  * scales, and with ue4m3 scales for e2m1 B (NVFP4) only (small_run asks
  * for no other). */
-template <int AF, int BF, bool TR, int H>
+template <int AF, int BF, int H>
 int
 split_scales(const sm80_params &p, const small_params &s, cudaStream_t st, char *msg,
              size_t msg_len)
 {
     if (s.sfmt == CV_E8M0)
-        return split_run<AF, BF, CV_E8M0, TR, H>(p, s, st, msg, msg_len);
-    return split_run<AF, BF, BF == CV_E2M1 ? CV_UE4M3 : CV_E8M0, TR, H>(p, s, st, msg, msg_len);
+        return split_run<AF, BF, CV_E8M0, H>(p, s, st, msg, msg_len);
+    return split_run<AF, BF, BF == CV_E2M1 ? CV_UE4M3 : CV_E8M0, H>(p, s, st, msg, msg_len);
 }
 
-/* The version smma_gpu_bs_small_choose chose (s.split: 3 for version 5, 2
- * for 4, 1 for 2) where the device holds its shared memory, else the next
- * one down that it holds, else version 1; version 1 too for a scale format
- * versions 2, 4 and 5 are not built with. */
+/* The version smma_gpu_bs_small_choose chose (s.split: 5 or 4) where the
+ * device holds its shared memory, else version 4 where it holds that,
+ * else version 1; version 1 too for s.split 0 and for a scale format
+ * versions 4 and 5 are not built with. */
 template <int AF, int BF>
 int
 small_run(const sm80_params &p, const small_params &s, cudaStream_t st, char *msg,
@@ -1066,12 +942,10 @@ small_run(const sm80_params &p, const small_params &s, cudaStream_t st, char *ms
 {
     const bool built = s.sfmt == CV_E8M0 || BF == CV_E2M1;
 
-    if (built && s.split == 3 && split_fits<AF, BF, true, 2>())
-        return split_scales<AF, BF, true, 2>(p, s, st, msg, msg_len);
-    if (built && s.split >= 2 && split_fits<AF, BF, true, 1>())
-        return split_scales<AF, BF, true, 1>(p, s, st, msg, msg_len);
-    if (built && s.split != 0 && split_fits<AF, BF, false, 1>())
-        return split_scales<AF, BF, false, 1>(p, s, st, msg, msg_len);
+    if (built && s.split == 5 && split_fits<AF, BF, 2>())
+        return split_scales<AF, BF, 2>(p, s, st, msg, msg_len);
+    if (built && s.split >= 4 && split_fits<AF, BF, 1>())
+        return split_scales<AF, BF, 1>(p, s, st, msg, msg_len);
     bs_small_kernel<AF, BF><<<(p.n + BN - 1) / BN, THREADS, 0, st>>>(p, s);
     return sm80_launched("sm80-bs-small", msg, msg_len);
 }
@@ -1101,10 +975,10 @@ smma_sm80_bs_small_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len
     s.a_row = sh->a_fmt == SMMA_E2M1 ? p.lda / 2 : sh->a_fmt == SMMA_BF16 ? 2 * p.lda : p.lda;
     s.a_kbytes = sh->a_fmt == SMMA_E2M1 ? p.k / 2 : sh->a_fmt == SMMA_BF16 ? 2 * p.k : p.k;
     {
-        /* Version 5, 4, 3 (at the end of this file), 2 or 1 (gpu/gemm_check_bs.c;
+        /* Version 5, 4, 3 (at the end of this file) or 1 (gpu/gemm_check_bs.c;
          * SMMA_SM80_BS_SMALL=split-transposed-wide, =split-transposed,
-         * =transposed, =split and =regs ask for each, for bench/gemm-bench
-         * and the tests). */
+         * =transposed and =regs ask for each, for bench/gemm-bench and the
+         * tests). */
         int version, rc = smma_gpu_bs_small_choose(getenv("SMMA_SM80_BS_SMALL"), x, &version,
                                                    msg, msg_len);
 
@@ -1116,9 +990,11 @@ smma_sm80_bs_small_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len
             rc = smma_sm80_bs_small3_launch(x, &ran, msg, msg_len);
             if (rc != SMMA_GPU_STATUS_OK || ran)
                 return rc;
-            version = 2; /* the device lacks version 3's shared memory */
+            /* the device lacks version 3's shared memory: 5 or 4, as
+             * chosen where version 3 is not */
+            version = smma_gpu_bs_small_split(sh);
         }
-        s.split = version == 2 ? 1 : version == 4 ? 2 : version == 5 ? 3 : 0;
+        s.split = version == 4 || version == 5 ? version : 0;
     }
     if (vec != 16 && vec != 32)
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-small: vec = %u must "
@@ -1137,8 +1013,8 @@ smma_sm80_bs_small_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len
  * Version 3 of the block-scaled GEMM for small M (M <= 16): B's rows on
  * the mma's 16-row side.
  *
- * Computes the same D = alpha * (C + sum_k (A SA)(B SB)) as versions 1 and
- * 2 (bs_small.cu), bit for bit, with the model bf16-upcast-<gpu>: each
+ * Computes the same D = alpha * (C + sum_k (A SA)(B SB)) as versions 1, 4
+ * and 5 (above), bit for bit, with the model bf16-upcast-<gpu>: each
  * element times its scale rounded once to bf16, one fp32 accumulator chain
  * per element of D through mma.sync.m16n8k16 in k order, no split-K.
  *
@@ -1196,9 +1072,9 @@ smma_sm80_bs_small_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len
  * Where it runs: `smma_gpu_bs_small_choose` gives it e2m1 B with e8m0
  * scales per 32, A e2m1 or e4m3, N >= 16384, and SMMA_SM80_BS_SMALL=
  * transposed any pair with e8m0 scales per 32 or NVFP4 whose scales it can
- * read a word at a time (as version 2); "split" and "regs" ask for
- * versions 2 and 1.  The launcher runs version 2 (or 1) on a device
- * without its shared memory.  Not on compute capability 8.x (k is permuted
+ * read a word at a time (as versions 4 and 5); "regs" asks for version
+ * 1.  The launcher runs version 5 or 4 (or 1) on a device without its
+ * shared memory.  Not on compute capability 8.x (k is permuted
  * inside 16-k blocks; doc/kernels.md).
  *
  * Tails: any N (rows of B past N are never copied and never written); M <=
@@ -1571,7 +1447,7 @@ s3_run(const sm80_params &p, const s3_params &s, cudaStream_t st, int *ran, char
     int rc;
 
     if (!sm80tile::device_holds_smem(G::SMEM)) {
-        *ran = 0; /* the caller runs version 2 or 1 */
+        *ran = 0; /* the caller runs version 5, 4 or 1 */
         return SMMA_GPU_STATUS_OK;
     }
     *ran = 1;

@@ -258,69 +258,17 @@ smma_sm80_tile_of(uint32_t pid, uint32_t tiles_m, uint32_t tiles_n, uint32_t gro
     *tn = in / rows;
 }
 
-/* ---- 5. the converted A and B chunks of sm80-bs-small --------------------- */
+/* ---- 5. A's pieces in sm80-bs-small versions 4 and 5 ------------------- */
 
-/* sm80-bs-small's converter threads load B a 16-byte piece at a time:
- * piece p (= it * threads + thread) of a chunk is bytes `byte` .. + 15 of
- * column `col` of the CTA's bn columns, four consecutive pieces making 64
- * consecutive bytes of one column, so that a warp reads 8 columns x 64
- * bytes per instruction. */
-SMMA_HD void
-smma_sm80_small_piece(unsigned p, unsigned bn, unsigned *col, unsigned *byte)
-{
-    *col = (p / 4) % bn;
-    *byte = (p / (4 * bn)) * 64 + (p % 4) * 16;
-}
-
-/* The same for A (at most 16 rows): piece p is bytes `byte` .. + 15 of row
- * `row`, rows one after the other (row_pieces pieces a row), so that the
- * few rows of a small M are a few warps' work. */
+/* The converter threads of sm80-bs-small versions 4 and 5 load A (at most
+ * 16 rows) a 16-byte piece at a time: piece p is bytes `byte` .. + 15 of
+ * row `row`, rows one after the other (row_pieces pieces a row), so that
+ * the few rows of a small M are a few warps' work. */
 SMMA_HD void
 smma_sm80_small_apiece(unsigned p, unsigned row_pieces, unsigned *row, unsigned *byte)
 {
     *row = p / row_pieces;
     *byte = (p % row_pieces) * 16;
-}
-
-/* The byte offset, in the chunk converted to bf16, of the two B registers of
- * lane `lane` for column group g (8 columns) and 16-k block j of a chunk of
- * `blocks` blocks: 8 bytes holding k 16 j + 4 (lane % 4) .. + 3 of column
- * 8 g + lane / 4 (the k order inside a block that the kernel uses for A and
- * B alike).  The mma warp's 32 lanes read 256 consecutive bytes.  A
- * converter thread writes one column's 32 bytes of one block as two 16-byte
- * stores, lanes 0-1 then lanes 2-3; a quarter-warp's eight threads cover
- * two columns and four blocks.  So that those eight stores hit eight
- * different bank groups, the columns' 32-byte slots are permuted by an XOR
- * with a function of j, and an odd column keeps its two halves swapped
- * (tests/sim/sm80-plan-t.c).  The permutation depends on j only through
- * f = (j ^ j >> 2) & 3: the offset of block j is that of block f plus
- * (j - f) * 256, so that an mma warp keeps four addresses and adds the
- * rest as an immediate. */
-SMMA_HD uint32_t
-smma_sm80_small_frag_off(unsigned g, unsigned j, unsigned blocks, unsigned lane)
-{
-    unsigned col = lane / 4, slot = col ^ ((j ^ (j >> 2)) & 3u);
-
-    return ((g * blocks + j) * 32 + slot * 4 + ((lane % 4) ^ ((col & 1u) << 1))) * 8;
-}
-
-/* The bytes of a 16-k block of sm80-bs-small's A fragments: 32 lanes x 16
- * bytes and 16 bytes of padding. */
-#define SMMA_SM80_SMALL_ABLOCK 528u
-
-/* The byte offset of A register r (0 .. 3) of lane `lane` for block j (<
- * 16) of a chunk: a lane's four registers together, so that an mma warp
- * loads them with one 16-byte load straight into the registers the mma
- * reads; the even blocks, then the odd ones, 528 bytes apart, offsets the
- * kernel adds as immediates.  The padding and the order spread the
- * blocks of a row (one warp's consecutive pieces of A,
- * smma_sm80_small_apiece, one or two blocks a piece) over the banks:
- * without them the converter threads' stores of a row's 16 blocks met in
- * one bank (tests/sim/sm80-plan-t.c). */
-SMMA_HD uint32_t
-smma_sm80_small_afrag_off(unsigned j, unsigned lane, unsigned r)
-{
-    return ((j & 1u) * 8u + (j >> 1)) * SMMA_SM80_SMALL_ABLOCK + lane * 16u + r * 4u;
 }
 
 /* ---- 6. sm80-bs-small version 3: B's rows as the mma's A operand ---------
@@ -383,16 +331,17 @@ smma_sm80_s3_act_off(unsigned m, unsigned k, unsigned kc)
     return m * (2u * kc + 32u) + 2u * k;
 }
 
-/* ---- 7. sm80-bs-small version 4: version 2's converters, version 3's sides -
+/* ---- 7. sm80-bs-small versions 4 and 5: converter threads, version 3's sides
  *
- * Version 4 keeps version 2's converter threads and mma warps but gives the
- * mma warps version 3's orientation, D^T = B^T A^T: an mma warp owns 16 rows
- * of B, the m16 side, and A's rows are the n8 side.  The converters store
- * B's bf16 registers in the m16 side's fragment order and A's in the n8
- * side's, so that an mma warp reads 512 bytes of B and 256 of A (one n8
- * tile) per mma, 3 bytes per element of B instead of version 2's 6.  The k
- * order inside a 16-k block is version 2's: lane (g, t) holds k 4 t .. 4 t +
- * 3 (registers a0, a2 of row g, a1, a3 of row g + 8; b0, b1). */
+ * Versions 4 and 5 have converter threads convert A and B into shared
+ * memory for mma warps that do nothing else, in version 3's orientation,
+ * D^T = B^T A^T: an mma warp owns 16 rows of B, the m16 side, and A's rows
+ * are the n8 side.  The converters store B's bf16 registers in the m16
+ * side's fragment order and A's in the n8 side's, so that an mma warp
+ * reads 512 bytes of B and 256 of A (one n8 tile) per mma, 3 bytes per
+ * element of B (6 in the removed version 2, with B on the n8 side).  The k
+ * order inside a 16-k block is version 1's: lane (g, t) holds k 4 t .. 4 t
+ * + 3 (registers a0, a2 of row g, a1, a3 of row g + 8; b0, b1). */
 
 /* B piece `it` (0 .. 2 h - 1) of converter thread ct (0 .. 256 / h - 1),
  * where a thread converts h blocks of two rows (h = 1: 256 threads, 2:

@@ -18,12 +18,12 @@
  *
  * 3. sm80-bs-small's knob SMMA_SM80_BS_SMALL: everything else runs the
  *    version smma_gpu_bs_small_choose picks (3 for e2m1 B with quantized A
- *    and n >= 16384, else 5 or 4; 2 for scale vectors other than MX's 32
- *    and NVFP4's 16); "regs" runs version 1 on a problem version 2 would
- *    take, "split", "transposed", "split-transposed" and
- *    "split-transposed-wide" versions 2, 3, 4 and 5 on the special values
- *    and ragged problems of every pair, checked like the others; an unknown
- *    value is refused on the device with the value named
+ *    and n >= 16384, else 5 or 4); "regs" runs version 1 on a problem
+ *    version 5 would take, "transposed", "split-transposed" and
+ *    "split-transposed-wide" versions 3, 4 and 5 on the special values and
+ *    ragged problems of every pair, checked like the others; unknown
+ *    values ("Regs", and "split", which asked for the removed version 2)
+ *    are refused on the device with the value named
  *    (smma_gpu_bs_small_choose; tests/gpu/gemm-check-t tests its rules
  *    without a GPU).  sm80-bs-large's SMMA_SM80_BS_LARGE the same way:
  *    everything else runs its version 2 where the device holds it,
@@ -81,9 +81,10 @@ static const struct pair pairs[] = {
 static unsigned scale_offset;
 
 static const kt_geometry large_geometry = { 128, 256, 2, 4 };
-/* sm80-bs-small: versions 1 and 2 CTAs of 32 columns, 4 warps of 8 (version
- * 3's CTAs of 64 columns and warps of 16 are two of each, so the same
- * samples hit every one of its tiles, warps and register slots). */
+/* sm80-bs-small: version 1's CTAs of 32 columns, 4 warps of 8 (versions 4
+ * and 5 have CTAs of 32 and mma warps of 16, version 3 CTAs of 64 and warps
+ * of 16: the same samples hit every one of their tiles, warps and register
+ * slots). */
 static const kt_geometry small_geometry = { 16, 32, 1, 4 };
 static const kt_geometry v1_geometry = { 16, 8, 1, 1 };
 
@@ -310,7 +311,7 @@ main(void)
     /* 2. Ragged problems with C, alpha and narrow D, every kernel (for
      * sm80-bs-small M = 13, 5 and 8 in turn, so that A's fragments of rows
      * 8 .. 15 are both zeros and data; bf16 x MXFP8 takes 13, which its
-     * version 2 runs). */
+     * version 4 runs). */
     for (pi = 0; pi < NPAIRS; pi++) {
         static const size_t small_rows[] = { 5, 8, 13 };
         smma_gemm_shape r = pair_shape(&pairs[pi], 200, 300, 328, SMMA_BF16);
@@ -339,8 +340,8 @@ main(void)
         check_problem(&dev, SMMA_GPU_SM80_BS_SMALL, &small_geometry, &pairs[pi], &sm, false,
                       SMMA_SL_LINEAR, seed + q++, samples + 1);
     }
-    /* sm80-bs-small's knob: version 1 forced on a problem version 2
-     * takes, and an unknown value refused. */
+    /* sm80-bs-small's knob: version 1 forced on a problem version 5
+     * takes, and unknown values refused. */
     if (wanted(SMMA_GPU_SM80_BS_SMALL) && pair_wanted(&pairs[0])) {
         smma_gemm_shape sm = pair_shape(&pairs[0], 3, 301, 1056, SMMA_BF16);
 
@@ -351,20 +352,23 @@ main(void)
         unsetenv("SMMA_SM80_BS_SMALL");
         kt_knob_refused(SMMA_GPU_SM80_BS_SMALL, &sm, SMMA_SL_128X4, seed, "SMMA_SM80_BS_SMALL",
                         "Regs");
+        /* version 2's value, since removed */
+        kt_knob_refused(SMMA_GPU_SM80_BS_SMALL, &sm, SMMA_SL_128X4, seed, "SMMA_SM80_BS_SMALL",
+                        "split");
     }
     /* Everything above ran the version smma_gpu_bs_small_choose picks;
-     * "split", "transposed", "split-transposed" and "split-transposed-wide"
-     * run versions 2, 3, 4 and 5 on the special values and two ragged
-     * problems of every pair, one for each number of A's n8 tiles. */
+     * "transposed", "split-transposed" and "split-transposed-wide" run
+     * versions 3, 4 and 5 on the special values and two ragged problems of
+     * every pair, one for each number of A's n8 tiles. */
     if (wanted(SMMA_GPU_SM80_BS_SMALL)) {
-        static const char *const knobs[] = { "split", "transposed", "split-transposed",
+        static const char *const knobs[] = { "transposed", "split-transposed",
                                              "split-transposed-wide" };
         unsigned kv;
 
-        for (kv = 0; kv < 4; kv++) {
+        for (kv = 0; kv < 3; kv++) {
             if (setenv("SMMA_SM80_BS_SMALL", knobs[kv], 1) != 0)
                 bail("setenv SMMA_SM80_BS_SMALL");
-            diag("SMMA_SM80_BS_SMALL=%s: sm80-bs-small version %u", knobs[kv], 2 + kv);
+            diag("SMMA_SM80_BS_SMALL=%s: sm80-bs-small version %u", knobs[kv], 3 + kv);
             for (pi = 0; pi < NPAIRS; pi++) {
                 smma_gemm_shape sm = pair_shape(&pairs[pi], 16, 264, 136, SMMA_BF16);
                 smma_gemm_shape r = pair_shape(&pairs[pi], 6, 301, 1032, SMMA_FP16);

@@ -7,6 +7,7 @@
  */
 #include <config.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include <softmma/gpu.h>
@@ -472,22 +473,27 @@ test_v2_knobs(void)
 }
 
 /* sm80-bs-small's version: 1 where asked, where the scales cannot be read a
- * word at a time and for ue4m3 scales with 8-bit B; 3 where asked and for
- * e2m1 B with e8m0 scales, quantized A and n >= 16384; 2 elsewhere; an
- * unknown knob is refused with its value named. */
+ * word at a time and for ue4m3 scales with 8-bit B; 3 where asked (MX's
+ * 32 and NVFP4's 16) and for e2m1 B with e8m0 scales, quantized A and n >=
+ * 16384; 5 or 4 elsewhere, the other scale vectors included; an unknown
+ * knob ("split" among them, version 2's) is refused with its value named
+ * ("=VALUE:"), and so is the version 0. */
 static void
 small_version(const smma_gpu_gemm_args *x, const char *knob, int want, int want_v,
               const char *what)
 {
-    int v = 0;
-    char msg[256] = "";
+    int v = -1;
+    char msg[256] = "", named[64];
     int rc = smma_gpu_bs_small_choose(knob, x, &v, msg, sizeof(msg));
 
-    if (want == SMMA_GPU_STATUS_OK)
+    if (want == SMMA_GPU_STATUS_OK) {
         ok(rc == want && v == want_v, "sm80-bs-small %s: version %d", what, v);
-    else
-        ok(rc == want && knob != NULL && strstr(msg, knob) != NULL,
-           "sm80-bs-small %s refused: %s", what, msg);
+        return;
+    }
+    snprintf(named, sizeof(named), "=%s:", knob != NULL ? knob : "");
+    ok(rc == want && v == 0 && knob != NULL && strstr(msg, named) != NULL &&
+           strstr(msg, "split-transposed-wide") != NULL,
+       "sm80-bs-small %s refused: %s", what, msg);
 }
 
 static void
@@ -498,7 +504,7 @@ test_bs_small_version(void)
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "mxfp8 m 1, 128x4");
     small_version(&x, "", SMMA_GPU_STATUS_OK, 5, "knob empty");
     small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 3, "SMMA_SM80_BS_SMALL=transposed");
-    small_version(&x, "split", SMMA_GPU_STATUS_OK, 2, "SMMA_SM80_BS_SMALL=split");
+    small_version(&x, "split", SMMA_GPU_STATUS_EINVAL, 0, "SMMA_SM80_BS_SMALL=split");
     small_version(&x, "split-transposed", SMMA_GPU_STATUS_OK, 4,
                   "SMMA_SM80_BS_SMALL=split-transposed");
     small_version(&x, "split-transposed-wide", SMMA_GPU_STATUS_OK, 5,
@@ -514,13 +520,18 @@ test_bs_small_version(void)
     small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 3, "128x4 scales, 258 blocks a row, "
                   "SMMA_SM80_BS_SMALL=transposed");
     x.shape.vec = 16;
-    small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 2, "e8m0 scales per 16, "
+    small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 5, "e8m0 scales per 16, "
                   "SMMA_SM80_BS_SMALL=transposed");
+    small_version(&x, "split", SMMA_GPU_STATUS_EINVAL, 0, "e8m0 scales per 16, "
+                  "SMMA_SM80_BS_SMALL=split");
     small_version(&x, "split-transposed", SMMA_GPU_STATUS_OK, 4, "e8m0 scales per 16, "
                   "SMMA_SM80_BS_SMALL=split-transposed");
     small_version(&x, "split-transposed-wide", SMMA_GPU_STATUS_OK, 5, "e8m0 scales per 16, "
                   "SMMA_SM80_BS_SMALL=split-transposed-wide");
-    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 2, "e8m0 scales per 16");
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "e8m0 scales per 16");
+    x.shape.n = 28672;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 4, "e8m0 scales per 16, n 28672");
+    x.shape.n = 8192;
     x.shape.vec = 32;
     x.sb = (const void *) 0x5001;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 1, "B's scales not 4-byte aligned");
@@ -543,14 +554,18 @@ test_bs_small_version(void)
     small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 3, "nvfp4 m 16, "
                   "SMMA_SM80_BS_SMALL=transposed");
     x.shape.vec = 32;
-    small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 2, "e2m1 with ue4m3 scales per 32, "
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "e2m1 with ue4m3 scales per 32");
+    small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 5, "e2m1 with ue4m3 scales per 32, "
                   "SMMA_SM80_BS_SMALL=transposed");
     small_version(&x, "split-transposed", SMMA_GPU_STATUS_OK, 4, "e2m1 with ue4m3 scales per "
                   "32, SMMA_SM80_BS_SMALL=split-transposed");
     x = bs_args(SMMA_E2M1, SMMA_E2M1, 1, 16384, 8192);
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 3, "mxfp4 m 1, n 16384");
-    small_version(&x, "split", SMMA_GPU_STATUS_OK, 2, "mxfp4 m 1, n 16384, "
+    small_version(&x, "split", SMMA_GPU_STATUS_EINVAL, 0, "mxfp4 m 1, n 16384, "
                   "SMMA_SM80_BS_SMALL=split");
+    x.shape.vec = 16;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "e2m1 with e8m0 scales per 16, n 16384");
+    x.shape.vec = 32;
     x.shape.n = 16383;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "mxfp4 m 1, n 16383");
     x = bs_args(SMMA_E4M3, SMMA_E2M1, 16, 28672, 8192);
@@ -567,7 +582,11 @@ test_bs_small_version(void)
     x.shape.b_fmt = SMMA_E5M2;
     x.shape.m = 16;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 4, "e4m3 x e5m2 m 16");
-    small_version(&x, "split", SMMA_GPU_STATUS_OK, 2, "e4m3 x e5m2 m 16, SMMA_SM80_BS_SMALL=split");
+    small_version(&x, "split", SMMA_GPU_STATUS_EINVAL, 0, "e4m3 x e5m2 m 16, "
+                  "SMMA_SM80_BS_SMALL=split");
+    x.shape.vec = 16;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 4, "e4m3 x e5m2 m 16, e8m0 scales per 16");
+    x.shape.vec = 32;
     x = bs_args(SMMA_E2M3, SMMA_E2M3, 16, 8192, 8192);
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "mxfp6 e2m3 m 16");
     x.shape.n = 28672;
@@ -580,8 +599,10 @@ test_bs_small_version(void)
     x.shape.m = 16;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 4, "bf16 x mxfp8 m 16");
     x.sb = (const void *) 0x5001;
-    small_version(&x, "split", SMMA_GPU_STATUS_OK, 1, "bf16 x mxfp8 m 16, SMMA_SM80_BS_SMALL=split, "
-                  "B's scales not 4-byte aligned");
+    small_version(&x, "split", SMMA_GPU_STATUS_EINVAL, 0, "bf16 x mxfp8 m 16, "
+                  "SMMA_SM80_BS_SMALL=split, B's scales not 4-byte aligned");
+    small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 1, "bf16 x mxfp8 m 16, "
+                  "SMMA_SM80_BS_SMALL=transposed, B's scales not 4-byte aligned");
     x.sb = (const void *) 0x5000;
     x.shape.b_fmt = SMMA_E2M1;
     x.shape.m = 16;

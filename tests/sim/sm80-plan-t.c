@@ -13,26 +13,14 @@
  *    every register must hold the element that the mma.sync fragment layout
  *    (softmma/fragment.h) puts there.
  * 3. The order of CTA tiles is a bijection for every grid shape tried.
- * 4. sm80-bs-small's converted B chunk: the converter threads' pieces cover
- *    the chunk once, a warp's copies read 64 consecutive bytes of 8
- *    columns; the fragment-order offsets are a bijection, each converter's
- *    32 bytes of a block are the four lanes of its column in order, a
- *    quarter-warp's 16-byte stores and a warp's 8-byte loads meet no bank
- *    conflict, and every mma lane reads the k of its column that the
- *    fragment layout (with the kernel's k order inside a block) names.
- * 5. sm80-bs-small's A fragments: the offsets are a bijection, a lane's
- *    registers one 16-byte load whose address moves by a constant from
- *    block to block (so do B's, from one of four addresses); for A in
- *    e2m1, 8 bits and bf16 the converter threads' stores of every register
- *    land where the mma lanes read them, at most four to a bank in a warp
- *    (a row's blocks are one warp's consecutive pieces); an mma warp's
- *    loads are conflict-free.
- * 6. sm80-bs-small version 3's raw ring, ldmatrix addresses, e2m1 exchange
+ * 4. sm80-bs-small versions 4 and 5: A's pieces cover its 16 rows once, a
+ *    row after the other.
+ * 5. sm80-bs-small version 3's raw ring, ldmatrix addresses, e2m1 exchange
  *    and A loads.
- * 7. sm80-bs-small version 4: the converters' pieces of B cover a chunk
- *    once in runs of consecutive bytes; every bf16 pair a converter stores
- *    (B, and e2m1, 8-bit and bf16 A) is read by the mma lane
- *    and register that the m16n8k16 fragments, with the k order inside a
+ * 6. sm80-bs-small versions 4 and 5: the converters' pieces of B cover a
+ *    chunk once in runs of consecutive bytes; every bf16 pair a converter
+ *    stores (B, and e2m1, 8-bit and bf16 A) is read by the mma lane and
+ *    register that the m16n8k16 fragments, with the k order inside a
  *    block, assign it; the converters' stores and the mma warps' loads
  *    meet no bank conflict; block j's addresses are those of a block with
  *    the same swizzle plus a constant.
@@ -348,229 +336,30 @@ test_tile_order(void)
 }
 
 
-/* sm80-bs-small's converted chunk (softmma/sm80.h section 5), for the
- * kernel's 32 columns and 256 threads, 8-bit codes (a piece is one 16-k
- * block) and e2m1 (two blocks). */
+/* A's pieces in sm80-bs-small versions 4 and 5 (softmma/sm80.h section
+ * 5): 16 rows of rb bytes a chunk (128: e2m1, 256: 8 bits, 512: bf16),
+ * every byte once, a row after the other. */
 static void
-test_small(void)
+test_small_apiece(void)
 {
-    enum { S_BN = 32, S_BLOCKS = 16 };
-    int e2m1;
-
-    for (e2m1 = 0; e2m1 < 2; e2m1++) {
-        const unsigned cb = e2m1 ? 128 : 256, pieces = S_BN * cb / 16, pb = e2m1 ? 2 : 1;
-        const size_t cvt = (size_t) S_BN * S_BLOCKS * 16 * 2;
-        uint8_t *seen = calloc(S_BN * cb, 1), *fseen = calloc(cvt / 8, 1);
-        uint32_t *who = calloc(cvt / 8, sizeof(uint32_t));
-        unsigned p, col, byte, bad_cover = 0, bad_warp = 0, bad_frag = 0, bad_w = 0, bad_r = 0;
-        unsigned bad_k = 0;
-
-        if (seen == NULL || fseen == NULL || who == NULL)
-            bail("out of memory");
-        for (p = 0; p < pieces; p++) {
-            smma_sm80_small_piece(p, S_BN, &col, &byte);
-            if (col >= S_BN || byte + 16 > cb || seen[col * cb + byte]++)
-                bad_cover++;
-        }
-        for (p = 0; p < pieces; p += 32) { /* one warp's copy instruction */
-            unsigned lane, c0, b0;
-
-            smma_sm80_small_piece(p, S_BN, &c0, &b0);
-            for (lane = 0; lane < 32; lane++) {
-                smma_sm80_small_piece(p + lane, S_BN, &col, &byte);
-                if (col != c0 + lane / 4 || byte != b0 + 16 * (lane % 4) || b0 % 64 != 0)
-                    bad_warp++;
-            }
-        }
-        /* Offsets: a bijection of (g, j, lane) onto the 8-byte entries. */
-        for (p = 0; p < S_BN / 8 * S_BLOCKS * 32; p++) {
-            unsigned g = p / (S_BLOCKS * 32), j = p / 32 % S_BLOCKS, lane = p % 32;
-            uint32_t off = smma_sm80_small_frag_off(g, j, S_BLOCKS, lane);
-
-            if (off % 8 != 0 || off >= cvt || fseen[off / 8]++)
-                bad_frag++;
-            else
-                who[off / 8] = (8 * g + lane / 4) << 16 | (16 * j + 4 * (lane % 4));
-        }
-        /* The converters' stores: thread t's piece it, block b, store h
-         * writes lanes 2 h, 2 h + 1 of its column. */
-        for (p = 0; p < pieces; p += 8) {
-            unsigned b, h, q;
-
-            for (b = 0; b < pb; b++)
-                for (h = 0; h < 2; h++) {
-                    unsigned groups = 0;
-
-                    for (q = 0; q < 8; q++) {
-                        unsigned j, l0;
-                        uint32_t off;
-
-                        smma_sm80_small_piece(p + q, S_BN, &col, &byte);
-                        j = byte * 16 / cb + b;
-                        l0 = (col % 8) * 4 + 2 * h;
-                        off = smma_sm80_small_frag_off(col / 8, j, S_BLOCKS, l0);
-                        if (smma_sm80_small_frag_off(col / 8, j, S_BLOCKS, l0 + 1) != off + 8 ||
-                            off % 16 != 0 || who[off / 8] != ((col << 16) | (16 * j + 8 * h)))
-                            bad_k++;
-                        groups |= 1u << (off / 16 % 8);
-                    }
-                    if (groups != 0xffu)
-                        bad_w++;
-                }
-        }
-        /* The mma warp's loads of block j: 256 consecutive bytes. */
-        for (p = 0; p < S_BN / 8 * S_BLOCKS; p++) {
-            unsigned g = p / S_BLOCKS, j = p % S_BLOCKS, lane, lo = ~0u, hi = 0;
-
-            for (lane = 0; lane < 32; lane++) {
-                uint32_t off = smma_sm80_small_frag_off(g, j, S_BLOCKS, lane);
-
-                lo = off < lo ? off : lo;
-                hi = off > hi ? off : hi;
-            }
-            if (lo % 256 != 0 || hi != lo + 248)
-                bad_r++;
-        }
-        {
-            /* A: 16 rows of cb bytes, a row after the other */
-            unsigned bad_a = 0, rp = cb / 16;
-
-            memset(seen, 0, S_BN * cb);
-            for (p = 0; p < 16 * rp; p++) {
-                smma_sm80_small_apiece(p, rp, &col, &byte);
-                if (col >= 16 || byte + 16 > cb || seen[col * cb + byte]++ ||
-                    (p % rp != 0 && byte != 16 * (p % rp)))
-                    bad_a++;
-            }
-            ok(bad_a == 0, "bs-small %s: A's pieces cover its 16 rows once, a row after the "
-               "other (%u wrong)", e2m1 ? "e2m1" : "8-bit", bad_a);
-        }
-        ok(bad_cover == 0, "bs-small %s: pieces cover the chunk once (%u wrong)",
-           e2m1 ? "e2m1" : "8-bit", bad_cover);
-        ok(bad_warp == 0, "bs-small %s: a warp copies 64 consecutive bytes of 8 columns (%u wrong)",
-           e2m1 ? "e2m1" : "8-bit", bad_warp);
-        ok(bad_frag == 0, "bs-small: fragment offsets are a bijection (%u wrong)", bad_frag);
-        ok(bad_k == 0, "bs-small %s: each store writes two lanes' registers of its column and "
-           "block (%u wrong)", e2m1 ? "e2m1" : "8-bit", bad_k);
-        ok(bad_w == 0, "bs-small %s: a quarter-warp's stores hit 8 bank groups (%u conflicts)",
-           e2m1 ? "e2m1" : "8-bit", bad_w);
-        ok(bad_r == 0, "bs-small: an mma warp's loads of a block are 256 consecutive bytes "
-           "(%u wrong)", bad_r);
-        free(seen);
-        free(fseen);
-        free(who);
-    }
-}
-
-/* sm80-bs-small's A fragments (softmma/sm80.h section 5), for the
- * kernel's 256 converter threads and 16-k blocks per chunk of 256 k: rows
- * of rb bytes a chunk (128: e2m1, 256: 8 bits, 512: bf16), pieces of 16
- * bytes a row after the other. */
-static void
-test_small_a(void)
-{
-    enum { CT = 256, BLOCKS = 16, KC = 256, AFR = BLOCKS * SMMA_SM80_SMALL_ABLOCK };
     static const unsigned rbs[] = { 128, 256, 512 };
     static const char *const names[] = { "e2m1", "8-bit", "bf16" };
-    uint32_t who[AFR / 4];
-    unsigned f, p;
-    unsigned bad_bij = 0, bad_rd = 0, bad_imm = 0, bad_b = 0;
+    unsigned f;
 
-    memset(who, 0xff, sizeof(who));
-    for (p = 0; p < BLOCKS * 32 * 4; p++) { /* (j, lane, r) */
-        unsigned j = p / 128, lane = p / 4 % 32, r = p % 4;
-        uint32_t off = smma_sm80_small_afrag_off(j, lane, r);
-
-        if (off % 4 != 0 || off >= AFR || off % SMMA_SM80_SMALL_ABLOCK >= 512 ||
-            who[off / 4] != 0xffffffffu)
-            bad_bij++;
-        else
-            who[off / 4] = p;
-        /* a lane's four registers are 16 aligned bytes, and block j's
-         * offsets are block 0's plus one constant */
-        if (off != smma_sm80_small_afrag_off(j, lane, 0) + 4 * r ||
-            smma_sm80_small_afrag_off(j, lane, 0) % 16 != 0 ||
-            smma_sm80_small_afrag_off(j, lane, 0) - smma_sm80_small_afrag_off(0, lane, 0) !=
-                smma_sm80_small_afrag_off(j, 0, 0))
-            bad_imm++;
-    }
-    ok(bad_bij == 0, "bs-small: A fragment offsets are a bijection onto the blocks' 512 bytes "
-       "(%u wrong)", bad_bij);
-    ok(bad_imm == 0, "bs-small: a lane's A registers are one 16-byte load at its block 0 "
-       "address plus a constant (%u wrong)", bad_imm);
-    for (p = 0; p < BLOCKS * 4; p++) { /* an mma warp's 16-byte loads of block j */
-        unsigned j = p / 4, q = p % 4, lane, groups = 0;
-
-        for (lane = 8 * q; lane < 8 * q + 8; lane++)
-            groups |= 1u << (smma_sm80_small_afrag_off(j, lane, 0) / 16 % 8);
-        if (groups != 0xffu)
-            bad_rd++;
-    }
-    ok(bad_rd == 0, "bs-small: an mma warp's 16-byte loads of A meet no bank conflict (%u)",
-       bad_rd);
-    for (p = 0; p < 4 * BLOCKS * 32; p++) { /* B: block j at block f's + (j - f) * 256 */
-        unsigned g = p / (BLOCKS * 32), j = p / 32 % BLOCKS, lane = p % 32, fj = (j ^ (j >> 2)) & 3;
-
-        if (smma_sm80_small_frag_off(g, j, BLOCKS, lane) !=
-            smma_sm80_small_frag_off(g, fj, BLOCKS, lane) + (j - fj) * 256)
-            bad_b++;
-    }
-    ok(bad_b == 0, "bs-small: B's block j is at block (j ^ j >> 2) & 3's offset plus (j - that) "
-       "x 256 (%u wrong)", bad_b);
     for (f = 0; f < 3; f++) {
-        const unsigned rb = rbs[f], rp = rb / 16, pieces = 16 * rp;
-        const unsigned np = rb == 128 ? 16 : rb == 512 ? 4 : 8; /* bf16 pairs of a piece */
-        unsigned it, w, u, h, bad_st = 0, worst = 0;
-        uint8_t seen[AFR / 4];
+        const unsigned rb = rbs[f], rp = rb / 16;
+        uint8_t seen[16 * 512];
+        unsigned p, row, byte, bad = 0;
 
         memset(seen, 0, sizeof(seen));
-        for (it = 0; it * CT < pieces; it++)
-            for (w = 0; w < CT / 32; w++)
-                for (u = 0; u < np / 2; u++)
-                    for (h = 0; h < 2; h++) {
-                        uint32_t addr[32][2];
-                        unsigned lane, n = 0, a, b2;
-
-                        for (lane = 0; lane < 32; lane++) {
-                            unsigned idx = it * CT + 32 * w + lane, row, byte, k, j, t, r;
-                            uint32_t off;
-
-                            if (idx >= pieces)
-                                continue;
-                            smma_sm80_small_apiece(idx, rp, &row, &byte);
-                            k = byte * KC / rb + 4 * u;
-                            j = k / 16;
-                            t = k % 16 / 4;
-                            /* pair 2 u + h (k 4 t + 2 h, + 1) of row `row` is register
-                             * row / 8 + 2 h of lane (row % 8) * 4 + t */
-                            r = row / 8 + 2 * h;
-                            off = smma_sm80_small_afrag_off(j, (row % 8) * 4 + t, r);
-                            if (who[off / 4] != (j * 32 + (row % 8) * 4 + t) * 4 + r ||
-                                seen[off / 4]++)
-                                bad_st++;
-                            addr[n][0] = off;
-                            addr[n++][1] = off / 4 % 32;
-                        }
-                        for (a = 0; a < n; a++) { /* distinct words in a's bank */
-                            unsigned same = 0;
-
-                            for (b2 = 0; b2 < n; b2++)
-                                if (addr[b2][1] == addr[a][1]) {
-                                    unsigned c, dup = 0;
-
-                                    for (c = 0; c < b2; c++)
-                                        dup |= addr[c][0] == addr[b2][0];
-                                    same += !dup;
-                                }
-                            worst = same > worst ? same : worst;
-                        }
-                    }
-        for (p = 0; p < AFR / 4; p++)
-            bad_st += (who[p] != 0xffffffffu) != (seen[p] == 1);
-        ok(bad_st == 0, "bs-small %s A: the converters' stores write every register once, "
-           "where its lane reads it (%u wrong)", names[f], bad_st);
-        ok(worst <= 4, "bs-small %s A: a warp's 4-byte stores meet at most 4 to a bank (%u)",
-           names[f], worst);
+        for (p = 0; p < 16 * rp; p++) {
+            smma_sm80_small_apiece(p, rp, &row, &byte);
+            if (row >= 16 || byte + 16 > rb || seen[row * rb + byte]++ || row != p / rp ||
+                byte != 16 * (p % rp))
+                bad++;
+        }
+        ok(bad == 0, "bs-small %s: A's pieces cover its 16 rows once, a row after the other "
+           "(%u wrong)", names[f], bad);
     }
 }
 
@@ -907,8 +696,7 @@ main(void)
     test_steps();
     test_scales();
     test_tile_order();
-    test_small();
-    test_small_a();
+    test_small_apiece();
     test_s3();
     test_s4_b(1);
     test_s4_b(2);
