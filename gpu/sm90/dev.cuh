@@ -470,6 +470,20 @@ s90_epilogue(const smma_sm90_plan &p, const s90_maps &maps, const s90_bufs &x, u
         s90_epilogue_tma<BN, SMMA_PIPE_F16, false>(p, maps, smem, sbase, d, wg, t, m0, n0, ebuf);
 }
 
+/* The first nb bytes at src, little-endian into w (the rest 0): the last
+ * unit of a row in the conversion passes (s90_bs_pre, s90_p32_pre), which
+ * reads no byte past the row. */
+template <int N>
+static __device__ __forceinline__ void
+s90_pre_tail(const uint8_t *src, uint32_t nb, uint32_t (&w)[N])
+{
+#pragma unroll
+    for (int i = 0; i < N; i++)
+        w[i] = 0;
+    for (uint32_t i = 0; i < nb; i++)
+        w[i / 4] |= (uint32_t) src[i] << (8 * (i % 4));
+}
+
 #endif /* SMMA_SM90_WG */
 
 #endif /* SOFTMMA_GPU_SM90_DEV_CUH */

@@ -503,14 +503,7 @@ s90_bs_pre(const smma_sm90_plan p, const s90_pre_op op)
         if (k0 + 16 <= p.k) {
             bs_load<F>(src, w);
         } else {
-            /* The bytes of the elements below K, little-endian into w. */
-            uint32_t nb = ((p.k - k0) * EBITS + 7) / 8, i;
-
-#pragma unroll
-            for (i = 0; i < 8; i++)
-                w[i] = 0;
-            for (i = 0; i < nb; i++)
-                w[i / 4] |= (uint32_t) src[i] << (8 * (i % 4));
+            s90_pre_tail(src, ((p.k - k0) * EBITS + 7) / 8, w); /* the bytes below K */
         }
         bs_unit<F, SF>(w, __ldg(op.sf + smma_sm90_sf_goff(&p, row, k0 >> p.vshift)), out);
         if (k0 + 16 > p.k)

@@ -496,16 +496,13 @@ s90_p32_pre(const smma_sm90_plan p, const s90_pre_op op)
 
     for (uint64_t u = (uint64_t) blockIdx.x * 256u + threadIdx.x; u < units;
          u += (uint64_t) gridDim.x * 256u) {
-        uint32_t row, k0, w[4] = { 0, 0, 0, 0 }, o[4];
+        uint32_t row, k0, w[4], o[4];
         const uint8_t *src;
 
         smma_sm90_pre_unit(u, p.k, &row, &k0);
         src = op.src + smma_sm90_pre_off(op.src_ld, row, k0, EBITS);
         if (k0 + 16 > p.k) {
-            uint32_t nb = F == SMMA_E2M1 ? (p.k - k0 + 1) / 2 : p.k - k0, i;
-
-            for (i = 0; i < nb; i++)
-                w[i / 4] |= (uint32_t) src[i] << (8 * (i % 4));
+            s90_pre_tail(src, ((p.k - k0) * EBITS + 7) / 8, w); /* the bytes below K */
         } else if (F == SMMA_E2M1) {
             uint2 v = *(const uint2 *) src;
 

@@ -28,15 +28,15 @@ typedef struct s90_bufs {
     const uint8_t *sa, *sb;
 } s90_bufs;
 
-/* One operand of a conversion pass (gemm_pre.cu): `rows` rows of k
- * elements as stored at src (src_ld bytes apart; their scales sf, for
- * sm90-bs), converted into dst (dst_ld bytes apart). */
+/* One operand of a conversion pass (s90_bs_pre in gemm_bs.cu, s90_p32_pre
+ * in gemm_p32.cu): `rows` rows of k elements as stored at src (src_ld
+ * bytes apart; their scales sf, for sm90-bs), converted into dst (dst_ld
+ * bytes apart). */
 typedef struct s90_pre_op {
     const uint8_t *src, *sf;
     uint8_t *dst;
     uint64_t src_ld, dst_ld;
     uint32_t rows;
-    uint32_t is_b;              /* B's scales (else A's) */
 } s90_pre_op;
 
 /* The tensor maps (SMMA_SM90_MAP_* order), passed to a kernel as a

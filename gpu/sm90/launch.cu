@@ -297,7 +297,6 @@ pre_gemm(const smma_gpu_gemm_args *a, const smma_sm90_plan *p, const smma_sm90_t
         op.src_ld = (w ? p->b_ld : p->a_ld) * smma_sm90_fmt_bits(f) / 8;
         op.dst_ld = bytes[w] / (w ? p->n : p->m);
         op.rows = w ? p->n : p->m;
-        op.is_b = w;
         if (kern == NULL)
             rc = set_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: no conversion pass for %s",
                          bs ? "sm90-bs" : "sm90-promote32", smma_format_name((smma_format) f));
