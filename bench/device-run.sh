@@ -70,10 +70,10 @@
 #             every SASS instruction (ncu-sm90.txt, ncu-sm90-sass.csv.gz)
 #   ncu-small Nsight Compute on one launch of sm80-bs-small (mxfp8,
 #             1 x 8192 x 8192; the version SMMA_SM80_BS_SMALL asks for:
-#             version 2 unset, 1 with =regs, 3 with =transposed, 4 with
-#             =split-transposed, 5 with =split-transposed-wide) and the
-#             SASS of gpu/sm80/bs_small.o,
-#             bs_small3.o and gemm_v2.o (ncu-small.txt, sass-sm80.tgz)
+#             the chosen one (5) unset, 1 with =regs, 3 with =transposed, 4
+#             with =split-transposed, 5 with =split-transposed-wide) and the
+#             SASS of gpu/sm80/bs_small.o and gemm_v2.o (ncu-small.txt,
+#             sass-sm80.tgz)
 set -u
 tarball=$1
 shift
@@ -284,7 +284,7 @@ for step in "$@"; do
         echo "ncu-small: exit $?"
         grep -E 'Throughput|Stall|Issue|Warp Cycles|Eligible|Registers|Duration|Sectors|Hit Rate|Occupancy|Bandwidth' \
             "$OUT/ncu-small.txt" | head -60
-        for o in gpu/sm80/bs_small.o gpu/sm80/bs_small3.o gpu/sm80/gemm_v2.o; do
+        for o in gpu/sm80/bs_small.o gpu/sm80/gemm_v2.o; do
             cuobjdump -sass -arch sm_90a "$o" >"$o.sass" 2>&1
         done
         tar czf "$OUT/sass-sm80.tgz" gpu/sm80/*.sass ;;

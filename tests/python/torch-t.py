@@ -7,20 +7,24 @@ GPU, against the models softmma names for it (doc/models.md), bit for bit.
     cublaslt-fp8-promoted, over a sweep of shapes (K a multiple of 128 and
     not, small M and N with large K);
   - fp16 D as well (both accumulations);
-  - per-tensor scales other than 1: the model's epilogue with alpha =
-    fp32(scale_a * scale_b);
+  - per-tensor scales other than 1 (K a multiple of 128 and not): the
+    model's epilogue with alpha = fp32(scale_a * scale_b);
   - row-wise scales (scale_a per row of A, scale_b per column of B, bf16
     D): the model's fp32 sum, then rn_fp32(rn_fp32(acc * scale_b[j]) *
     scale_a[i]) rounded to bf16;
+  - the bias (bf16 or fp16, D's format), after either kind of scales:
+    rn_fp32(x + bias), then D rounded; softmma.scaled_mm computes all of
+    these epilogues;
   - torch.matmul in bf16 (bf16 D) and fp16 (fp16 D) against h100-bf16;
   - Triton's tl.dot (where Triton is present; else a diagnostic): bf16
     against triton-dot-bf16 (= h100-bf16), e4m3 against triton-dot-fp8
     (= h100-fp8), k tiles of 32, 64 and 128.
-Where M N is small and K large cuBLASLt splits K (seen on an H200: fp8 at
-M N <= 4096 with K >= 8192, bf16 at M N <= 16384 with K >= 4096): there
-each point asks which slice counts S reproduce every output as S slices of
-128-aligned K, each the model's sum from zero, added in fp32 in order
-(softmma.gemm_split_k), and passes where one does (row-wise scales at
+Where M N is small and K large cuBLASLt may split K (seen on an H200: fp8
+at M N <= 4096 with K >= 8192, bf16 at M N <= 16384 with K >= 4096; its
+choice differs by card): there each point asks which slice counts S (1:
+not split) reproduce every output as S slices of 128-aligned K, each the
+model's sum from zero, added in fp32 in order (softmma.gemm_split_k), and
+passes where one does (row-wise scales at
 32 x 16 x 8192 gave the unsplit sum on an H200, and are checked so).
 Inputs are softmma.gemm_generate's (seeded, finite codes).  Each point
 checks every output up to 4,096 of them, else 4,096 sampled ones.  Skips
@@ -94,15 +98,17 @@ def check(model, d, a, b, af, bf, what, alpha=None):
     return v
 
 
-SLICES = (2, 3, 4, 5, 6, 8, 12, 16)
+SLICES = (1, 2, 3, 4, 5, 6, 8, 12, 16)
 _sums = {}
 
 
 def check_split(model, d, a, b, af, bf, what):
-    """Where cuBLASLt splits K: which of SLICES slices of 128-aligned K
-    (softmma.split_k_slices), each the model's fp32 sum from zero, summed in
-    fp32 in order, give every output (softmma.gemm_split_k).  A point that
-    at least one does; the counts that do go to the line."""
+    """Where cuBLASLt may split K: which of SLICES slices of 128-aligned K
+    (softmma.split_k_slices; 1: not split), each the model's fp32 sum from
+    zero, summed in fp32 in order, give every output (softmma.gemm_split_k).
+    A point that at least one does; the counts that do go to the line (the
+    choice is cuBLASLt's per card: bf16 1 x 4096 x 4096 was split in 2 on
+    an H200, not at all on an H100)."""
     dfmt = st.format_of(d)
     got = st.codes(d)
     fits = []
@@ -111,17 +117,20 @@ def check_split(model, d, a, b, af, bf, what):
             softmma.split_k_slices(a.shape[1], s_)
         except softmma.SoftmmaError:
             continue
+        # The cache holds a and b, so that their ids are not reused by
+        # another problem's operands while it lives.
         key = (id(a), id(b), model, s_)
         if key not in _sums:
-            _sums[key] = softmma.gemm_split_k(model, a, b, a_fmt=af, b_fmt=bf, slices=s_)
-        acc = _sums[key].view(np.float32)
+            _sums[key] = (a, b, softmma.gemm_split_k(model, a, b, a_fmt=af, b_fmt=bf,
+                                                     slices=s_))
+        acc = _sums[key][2].view(np.float32)
         want = acc.view(np.uint32) if dfmt == 'fp32' else softmma.encode(dfmt, acc, round='rn',
                                                                           sat=False)
         if np.array_equal(want, got):
             fits.append(s_)
-    t.ok(fits, '%s: cuBLASLt splits K; %s in %s slices of 128-aligned K, summed in fp32 in '
-         'order, gives all %d outputs' % (what, model, ' or '.join(map(str, fits)) or 'none of '
-                                        + repr(SLICES), got.size))
+    t.ok(fits, '%s: cuBLASLt splits K or not; %s in %s slices of 128-aligned K, summed in fp32 '
+         'in order, gives all %d outputs' % (what, model, ' or '.join(map(str, fits))
+                                             or 'none of ' + repr(SLICES), got.size))
 
 
 seed = 1
@@ -141,39 +150,77 @@ for af, bf in PAIRS:
                 else:
                     check(model, d, a, b, af, bf, what)
 
-# Per-tensor scales other than 1: the candidate alpha = fp32(scale_a * scale_b).
-for sa_, sb_ in ((2.0, 0.25), (1.1, 0.7), (3.0, 1.0 / 3.0)):
-    a, b, ta, tb = operands('e4m3', 'e4m3', 128, 128, 1024, 99)
-    sa_t = torch.tensor(sa_, device=dev, dtype=torch.float32)
-    sb_t = torch.tensor(sb_, device=dev, dtype=torch.float32)
-    alpha = float((sa_t * sb_t).item())
-    for fast, model in ((True, 'cublaslt-fp8-fast'), (False, 'cublaslt-fp8-promoted')):
-        d = torch._scaled_mm(ta, tb, scale_a=sa_t, scale_b=sb_t, out_dtype=torch.float32,
-                             use_fast_accum=fast)
-        check(model, d, a, b, 'e4m3', 'e4m3', '_scaled_mm scales %r, %r fast=%s, alpha %r' %
-              (sa_, sb_, fast, alpha), alpha=alpha)
+def check_scaled(model, d, a, b, what, **kw):
+    """Every output of d against softmma.scaled_mm (the model's fp32 sum,
+    then torch._scaled_mm's epilogue: the scales, the bias, D)."""
+    want = softmma.scaled_mm(model, a, b, a_fmt='e4m3', b_fmt='e4m3', out=st.format_of(d), **kw)
+    got = st.codes(d)
+    same = int((want == got).sum())
+    if not t.ok(same == got.size, '%s: %d of %d outputs equal softmma.scaled_mm over %s'
+                % (what, same, got.size, model)):
+        for i, j in list(zip(*np.nonzero(want != got)))[:3]:
+            t.diag('  D[%d][%d]: model 0x%x, torch 0x%x' % (i, j, want[i, j], got[i, j]))
+
+
+def f32s(x):
+    return torch.tensor(np.float32(x), device=dev, dtype=torch.float32)
+
+
+MODELS = ((True, 'cublaslt-fp8-fast'), (False, 'cublaslt-fp8-promoted'))
+TORCH_D = {'fp32': torch.float32, 'bf16': torch.bfloat16, 'fp16': torch.float16}
+
+# Per-tensor scales other than 1, K a multiple of 128 and not: the model's
+# epilogue with alpha = fp32(scale_a * scale_b).
+for (m, n, k), (sa_, sb_) in (((128, 128, 1024), (2.0, 0.25)), ((128, 128, 1024), (1.1, 0.7)),
+                              ((128, 128, 1024), (3.0, 1.0 / 3.0)), ((128, 128, 400), (1.1, 0.7)),
+                              ((64, 96, 1040), (3.0, 1.0 / 3.0))):
+    a, b, ta, tb = operands('e4m3', 'e4m3', m, n, k, 99 + k)
+    for fast, model in MODELS:
+        for dfmt in ('fp32', 'bf16', 'fp16') if k % 128 else ('fp32',):
+            d = torch._scaled_mm(ta, tb, scale_a=f32s(sa_), scale_b=f32s(sb_),
+                                 out_dtype=TORCH_D[dfmt], use_fast_accum=fast)
+            check_scaled(model, d, a, b, '_scaled_mm %dx%dx%d scales %r, %r fast=%s %s D'
+                         % (m, n, k, sa_, sb_, fast, dfmt), scale_a=np.float32(sa_),
+                         scale_b=np.float32(sb_))
+
+# The bias (torch takes it with bf16 or fp16 D, in D's format): added after
+# the scales, rn_fp32(rn_fp32(alpha acc) + bias), then D rounded (fp16 D
+# tells it from one fma: on an H100 one fma missed 1 of 16,384).
+rng = np.random.default_rng(3)
+for m, n, k in ((128, 128, 400), (64, 96, 1040), (128, 256, 2048)):
+    a, b, ta, tb = operands('e4m3', 'e4m3', m, n, k, 77 + k)
+    for fast, model in MODELS:
+        for dfmt in ('bf16', 'fp16'):
+            bias = torch.from_numpy(((rng.random(n) - 0.5) * 8).astype(np.float32)).to(dev)
+            bias = bias.to(TORCH_D[dfmt])
+            d = torch._scaled_mm(ta, tb, scale_a=f32s(1.1), scale_b=f32s(0.7), bias=bias,
+                                 out_dtype=TORCH_D[dfmt], use_fast_accum=fast)
+            check_scaled(model, d, a, b, '_scaled_mm %dx%dx%d scales 1.1, 0.7, %s bias, fast=%s'
+                         % (m, n, k, dfmt, fast), scale_a=np.float32(1.1),
+                         scale_b=np.float32(0.7), bias=bias.float().cpu().numpy())
 
 # Row-wise scales: the model's fp32 sum (not split at 32 x 16 x 8192 either),
-# then each scale in the epilogue,
-# B's column scale first (rn_fp32 after each multiplication), then bf16.
-# On an H200 that order fit 362,496 of 362,496 outputs with fast
-# accumulation, where scale_a first, or rn_fp32(scale_a scale_b) once,
-# missed 1-3 (bench/logs/h200-torch-cublaslt.log).
+# then each scale in the epilogue, B's column scale first (rn_fp32 after
+# each multiplication), then the bias where there is one, then bf16.  On an
+# H200 that order fit 362,496 of 362,496 outputs with fast accumulation,
+# where scale_a first, or rn_fp32(scale_a scale_b) once, missed 1-3
+# (bench/logs/h200-torch-cublaslt.log).
 rng = np.random.default_rng(5)
 for m, n, k in ((128, 128, 1024), (64, 96, 400), (128, 256, 2048), (32, 16, 8192)):
     a, b, ta, tb = operands('e4m3', 'e4m3', m, n, k, 21 + k)
     sa_ = (np.exp2(rng.integers(-3, 4, m)) * (1 + rng.random(m))).astype(np.float32)
     sb_ = (np.exp2(rng.integers(-3, 4, n)) * (1 + rng.random(n))).astype(np.float32)
-    for fast, model in ((True, 'cublaslt-fp8-fast'), (False, 'cublaslt-fp8-promoted')):
-        d = torch._scaled_mm(ta, tb, scale_a=torch.from_numpy(sa_).to(dev).view(m, 1),
-                             scale_b=torch.from_numpy(sb_).to(dev).view(1, n),
-                             out_dtype=torch.bfloat16, use_fast_accum=fast)
-        acc = softmma.gemm(model, a, b, a_fmt='e4m3', b_fmt='e4m3', d_fmt='fp32').view(np.float32)
-        want = softmma.encode('bf16', ((acc * sb_[None, :]) * sa_[:, None]).astype(np.float64))
-        got = st.codes(d)
-        same = int((want.astype(np.uint16) == got).sum())
-        t.ok(same == m * n, '_scaled_mm row-wise scales %dx%dx%d fast=%s bf16: %d of %d outputs '
-             'equal %s, then (acc * scale_b) * scale_a' % (m, n, k, fast, same, m * n, model))
+    bias = torch.from_numpy(((rng.random(n) - 0.5) * 8).astype(np.float32)).to(dev)
+    bias = bias.to(torch.bfloat16)
+    for fast, model in MODELS:
+        for bi in (None, bias) if k <= 1024 else (None,):
+            d = torch._scaled_mm(ta, tb, scale_a=torch.from_numpy(sa_).to(dev).view(m, 1),
+                                 scale_b=torch.from_numpy(sb_).to(dev).view(1, n), bias=bi,
+                                 out_dtype=torch.bfloat16, use_fast_accum=fast)
+            check_scaled(model, d, a, b, '_scaled_mm row-wise scales %dx%dx%d fast=%s%s'
+                         % (m, n, k, fast, '' if bi is None else ', bf16 bias'),
+                         scale_a=sa_, scale_b=sb_,
+                         bias=None if bi is None else bi.float().cpu().numpy())
 
 # torch.matmul in bf16 (bf16 D) and fp16 (fp16 D): h100-bf16 in one chain
 # where cuBLAS runs one.
