@@ -16,13 +16,15 @@
 
 /* What tests/python/torch-t found of cuBLASLt's fp8 GEMM, the same for its
  * fast (cublaslt-fp8-fast) and promoted (cublaslt-fp8-promoted) accumulation. */
-#define CUBLASLT_FP8_STATUS                                                                  \
-    "validated on H200 through PyTorch 2.11 (cuBLASLt of CUDA 13.0): 249,600 outputs of "  \
-    "75 problems, every fp8 pair torch takes, fp32, bf16 and fp16 D, per-tensor scales as " \
-    "alpha; row-wise scales (bf16 D, B's then A's in the epilogue) 55,808 outputs of 4 "    \
-    "problems; where cuBLASLt splits K (small M N, large K) each 128-aligned slice is "     \
-    "this model from zero and the slices add in fp32 in order: 48,384 outputs of 27 "      \
-    "problems (softmma.gemm_split_k; tests/python/torch-t)"
+#define CUBLASLT_FP8_STATUS                                                              \
+    "validated on H200 and H100 through PyTorch 2.11 (cuBLASLt of CUDA 13.0): 249,600 "  \
+    "outputs of 75 problems, every fp8 pair torch takes, fp32, bf16 and fp16 D; "        \
+    "per-tensor scales as alpha, 233,472 outputs (K not a multiple of 128 too); row-wise "\
+    "scales (bf16 D, B's then A's in the epilogue) 55,808 outputs of 4 problems; the "   \
+    "bias after the scales, rounded to fp32 once more, 266,240 outputs "                 \
+    "(softmma.scaled_mm); where cuBLASLt splits K (small M N, large K; its choice per "  \
+    "card) each 128-aligned slice is this model from zero and the slices add in fp32 in "\
+    "order: 48,384 outputs of 27 problems (softmma.gemm_split_k; tests/python/torch-t)"
 
 /* The k order of sm_90's mma.sync.m16n8k32 with fp8 operands as two f16
  * HMMA.16816 steps: each 8-bit register of A and B holds four consecutive k
@@ -127,7 +129,8 @@ static const smma_model models[] = {
 static const smma_model_alias aliases[] = {
     { .name = "cublaslt-bf16", .model = "h100-bf16",
       .summary = "cuBLASLt bf16 GEMM (torch.matmul) where it sums each output in one chain",
-      .status = PROV " (H200 through PyTorch 2.11: 16,423 of 16,423 sampled outputs of 7 "
+      .status = PROV " (H200 and H100 through PyTorch 2.11: 16,423 of 16,423 sampled outputs "
+                "of 7 "
                 "problems, 1x1x1 to 512^3, bf16 D; fp16 operands and D 28,711 of 10, a "
                 "test that cannot tell it from exact-rn; where cuBLASLt splits K, each "
                 "128-aligned slice this model from zero, added in fp32 in order: 24,576 "
@@ -138,12 +141,12 @@ static const smma_model_alias aliases[] = {
       .status = CUBLASLT_FP8_STATUS },
     { .name = "triton-dot-bf16", .model = "h100-bf16",
       .summary = "Triton's tl.dot on bf16 (Hopper wgmma): one fp32 chain in k order",
-      .status = "validated on H200 through Triton 3.6: 24,576 sampled outputs of 6 "
+      .status = "validated on H200 and H100 through Triton 3.6: 24,576 sampled outputs of 6 "
                 "problems (M, N 64-128, K 520-4096; k tiles 32 and 64; fp32 D; "
                 "tests/python/torch-t)" },
     { .name = "triton-dot-fp8", .model = "h100-fp8",
       .summary = "Triton's tl.dot on e4m3 (Hopper wgmma): one h100-fp8 chain, not promoted",
-      .status = "validated on H200 through Triton 3.6: 36,864 sampled outputs of 9 "
+      .status = "validated on H200 and H100 through Triton 3.6: 36,864 sampled outputs of 9 "
                 "problems (M, N 64-128, K 520-4096; k tiles 32, 64, 128; fp32 D; "
                 "tests/python/torch-t)" },
 };
