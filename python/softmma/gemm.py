@@ -300,15 +300,20 @@ def split_k_match(d, a, b, *, model, a_fmt, b_fmt, d_fmt='fp32', slices=range(2,
     return sorted(out, key=lambda r: r.mismatches)
 
 
-def _f32_vector(x, length, what):
-    v = np.asarray(x, dtype=np.float64).reshape(-1)
-    if v.size != length:
-        raise SoftmmaError('%s: %d values, not %d' % (what, v.size, length))
-    f = v.astype(np.float32)
-    if not np.array_equal(f.astype(np.float64), v, equal_nan=True):
-        raise SoftmmaError('%s: values that fp32 does not hold exactly (pass the fp32 values '
-                           'the library used, e.g. np.float32(x))' % what)
-    return f
+def _f32_values(x, length, what):
+    """The values of x, a float32 numpy array of `length` elements in any
+    shape (a torch scale of M x 1 as .numpy() gives it), flattened; nothing
+    is converted."""
+    _lib.require_array(x, what, np.float32)
+    if x.size != length:
+        raise SoftmmaError('%s: %d values, not %d' % (what, x.size, length))
+    return x.reshape(-1)
+
+
+def _f32_scalar(x, what):
+    """An fp32 number (_lib.require_f32: nothing that would round) as
+    np.float32."""
+    return np.array(_lib.require_f32(x, what), dtype=np.uint32).view(np.float32)[()]
 
 
 def scaled_mm(model, a, b, *, a_fmt, b_fmt, scale_a=1.0, scale_b=1.0, bias=None, out='fp32',
@@ -323,23 +328,25 @@ def scaled_mm(model, a, b, *, a_fmt, b_fmt, scale_a=1.0, scale_b=1.0, bias=None,
     B's first, x = (acc * scale_b[j]) * scale_a[i]; then the bias (N values,
     one a column, held exactly by the output format; torch refuses a bias
     with fp32 D), x + bias rounded to fp32; then D rounded to nearest in
-    out ('fp32', 'bf16', 'fp16').  Scales and bias are fp32 values; rowwise
-    (None: row-wise where either scale holds more than one value) says which
-    for M = N = 1.  Returns D's codes, as gemm does."""
+    out ('fp32', 'bf16', 'fp16').  Per-tensor scales are numbers fp32 holds
+    exactly; row-wise scales and the bias float32 numpy arrays (any shape of
+    that many elements); nothing is converted.  rowwise (None: row-wise where
+    either scale holds more than one value) says which for M = N = 1.
+    Returns D's codes, as gemm does."""
     a, b = _plain_operands(a, b, out, 'out')
     m, n = a.shape[0], b.shape[1]
     if rowwise is None:
         rowwise = np.size(scale_a) != 1 or np.size(scale_b) != 1
     if rowwise:
-        sa_ = _f32_vector(scale_a, m, 'scale_a (one a row of A)')
-        sb_ = _f32_vector(scale_b, n, 'scale_b (one a column of B)')
+        sa_ = _f32_values(scale_a, m, 'scale_a (one a row of A)')
+        sb_ = _f32_values(scale_b, n, 'scale_b (one a column of B)')
     else:
-        sa_ = _f32_vector(scale_a, 1, 'scale_a')[0]
-        sb_ = _f32_vector(scale_b, 1, 'scale_b')[0]
+        sa_ = _f32_scalar(scale_a, 'scale_a')
+        sb_ = _f32_scalar(scale_b, 'scale_b')
     if bias is not None:
         if out == 'fp32':
             raise SoftmmaError('a bias with fp32 D: torch._scaled_mm refuses it')
-        bv = _f32_vector(bias, n, 'bias (one a column of D)')
+        bv = _f32_values(bias, n, 'bias (one a column of D)')
         back = codec.decode(out, codec.encode(out, bv, round='rn', sat=False))
         if not np.array_equal(np.asarray(back, np.float32), bv, equal_nan=True):
             raise SoftmmaError('bias: values that %s does not hold exactly' % out)

@@ -435,7 +435,14 @@ t.raises(lambda: softmma.scaled_mm('cublaslt-fp8-fast', sm['a'], sm['b'], scale_
                                    scale_b=rb, **smw), '5 values, not 24',
          'scaled_mm: row-wise scale_a of the wrong length refused')
 t.raises(lambda: softmma.scaled_mm('cublaslt-fp8-fast', sm['a'], sm['b'], scale_a=1.1, **smw),
-         'fp32 does not hold', 'scaled_mm: a scale that is not an fp32 value refused')
+         'not an fp32 number', 'scaled_mm: a scale that is not an fp32 value refused')
+t.raises(lambda: softmma.scaled_mm('cublaslt-fp8-fast', sm['a'], sm['b'],
+                                   scale_a=ra.astype(np.float64), scale_b=rb, **smw),
+         'must have dtype float32', 'scaled_mm: row-wise scales of another dtype refused')
+t.ok(np.array_equal(softmma.scaled_mm('cublaslt-fp8-fast', sm['a'], sm['b'],
+                                      scale_a=ra.reshape(24, 1), scale_b=rb.reshape(1, 40),
+                                      **smw), b_first.view(np.uint32)),
+     "scaled_mm: row-wise scales shaped as torch's (M x 1, 1 x N)")
 t.raises(lambda: softmma.scaled_mm('cublaslt-fp8-fast', sm['a'], sm['b'], out='e4m3', **smw),
          "out must be", "scaled_mm: out 'e4m3' refused")
 
