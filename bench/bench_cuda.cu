@@ -20,8 +20,9 @@
 /* The clock sampler: NVML, opened at run time (dlopen), so that the
  * benchmark builds and runs where the driver's libnvidia-ml is missing; a
  * thread reads the SM clock and the board power about every millisecond
- * while bench_time runs its timed reps.  Only the few NVML entry points it
- * needs are declared here. */
+ * (SMMA_BENCH_CLOCK_MS milliseconds; 0 turns the sampler off) while
+ * bench_time runs its timed reps.  Only the few NVML entry points it needs
+ * are declared here. */
 namespace {
 
 typedef struct nvml_dev *nvml_device;
@@ -74,9 +75,12 @@ struct sampler {
 
     void start(void)
     {
-        if (!nvml().ok)
+        const char *env = getenv("SMMA_BENCH_CLOCK_MS");
+        long period = env != NULL && *env != '\0' ? strtol(env, NULL, 10) : 1;
+
+        if (period <= 0 || !nvml().ok)
             return;
-        th = std::thread([this] {
+        th = std::thread([this, period] {
             nvml_api &a = nvml();
 
             while (!stop.load()) {
@@ -89,7 +93,7 @@ struct sampler {
                     mhz_max = std::max(mhz_max, mhz);
                     n++;
                 }
-                std::this_thread::sleep_for(std::chrono::microseconds(1000));
+                std::this_thread::sleep_for(std::chrono::milliseconds(period));
             }
         });
     }

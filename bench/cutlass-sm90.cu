@@ -93,9 +93,6 @@
 #include "cutlass/kernel_hardware_info.h"
 #include "cutlass/util/packed_stride.hpp"
 
-#ifdef WITH_SOFTMMA
-#include <softmma/gpu.h>
-#endif
 
 #define CK(x)                                                                   \
     do {                                                                        \
@@ -306,61 +303,7 @@ static void run_cutlass(Problem &p, bool first)
 }
 
 #ifdef WITH_SOFTMMA
-/* The softmma kernel named by SMMA_BENCH_KERNEL on the same buffers. */
-static void run_softmma(Problem &p, bool first)
-{
-    const char *name = getenv("SMMA_BENCH_KERNEL");
-    if (name == nullptr || *name == '\0')
-        name = "sm90-v2";
-    smma_gpu_kernel kernel;
-    smma_error err;
-    if (smma_gpu_kernel_from_name(name, &kernel, &err) != 0) {
-        printf("%5d x %5d x %5d  softmma %s: %s; skipped\n", p.m, p.n, p.k, name, err.msg);
-        return;
-    }
-    smma_gpu_gemm_args x;
-    memset(&x, 0, sizeof(x));
-    x.shape.a_fmt = x.shape.b_fmt = SMMA_BF16;
-    x.shape.scale_fmt = SMMA_NONE;
-    x.shape.vec = 32;
-    x.shape.c_fmt = SMMA_NONE;
-    x.shape.d_fmt = p.fp32 ? SMMA_FP32 : SMMA_BF16;
-    x.shape.m = p.m;
-    x.shape.n = p.n;
-    x.shape.k = p.k;
-    x.shape.has_alpha = false; /* no alpha: 1, as the 16-bit kernels run in gemm-bench */
-    x.a = p.a;
-    x.lda = p.k;
-    x.a_kmajor = true;
-    x.b = p.b;
-    x.ldb = p.k;
-    x.b_kmajor = true;
-    x.d = p.d;
-    x.ldd = p.n;
-    x.kernel = kernel;
-
-    char msg[256];
-    CK(cudaMemset(p.d, 0xff, p.d_bytes()));
-    if (smma_gpu_gemm(&x, msg, sizeof(msg)) != SMMA_GPU_STATUS_OK) {
-        printf("%5d x %5d x %5d  softmma %s: %s; skipped\n", p.m, p.n, p.k, name, msg);
-        return;
-    }
-    double ms = median_ms([&] {
-        char m[256];
-        if (smma_gpu_gemm(&x, m, sizeof(m)) != SMMA_GPU_STATUS_OK) {
-            fprintf(stderr, "softmma %s: %s\n", name, m);
-            exit(1);
-        }
-    });
-    CK(cudaGetLastError());
-    double tf = 2.0 * p.m * p.n * p.k / ms / 1e9;
-    printf("%5d x %5d x %5d  softmma %-9s: %8.4f ms %7.1f TFLOP/s  %.3fx cuBLAS", p.m, p.n, p.k,
-           name, ms, tf, p.cublas_ms / ms);
-    if (p.best_ms > 0)
-        printf("  %.3fx best CUTLASS", p.best_ms / ms);
-    printf("\n");
-    compare(p, first);
-}
+#include "cutlass-softmma.h"
 #endif
 
 __global__ void fill(bf16 *x, size_t n, uint32_t seed)
@@ -424,7 +367,7 @@ static void one_shape(cublasHandle_t h, int m, int n, int k)
         }
 #ifdef WITH_SOFTMMA
     if (only_config < 0 || only_config == count)
-        run_softmma(p, first);
+        run_softmma(p, first, "sm90-v2", p.fp32);
 #endif
     double cb2 = median_ms(cublas);
     printf("%5d x %5d x %5d  cuBLAS again: %8.4f ms %7.1f TFLOP/s\n", m, n, k, cb2,

@@ -25,8 +25,7 @@
 #   ncu       Nsight Compute on one launch of sm80-v2 at 4096^3 (ncu-v2.txt,
 #             ncu-v2-sass.csv.gz: stall samples per SASS instruction)
 #   clocks    sm80-v2 and cuBLAS, 100 runs each, with the SM clock and power
-#             seen meanwhile (clocks.log); V2_TILES="mbar ..." adds those
-#             SMMA_SM80_V2_TILE variants
+#             seen meanwhile (clocks.log)
 #   gemm-bs   tests/gpu/gemm-bs-t at TEST_LEVEL (gemm-bs-t.log)
 #   bench-bs  bench/gemm-bench --formats all (bench-bs.log)
 #   bench-small  bench/gemm-bench --formats all --shapes small (bench-small.log)
@@ -141,10 +140,6 @@ for step in "$@"; do
         # timed runs, 100 runs each (the median of 100).
         {
             ./bench/gemm-bench --kernels sm80-v2 --shapes square --reps 100
-            for tile in ${V2_TILES:-}; do
-                echo "SMMA_SM80_V2_TILE=$tile:"
-                SMMA_SM80_V2_TILE=$tile ./bench/gemm-bench --kernels sm80-v2 --shapes square --reps 100
-            done
         } >"$OUT/clocks.log" 2>&1
         cat "$OUT/clocks.log" ;;
     bench)
@@ -156,10 +151,6 @@ for step in "$@"; do
             ./bench/gemm-bench --kernels sm80-v2 --b nmajor --shapes square
             echo "SMMA_SM80_V2_STAGES=3:"
             SMMA_SM80_V2_STAGES=3 ./bench/gemm-bench --kernels sm80-v2 --shapes square
-            for tile in 128x128 256x128 mbar; do
-                echo "SMMA_SM80_V2_TILE=$tile:"
-                SMMA_SM80_V2_TILE=$tile ./bench/gemm-bench --kernels sm80-v2 --shapes square
-            done
             ./bench/gemm-bench --ceilings
             nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu --format=csv
         } >"$OUT/bench.log" 2>&1

@@ -11,7 +11,9 @@
  * measured in the same process).  Where A and B together are smaller than
  * 200 MB, several copies are made and the runs rotate through them, so that
  * a small problem is not timed from the 50 MB L2.  Nothing is locked and no
- * clock is changed: the clock the driver reports is printed.
+ * clock is changed: the clock the driver reports is printed (NVML, sampled
+ * every millisecond during the timed runs; SMMA_BENCH_CLOCK_MS=N every N,
+ * 0 not at all).
  *
  * Build: `make bench` (needs CUDA and cuBLASLt).  Run:
  *     bench/gemm-bench [--reps N] [--warmup N] [--kernels sm80-v2,sm80-v1]

@@ -91,11 +91,15 @@ smma_gpu_v2_stages(size_t smem)
 }
 
 int
-smma_gpu_v2_choose(const char *tile, const char *stages, size_t smem, smma_gpu_v2_tile *t,
-                   size_t *nstages, char *msg, size_t msg_len)
+smma_gpu_v2_choose(const char *tile, const char *stages, size_t smem, size_t *nstages,
+                   char *msg, size_t msg_len)
 {
     const size_t fit = smma_gpu_v2_stages(smem);
 
+    if (tile != NULL && tile[0] != '\0')
+        return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-v2: "
+                            "SMMA_SM80_V2_TILE=%s: sm80-v2 has one tile, 128 x 256 (its "
+                            "variants were removed)", tile);
     if (fit == 0)
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EARCH, "sm80-v2: the device has %zu "
                             "bytes of shared memory per block", smem);
@@ -111,31 +115,6 @@ smma_gpu_v2_choose(const char *tile, const char *stages, size_t smem, smma_gpu_v
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-v2: "
                             "SMMA_SM80_V2_STAGES=%s: not 3 or 4", stages);
     }
-    if (tile == NULL || tile[0] == '\0') {
-        *t = SMMA_GPU_V2_DEFAULT;
-        return SMMA_GPU_STATUS_OK;
-    }
-    if (strcmp(tile, "128x128") == 0) {
-        *t = SMMA_GPU_V2_128X128; /* its own 3 stages of 32 KB */
-        return SMMA_GPU_STATUS_OK;
-    }
-    if (strcmp(tile, "256x128") == 0)
-        *t = SMMA_GPU_V2_256X128;
-    else if (strcmp(tile, "mbar") == 0)
-        *t = SMMA_GPU_V2_MBAR;
-    else
-        return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-v2: "
-                            "SMMA_SM80_V2_TILE=%s: not 128x128, 256x128 or mbar", tile);
-    /* Both run 4 stages of 48 KB (mbar: and 8 bytes of mbarrier each per
-     * stage twice). */
-    if (fit < 4 || (*t == SMMA_GPU_V2_MBAR && smem < 4u * (SMMA_GPU_V2_STAGE + 16u)))
-        return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EARCH, "sm80-v2: "
-                            "SMMA_SM80_V2_TILE=%s needs 4 stages of 48 KB; %zu bytes of shared "
-                            "memory per block do not hold them", tile, smem);
-    if (*nstages < 4)
-        return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-v2: "
-                            "SMMA_SM80_V2_TILE=%s runs 4 stages, SMMA_SM80_V2_STAGES=%s asks "
-                            "for 3", tile, stages);
     return SMMA_GPU_STATUS_OK;
 }
 

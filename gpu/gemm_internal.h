@@ -33,23 +33,16 @@ size_t smma_gpu_smem_optin(int major, int minor);
 /* The number of stages sm80-v2 runs with in smem bytes (0: it cannot). */
 size_t smma_gpu_v2_stages(size_t smem);
 
-/* sm80-v2's tuning knobs (bench/gemm-bench, tests/gpu/gemm-t): the CTA
- * tile SMMA_SM80_V2_TILE ("128x128", "256x128", "mbar"; NULL or empty: the
- * default 128 x 256) and the stages SMMA_SM80_V2_STAGES ("3" or "4"; NULL
- * or empty: as many as smem bytes of shared memory per block hold).  Stores
- * the variant and the stages and returns SMMA_GPU_STATUS_OK, or refuses
- * with the value in the message: EINVAL for a value it does not know or a
- * pair that contradicts itself, EARCH for what the device's shared memory
- * cannot hold. */
-typedef enum smma_gpu_v2_tile {
-    SMMA_GPU_V2_DEFAULT,
-    SMMA_GPU_V2_128X128,
-    SMMA_GPU_V2_256X128,
-    SMMA_GPU_V2_MBAR
-} smma_gpu_v2_tile;
-
-int smma_gpu_v2_choose(const char *tile, const char *stages, size_t smem, smma_gpu_v2_tile *t,
-                       size_t *nstages, char *msg, size_t msg_len);
+/* sm80-v2's stages, SMMA_SM80_V2_STAGES ("3" or "4"; NULL or empty: as
+ * many as smem bytes of shared memory per block hold; tests/gpu/gemm-t runs
+ * the 3 stages of an A100 on a larger device this way).  tile is the value
+ * of SMMA_SM80_V2_TILE, which chose among tile variants that were never
+ * faster than the 128 x 256 tile and are removed: any value but NULL or
+ * empty is refused.  Stores the stages and returns SMMA_GPU_STATUS_OK, or
+ * refuses with the value in the message: EINVAL for a value it does not
+ * know, EARCH for what the device's shared memory cannot hold. */
+int smma_gpu_v2_choose(const char *tile, const char *stages, size_t smem, size_t *nstages,
+                       char *msg, size_t msg_len);
 
 /* Which version of sm80-bs-small runs the problem x (gpu/sm80/bs_small.cu).
  * 1 (a warp's own chain) when knob, the value of SMMA_SM80_BS_SMALL, is

@@ -159,20 +159,6 @@ mbar_arrive(uint32_t bar)
                  : "memory");
 }
 
-/* The mbarrier's arrival (counted in its expected count: .noinc) happens
- * once every cp.async this thread issued before has landed. */
-__device__ __forceinline__ void
-cp_async_mbar_arrive(uint32_t bar)
-{
-    asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];\n" ::"r"(bar) : "memory");
-}
-
-/* Waits for every cp.async of this thread, committed to a group or not. */
-__device__ __forceinline__ void
-cp_async_wait_all(void)
-{
-    asm volatile("cp.async.wait_all;\n" ::: "memory");
-}
 
 __device__ __forceinline__ void
 st_shared_v4(uint32_t dst, uint32_t x)

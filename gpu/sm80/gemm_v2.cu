@@ -25,12 +25,10 @@
  *     are spread over the k16 steps.
  *   - CTAs are ordered in groups of 16 tile rows (smma_sm80_tile_of) so that
  *     the CTAs running together read the same panels of A and B from L2.
- *   - The same code is built for two other CTA tiles, 128 x 128 (4 warps,
- *     3 stages, two CTAs per SM, so that one CTA's barrier and epilogue
- *     overlap the other's mma) and 256 x 128, and the default tile is also
- *     built with mbarriers in place of the tile's barrier (sm80_v2mb_kernel
- *     below); SMMA_SM80_V2_TILE picks one, for bench/gemm-bench to compare
- *     them (bench/sm80-kernels.md: none is faster on the H100).
+ *   - One CTA tile.  Tiles of 128 x 128 (two CTAs per SM) and 256 x 128, and
+ *     mbarriers in place of the tile's barrier, were built and measured
+ *     beside it and were never faster (bench/sm80-kernels.md); they are
+ *     removed.
  *
  * Tails: any M and N (rows past M and columns past N are read as zeros and
  * not written); K a multiple of 8.  A chunk of 8 k past K is stored as -0 in
@@ -53,10 +51,9 @@ namespace {
 using namespace sm80tile;
 
 /* The CTA tile: WARPS_M x WARPS_N warps of 64 x 64 (tile.cuh), BK = 64 k
- * per stage.  The default is 128 x 256 (8 warps, one CTA per SM); 128 x 128
- * (4 warps, two CTAs per SM) and 256 x 128 are kept as tuning variants,
- * chosen with SMMA_SM80_V2_TILE (the numerics do not depend on the tile:
- * each element is still one accumulator chain in k order). */
+ * per stage: 128 x 256 (8 warps, one CTA per SM), with 4 stages, or 3 where
+ * the device has less shared memory (the numerics do not depend on the
+ * stages: each element is one accumulator chain in k order). */
 template <int WARPS_M, int WARPS_N, int STAGES_, int MIN_BLOCKS>
 struct v2_cfg {
     static constexpr int BM = 64 * WARPS_M, BN = 64 * WARPS_N, WN = WARPS_N;
@@ -304,124 +301,14 @@ v2_run(sm80_params p, cudaStream_t st, char *msg, size_t msg_len)
                                                          msg, msg_len);
 }
 
-/* ---- The mbarrier variant (SMMA_SM80_V2_TILE=mbar) -----------------------
- *
- * The same warps, tile, stages, loads and fragment pipeline, with the
- * tile's __syncthreads replaced by two mbarriers per stage: full[s]
- * completes when every thread's copies into stage s have landed
- * (cp.async.mbarrier.arrive), empty[s] when the 8 warps have read stage s
- * for the last time.  With AHEAD = 2 (SMMA_SM80_V2_TILE=mbar) the loads of
- * a tile go two tiles ahead (into the stage of tile kt - 2, not kt - 1), so
- * that a warp waits for the slowest warp only if that one is a whole tile
- * behind: the warps of an SM drift apart instead of meeting at every k
- * tile.  (AHEAD = 3 would keep the loads as far ahead as the barrier
- * version does and wait, at the start of each tile, for every warp to have
- * finished the previous one; on the H100 it was slower still, see
- * bench/sm80-kernels.md.)  The numerics are those of the
- * other variants: the mma of each element run in the same k order. */
-template <class C, int AHEAD_>
-struct v2mb_cfg : C {
-    static constexpr int BAR_BYTES = 16 * C::STAGES; /* full[s], empty[s] */
-    static constexpr int AHEAD = AHEAD_;             /* tiles loaded ahead of the one computed */
-    static_assert(AHEAD >= 1 && AHEAD < C::STAGES, "a stage to compute from");
-};
-
-template <class C, bool FP16, bool B_KMAJOR>
-__global__ void __launch_bounds__(C::THREADS, C::MINB)
-sm80_v2mb_kernel(sm80_params p)
-{
-    constexpr int BM = C::BM, BN = C::BN, STAGES = C::STAGES, STAGE_BYTES = C::STAGE_BYTES;
-    constexpr int AHEAD = C::AHEAD;
-    extern __shared__ __align__(128) uint8_t smem[];
-    const uint32_t base = smem_u32(smem), bars = base + STAGES * STAGE_BYTES;
-    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const uint32_t wm = (warp / C::WN) * 64, wn = (warp % C::WN) * 64;
-    const uint32_t ktiles = (p.k + BK - 1) / BK;
-    uint32_t tm, tn;
-    float acc[4][8][4];
-    frags f[2];
-    v2_plan q;
-
-    smma_sm80_tile_of(blockIdx.x, p.tiles_m, p.tiles_n, p.group, &tm, &tn);
-    if (threadIdx.x < STAGES) {
-        mbar_init(bars + 8 * threadIdx.x, C::THREADS);               /* full: every thread */
-        mbar_init(bars + 8 * (STAGES + threadIdx.x), C::THREADS / 32); /* empty: every warp */
-    }
-    __syncthreads();
-    v2_plan_make<C, B_KMAJOR>(p, tm, tn, lane, wm, wn, q);
-    acc_init(p, tm * BM + wm, tn * BN + wn, lane, acc);
-
-    for (int s = 0; s < AHEAD; s++) {
-        v2_load<C, B_KMAJOR>(p, q, base + s * STAGE_BYTES, s, ktiles, -1);
-        cp_async_mbar_arrive(bars + 8 * s);
-    }
-    mbar_wait(bars, 0);
-    v2_frags<C, B_KMAJOR>(base, q, 0, f[0]);
-
-    /* Tile kt: its steps load the fragments of the next step (the last
-     * step: step 0 of tile kt + 1, once it has landed) and issue a third
-     * each of the loads of tile kt + AHEAD, into the stage that tile
-     * kt + AHEAD - STAGES held, once every warp has released it. */
-    for (uint32_t kt = 0; kt + 1 < ktiles; kt++) {
-        const uint32_t s = kt % STAGES, st = base + s * STAGE_BYTES;
-        const uint32_t ns = (kt + 1) % STAGES, next = base + ns * STAGE_BYTES;
-        const uint32_t lt = kt + AHEAD, ls = lt % STAGES, lst = base + ls * STAGE_BYTES;
-
-        if (lt >= STAGES)
-            mbar_wait(bars + 8 * (STAGES + ls), (lt / STAGES - 1) & 1);
-#pragma unroll
-        for (int kk = 0; kk < BK / 16; kk++) {
-            if (kk + 1 < BK / 16) {
-                v2_frags<C, B_KMAJOR>(st, q, kk + 1, f[(kk + 1) % 2]);
-            } else {
-                mbar_wait(bars + 8 * ns, ((kt + 1) / STAGES) & 1);
-                v2_frags<C, B_KMAJOR>(next, q, 0, f[(kk + 1) % 2]);
-            }
-            if (kk < C::LOAD_PARTS)
-                v2_load<C, B_KMAJOR>(p, q, lst, lt, ktiles, kk);
-            if (kk == C::LOAD_PARTS - 1)
-                cp_async_mbar_arrive(bars + 8 * ls);
-            mma_step<FP16>(acc, f[kk % 2]);
-        }
-        /* The step-3 fragments, the last read of stage s, are consumed by
-         * the mma just issued: the warp releases the stage. */
-        __syncwarp();
-        if (lane == 0)
-            mbar_arrive(bars + 8 * (STAGES + s));
-    }
-    v2_last_tile<C, FP16, B_KMAJOR>(p, q, base, ktiles - 1, lane, f, acc);
-    cp_async_wait_all(); /* the zero-filled tiles past the last, never waited for */
-    store_d(p, tm * BM + wm, tn * BN + wn, lane, acc);
-}
-
-template <class C, bool FP16, bool B_KMAJOR>
-int
-v2mb_run(sm80_params p, cudaStream_t st, char *msg, size_t msg_len)
-{
-    return v2_launch<sm80_v2mb_kernel<C, FP16, B_KMAJOR>, C>(
-        p, C::STAGES * C::STAGE_BYTES + C::BAR_BYTES, st, msg, msg_len);
-}
-
-/* The variant and the stages smma_gpu_v2_choose picked: 128 x 256 with 4
- * stages (3 where the device has less than 192 KB of shared memory per
- * block), or a tuning variant of SMMA_SM80_V2_TILE / SMMA_SM80_V2_STAGES for
- * bench/gemm-bench (tests/gpu/gemm-t runs them too). */
+/* The stages smma_gpu_v2_choose picked: 4, or 3 where the device has less
+ * than 192 KB of shared memory per block (or SMMA_SM80_V2_STAGES=3). */
 template <bool FP16, bool B_KMAJOR>
 int
-v2_pick(sm80_params p, size_t stages, smma_gpu_v2_tile tile, cudaStream_t st, char *msg,
-        size_t msg_len)
+v2_pick(sm80_params p, size_t stages, cudaStream_t st, char *msg, size_t msg_len)
 {
-    switch (tile) {
-    case SMMA_GPU_V2_MBAR:
-        return v2mb_run<v2mb_cfg<v2_default, 2>, FP16, B_KMAJOR>(p, st, msg, msg_len);
-    case SMMA_GPU_V2_128X128:
-        return v2_run<v2_cfg<2, 2, 3, 2>, FP16, B_KMAJOR>(p, st, msg, msg_len);
-    case SMMA_GPU_V2_256X128:
-        return v2_run<v2_cfg<4, 2, 4, 1>, FP16, B_KMAJOR>(p, st, msg, msg_len);
-    default:
-        return stages >= 4 ? v2_run<v2_default, FP16, B_KMAJOR>(p, st, msg, msg_len)
-                           : v2_run<v2_cfg<2, 4, 3, 1>, FP16, B_KMAJOR>(p, st, msg, msg_len);
-    }
+    return stages >= 4 ? v2_run<v2_default, FP16, B_KMAJOR>(p, st, msg, msg_len)
+                       : v2_run<v2_cfg<2, 4, 3, 1>, FP16, B_KMAJOR>(p, st, msg, msg_len);
 }
 
 } /* namespace */
@@ -432,7 +319,6 @@ smma_sm80_v2_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len)
     sm80_params p = sm80_params_of(x);
     cudaStream_t st = (cudaStream_t) x->stream;
     bool fp16 = x->shape.a_fmt == SMMA_FP16;
-    smma_gpu_v2_tile tile;
     int dev = 0, smem = 0, rc;
     size_t stages;
 
@@ -442,12 +328,12 @@ smma_sm80_v2_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len)
             cudaSuccess)
         return sm80_launched("sm80-v2", msg, msg_len);
     rc = smma_gpu_v2_choose(getenv("SMMA_SM80_V2_TILE"), getenv("SMMA_SM80_V2_STAGES"),
-                            (size_t) smem, &tile, &stages, msg, msg_len);
+                            (size_t) smem, &stages, msg, msg_len);
     if (rc != SMMA_GPU_STATUS_OK)
         return rc;
     if (fp16)
-        return x->b_kmajor ? v2_pick<true, true>(p, stages, tile, st, msg, msg_len)
-                           : v2_pick<true, false>(p, stages, tile, st, msg, msg_len);
-    return x->b_kmajor ? v2_pick<false, true>(p, stages, tile, st, msg, msg_len)
-                       : v2_pick<false, false>(p, stages, tile, st, msg, msg_len);
+        return x->b_kmajor ? v2_pick<true, true>(p, stages, st, msg, msg_len)
+                           : v2_pick<true, false>(p, stages, st, msg, msg_len);
+    return x->b_kmajor ? v2_pick<false, true>(p, stages, st, msg, msg_len)
+                       : v2_pick<false, false>(p, stages, st, msg, msg_len);
 }

@@ -270,40 +270,48 @@ p32_issue(const smma_sm90_plan &p, uint32_t (&tmp)[64], uint32_t st, uint32_t wg
 }
 
 /* The first scales thread t of consumer warpgroup wg needs for block j of
- * the stage at `stage`: its two rows' (one 8-byte load) and its first four
- * columns'; loaded before the wait for the block's wgmma, so that their
- * latency passes during it. */
+ * the stage at `stage`: its two rows' (one 8-byte load) and its first eight
+ * columns' (two 16-byte loads); loaded before the wait for the block's
+ * wgmma, so that their latency passes during it. */
 struct p32_first {
     float2 sa;
-    float4 sb0;
+    float4 sb0, sb1;
 };
 
 static __device__ __forceinline__ p32_first
 p32_first_scales(const smma_sm90_plan &p, const uint8_t *stage, uint32_t wg, uint32_t t,
                  uint32_t j)
 {
+    const float4 *sbp = (const float4 *) (stage + smma_sm90_sfb_off(&p, j, 2 * (t % 4)));
     p32_first f;
 
     f.sa = *(const float2 *) (stage + smma_sm90_sfa_off(&p, j, 64 * wg + 16 * (t / 32)
                                                                + (t % 32) / 4));
-    f.sb0 = *(const float4 *) (stage + smma_sm90_sfb_off(&p, j, 2 * (t % 4)));
+    f.sb0 = sbp[0];
+    f.sb1 = sbp[1];
     return f;
 }
 
 /* Thread t of consumer warpgroup wg promotes block j's partial sums tmp
- * into acc with the block's scales: f, then its other 28 columns' (seven
- * 16-byte loads). */
+ * into acc with the block's scales: f, then its other 24 columns' (six
+ * 16-byte loads, each issued two groups of eight accumulators before the
+ * group that uses it, so that the shared memory's latency passes while
+ * the fp32 pipe works). */
 static __device__ __forceinline__ void
 p32_promote(const smma_sm90_plan &p, uint32_t (&acc)[64], const uint32_t (&tmp)[64],
             const uint8_t *stage, uint32_t wg, uint32_t t, uint32_t j, p32_first f)
 {
     const float4 *sbp = (const float4 *) (stage + smma_sm90_sfb_off(&p, j, 2 * (t % 4)));
+    float4 b4[8];
 
     (void) wg;
+    b4[0] = f.sb0;
+    b4[1] = f.sb1;
 #pragma unroll
     for (int i = 0; i < 8; i++) {
-        float4 b4 = i == 0 ? f.sb0 : sbp[i];
-        float sb[4] = { b4.x, b4.y, b4.z, b4.w };
+        if (i + 2 < 8)
+            b4[i + 2] = sbp[i + 2];
+        float sb[4] = { b4[i].x, b4[i].y, b4[i].z, b4[i].w };
 
         /* Registers 8 i .. 8 i + 7: columns 8 (2 i + h) + 2 (t % 4) + e,
          * rows +0 (r / 2 == 0) and +8 (smma_sm90_d_cell). */

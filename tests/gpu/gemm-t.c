@@ -12,9 +12,10 @@
  *    {(4096, 4096), (14336, 4096), (4096, 14336)}; C present and absent, D in
  *    fp32, bf16 and fp16; fp16 operands once; a ragged problem with an
  *    M-major A and K not a multiple of 16 for sm80-v1.
- * 3. sm80-v2's other variants (SMMA_SM80_V2_TILE=128x128, 256x128 and mbar,
- *    the tuning variants bench/gemm-bench compares): the kernel-scale suites
- *    with both majornesses of B, a ragged problem, and at level 1 4096^3.
+ * 3. sm80-v2 with 3 stages (SMMA_SM80_V2_STAGES=3, what a device with less
+ *    shared memory runs): the kernel-scale suites with both majornesses of
+ *    B, a ragged problem, and at level 1 4096^3; a tile variant asked for
+ *    (SMMA_SM80_V2_TILE, whose variants are removed) is refused.
  * 4. The wgmma kernels (sm90-v1, sm90-v2) on a compute capability 9.0
  *    device with sm_90a code (skipped with the reason elsewhere): every
  *    committed bf16 and fp16 gemm suite of h100-bf16 and the exact class,
@@ -52,16 +53,6 @@ static const kt_geometry v1_geometry = { 16, 8, 1, 1 };
  * columns, each an m16n8 arrangement per 8 columns. */
 static const kt_geometry sm90_v2_geometry = { 128, 256, 8, 1 };
 static const kt_geometry sm90_v1_geometry = { 64, 128, 4, 1 };
-
-/* sm80-v2's tuning variants, SMMA_SM80_V2_TILE. */
-static const struct variant {
-    const char *tile;
-    kt_geometry g;
-} variants[] = {
-    { "128x128", { 128, 128, 2, 2 } },
-    { "256x128", { 256, 128, 4, 2 } },
-    { "mbar", { 128, 256, 2, 4 } },
-};
 
 struct large {
     unsigned m, n, k;
@@ -318,25 +309,14 @@ main(void)
             check_large(&dev, SMMA_GPU_SM80_V2, &v2_geometry, &large[i], false, seed + 3 + i,
                         samples);
 
-    /* 3. sm80-v2's other tiles. */
-    for (i = 0; i < sizeof(variants) / sizeof(variants[0]) && wanted(SMMA_GPU_SM80_V2); i++) {
-        const struct variant *v = &variants[i];
+    /* 3. sm80-v2 with 3 stages. */
+    if (wanted(SMMA_GPU_SM80_V2)) {
         struct large ragged = { 333, 517, 1032, true, SMMA_BF16, false, SMMA_BF16 };
         const struct large cube = { 4096, 4096, 4096, false, SMMA_BF16, true, SMMA_BF16 };
 
-        smma_gpu_v2_tile vt;
-        size_t vstages;
-
-        /* A variant the device's shared memory cannot hold (256x128 and
-         * mbar on an A100) is refused by the kernel; its points skip. */
-        if (smma_gpu_v2_choose(v->tile, NULL, dev.dev.smem_optin_bytes, &vt, &vstages, why,
-                               sizeof(why)) != SMMA_GPU_STATUS_OK) {
-            skip_block(test_level() >= 1 ? 6 : 5, "%s", why);
-            continue;
-        }
-        if (setenv("SMMA_SM80_V2_TILE", v->tile, 1) != 0)
-            bail("setenv SMMA_SM80_V2_TILE");
-        diag("sm80-v2 with SMMA_SM80_V2_TILE=%s", v->tile);
+        if (setenv("SMMA_SM80_V2_STAGES", "3", 1) != 0)
+            bail("setenv SMMA_SM80_V2_STAGES");
+        diag("sm80-v2 with SMMA_SM80_V2_STAGES=3");
         for (mj = 0; mj < 2; mj++) {
             kt_how h;
 
@@ -348,20 +328,24 @@ main(void)
             snprintf(name, sizeof(name), "gemm.bf16.kernel.model.%s", model->name);
             kt_check_suite(name, &h);
         }
-        check_large(&dev, SMMA_GPU_SM80_V2, &v->g, &ragged, false, seed + 20 + i, samples);
+        check_large(&dev, SMMA_GPU_SM80_V2, &v2_geometry, &ragged, false, seed + 20, samples);
         if (test_level() >= 1)
-            check_large(&dev, SMMA_GPU_SM80_V2, &v->g, &cube, false, seed + 30 + i, samples);
+            check_large(&dev, SMMA_GPU_SM80_V2, &v2_geometry, &cube, false, seed + 30,
+                        samples);
+        unsetenv("SMMA_SM80_V2_STAGES");
     }
-    unsetenv("SMMA_SM80_V2_TILE");
 
-    /* 4. A knob value sm80-v2 does not know is refused on the device, with
-     * the value in the message (smma_gpu_v2_choose; tests/gpu/gemm-check-t
-     * tests every rule of it without a GPU). */
+    /* A knob value sm80-v2 does not know, and a tile variant (removed), are
+     * refused on the device with the value in the message
+     * (smma_gpu_v2_choose; tests/gpu/gemm-check-t tests every rule of it
+     * without a GPU). */
     s.d_fmt = SMMA_FP32;
     s.vec = 32;
-    if (wanted(SMMA_GPU_SM80_V2))
+    if (wanted(SMMA_GPU_SM80_V2)) {
+        kt_knob_refused(SMMA_GPU_SM80_V2, &s, SMMA_SL_LINEAR, seed, "SMMA_SM80_V2_STAGES", "5");
         kt_knob_refused(SMMA_GPU_SM80_V2, &s, SMMA_SL_LINEAR, seed, "SMMA_SM80_V2_TILE",
-                        "128X256");
+                        "128x128");
+    }
 
     /* 4. The wgmma kernels. */
     test_sm90(&dev, seed + 1000, samples);
