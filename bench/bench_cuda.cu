@@ -75,8 +75,7 @@ struct sampler {
 
     void start(void)
     {
-        const char *env = getenv("SMMA_BENCH_CLOCK_MS");
-        long period = env != NULL && *env != '\0' ? strtol(env, NULL, 10) : 1;
+        int period = bench_clock_period_ms(NULL, 0);
 
         if (period <= 0 || !nvml().ok)
             return;
@@ -113,6 +112,25 @@ struct sampler {
 };
 
 } /* namespace */
+
+int
+bench_clock_period_ms(char *msg, size_t len)
+{
+    const char *env = getenv("SMMA_BENCH_CLOCK_MS");
+    char *end;
+    long v;
+
+    if (env == NULL || *env == '\0')
+        return 1;
+    v = strtol(env, &end, 10);
+    if (*env < '0' || *env > '9' || *end != '\0' || v > 60000) {
+        if (msg != NULL && len > 0)
+            snprintf(msg, len, "SMMA_BENCH_CLOCK_MS=%s: not a number of milliseconds from 0 "
+                     "(no sampling) to 60000", env);
+        return -1;
+    }
+    return (int) v;
+}
 
 void
 bench_last_clocks(bench_clocks *out)

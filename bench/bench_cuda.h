@@ -34,6 +34,11 @@ typedef struct bench_clocks {
 
 void bench_last_clocks(bench_clocks *out);
 
+/* The sampling period in milliseconds that SMMA_BENCH_CLOCK_MS asks for:
+ * 1 where it is unset or empty, 0 (no sampling) up to 60000; -1 with a
+ * message naming the value for anything else. */
+int bench_clock_period_ms(char *msg, size_t len);
+
 /* A cuBLASLt bf16 (or fp16) GEMM with fp32 accumulation, in softmma's
  * orientation: A m x k row-major (lda), B K-major (element (kk, j) at
  * b[j * ldb + kk]) or N-major (b[kk * ldb + j]), D m x n row-major with

@@ -12,8 +12,8 @@
  * 200 MB, several copies are made and the runs rotate through them, so that
  * a small problem is not timed from the 50 MB L2.  Nothing is locked and no
  * clock is changed: the clock the driver reports is printed (NVML, sampled
- * every millisecond during the timed runs; SMMA_BENCH_CLOCK_MS=N every N,
- * 0 not at all).
+ * every millisecond during the timed runs; SMMA_BENCH_CLOCK_MS=N every N
+ * ms up to 60000, 0 not at all; another value is refused, exit 2).
  *
  * Build: `make bench` (needs CUDA and cuBLASLt).  Run:
  *     bench/gemm-bench [--reps N] [--warmup N] [--kernels sm80-v2,sm80-v1]
@@ -416,6 +416,10 @@ main(int argc, char **argv)
     bench_clocks ceil_clk, ceil8_clk;
     size_t si;
 
+    if (bench_clock_period_ms(msg, sizeof(msg)) < 0) {
+        fprintf(stderr, "gemm-bench: %s\n", msg);
+        return 2;
+    }
     if (argc > 1 && strcmp(argv[1], "--ceilings") == 0) {
         static const int warps[] = { 4, 8, 12, 16, 32, 64 };
         static const char *const shape[] = { "1x8 (8 chains)", "4x8 (64x64 warp tile)",

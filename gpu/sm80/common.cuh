@@ -159,7 +159,6 @@ mbar_arrive(uint32_t bar)
                  : "memory");
 }
 
-
 __device__ __forceinline__ void
 st_shared_v4(uint32_t dst, uint32_t x)
 {

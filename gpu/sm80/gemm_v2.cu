@@ -50,15 +50,16 @@ namespace {
 
 using namespace sm80tile;
 
-/* The CTA tile: WARPS_M x WARPS_N warps of 64 x 64 (tile.cuh), BK = 64 k
- * per stage: 128 x 256 (8 warps, one CTA per SM), with 4 stages, or 3 where
- * the device has less shared memory (the numerics do not depend on the
- * stages: each element is one accumulator chain in k order). */
-template <int WARPS_M, int WARPS_N, int STAGES_, int MIN_BLOCKS>
+/* The CTA tile: 2 x 4 warps of 64 x 64 (tile.cuh), 128 x 256, one CTA per
+ * SM; BK = 64 k per stage, 4 stages, or 3 where the device has less shared
+ * memory (the numerics do not depend on the stages: each element is one
+ * accumulator chain in k order). */
+template <int STAGES_>
 struct v2_cfg {
+    static constexpr int WARPS_M = 2, WARPS_N = 4;
     static constexpr int BM = 64 * WARPS_M, BN = 64 * WARPS_N, WN = WARPS_N;
     static constexpr int THREADS = 32 * WARPS_M * WARPS_N;
-    static constexpr int STAGES = STAGES_, MINB = MIN_BLOCKS;
+    static constexpr int STAGES = STAGES_, MINB = 1;
     static constexpr int A_ROW = ROW;          /* bytes of a row of the A tile (m) */
     static constexpr int BK_ROW = ROW;         /* K-major B: bytes of a row (n) */
     static constexpr int BN_ROW = BN * 2;      /* N-major B: bytes of a row (k) */
@@ -207,7 +208,7 @@ v2_last_tile(const sm80_params &p, const v2_plan &q, uint32_t base, uint32_t kt,
 }
 
 /* The default tile, whose stage size the host checks (gemm_internal.h). */
-using v2_default = v2_cfg<2, 4, 4, 1>;
+using v2_default = v2_cfg<4>;
 static_assert(v2_default::STAGE_BYTES == SMMA_GPU_V2_STAGE, "the stage size of gemm_internal.h");
 
 template <class C, bool FP16, bool B_KMAJOR>
@@ -275,13 +276,13 @@ sm80_v2_kernel(sm80_params p)
     store_d(p, tm * BM + wm, tn * BN + wn, lane, acc);
 }
 
-/* Launches KERNEL (a kernel of configuration C) with smem bytes of shared
- * memory, one CTA per tile. */
-template <auto KERNEL, class C>
+/* Launches sm80-v2 with configuration C: one CTA per tile. */
+template <class C, bool FP16, bool B_KMAJOR>
 int
-v2_launch(sm80_params p, int smem, cudaStream_t st, char *msg, size_t msg_len)
+v2_run(sm80_params p, cudaStream_t st, char *msg, size_t msg_len)
 {
-    int rc = raise_smem<KERNEL>(smem, "sm80-v2", msg, msg_len);
+    const int smem = C::STAGES * C::STAGE_BYTES;
+    int rc = raise_smem<sm80_v2_kernel<C, FP16, B_KMAJOR>>(smem, "sm80-v2", msg, msg_len);
 
     if (rc != SMMA_GPU_STATUS_OK)
         return rc;
@@ -289,16 +290,8 @@ v2_launch(sm80_params p, int smem, cudaStream_t st, char *msg, size_t msg_len)
     p.tiles_n = (p.n + C::BN - 1) / C::BN;
     if ((uint64_t) p.tiles_m * p.tiles_n > 0x7fffffffu)
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-v2: too many CTA tiles");
-    KERNEL<<<p.tiles_m * p.tiles_n, C::THREADS, smem, st>>>(p);
+    sm80_v2_kernel<C, FP16, B_KMAJOR><<<p.tiles_m * p.tiles_n, C::THREADS, smem, st>>>(p);
     return sm80_launched("sm80-v2", msg, msg_len);
-}
-
-template <class C, bool FP16, bool B_KMAJOR>
-int
-v2_run(sm80_params p, cudaStream_t st, char *msg, size_t msg_len)
-{
-    return v2_launch<sm80_v2_kernel<C, FP16, B_KMAJOR>, C>(p, C::STAGES * C::STAGE_BYTES, st,
-                                                         msg, msg_len);
 }
 
 /* The stages smma_gpu_v2_choose picked: 4, or 3 where the device has less
@@ -308,7 +301,7 @@ int
 v2_pick(sm80_params p, size_t stages, cudaStream_t st, char *msg, size_t msg_len)
 {
     return stages >= 4 ? v2_run<v2_default, FP16, B_KMAJOR>(p, st, msg, msg_len)
-                       : v2_run<v2_cfg<2, 4, 3, 1>, FP16, B_KMAJOR>(p, st, msg, msg_len);
+                       : v2_run<v2_cfg<3>, FP16, B_KMAJOR>(p, st, msg, msg_len);
 }
 
 } /* namespace */
