@@ -46,6 +46,17 @@
  * no fix-up is needed), and blocks past K are not promoted.  Scales past the
  * matrix are not read (the converters write 1.0 there).
  *
+ * The scales' products on the tensor core (by default; SMMA_SM90_P32_SPROD=0
+ * keeps them in fp32): the converters also write each k-step's scales as
+ * bf16 at k 0 of two wgmma operand tiles (plan.h, smma_sm90_sfs_off) and
+ * flag a k-step with a scale outside e8m0 64 .. 190; a consumer takes an
+ * unflagged k-step with p32_kstep_s: per block the block's wgmma and a
+ * bf16 wgmma of the scale tiles (s = sa * sb exactly, in the accumulator's
+ * registers) in one group, then acc = fma(tmp, s, acc) -- half the fp32
+ * work, no scale loads; a flagged one with p32_kstep as above.  The same
+ * numbers either way.  With one set of each, a warpgroup waits for its own
+ * wgmma before it promotes; the other warpgroup's run meanwhile.
+ *
  * By default such an operand is converted once, before the GEMM, by the
  * pass at the end of this file (s90_p32_pre: the same functions, into an
  * e4m3 copy), and the kernel runs on the copy as an e4m3 operand: 376-386
@@ -221,14 +232,39 @@ p32_convert(const smma_sm90_plan &p, const s90_bufs &x, uint8_t *smem, uint32_t 
                     *(uint32_t *) (stage + (task >= 128 ? smma_sm90_sfb_off(&p, j, r)
                                                         : smma_sm90_sfa_off(&p, j, r))) =
                         smma_sm90_e8m0((w[u] >> (8 * j)) & 0xffu);
+                if (p.sprod)
+#pragma unroll
+                    for (j = 0; j < 4; j++)
+                        *(uint16_t *) (stage + (task >= 128 ? smma_sm90_sfs_off(&p, j, r)
+                                                            : smma_sm90_sfsa_off(&p, j, r))) =
+                            (uint16_t) (smma_sm90_e8m0((w[u] >> (8 * j)) & 0xffu) >> 16);
+            }
+            /* The k-step's range flag: any scale of the tile outside the
+             * products' safe range, one word per converter warp. */
+            if (p.sprod) {
+                bool out = false;
+
+#pragma unroll
+                for (u = 0; u < 3; u++)
+#pragma unroll
+                    for (j = 0; j < 4; j++) {
+                        uint32_t e = (w[u] >> (8 * j)) & 0xffu;
+
+                        out |= ct + u * P32_CONVERTERS < 256
+                               && (e < SMMA_SM90_SFS_LO || e > SMMA_SM90_SFS_HI);
+                    }
+                out = __any_sync(0xffffffffu, out);
+                if (ct % 32 == 0)
+                    *(uint32_t *) (stage + p.off_sflag + 4 * (ct / 32)) = out;
             }
             /* The converted operands, once their bytes have landed (the
              * slot is free then: TMA waited for it), read by wgmma. */
             if (CONV) {
                 pipe_bar_wait(sbase + smma_sm90_rawfull(&p, pos.slot), pos.phase);
                 p32_convert_operands<AF, BF>(p, stage, ct);
-                pipe_fence_async_smem();
             }
+            if (CONV || p.sprod)
+                pipe_fence_async_smem();
             pipe_bar_arrive(sbase + smma_pipe_full(&p.pipe, pos.slot));
         }
     }
@@ -383,6 +419,68 @@ p32_kstep(const smma_sm90_plan &p, uint32_t (&acc)[64], uint32_t (&tmp0)[64],
     smma_pipe_next(&p.pipe, pos);
 }
 
+/* s (64 x 128, f32) = the scales' products of block j: A's scale tile of
+ * warpgroup wg (64 x 16 bf16) times B's (16 x 128), from zero: one
+ * wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 from the stage. */
+static __device__ __forceinline__ void
+p32_wgmma_s(uint32_t (&d)[64], uint64_t dsa, uint64_t dsb)
+{
+    asm volatile(S90_WGMMA("m64n128k16.f32.bf16.bf16", S90_N128_D, "%64, %65, p, 1, 1, 0, 0",
+                           "%66")
+                 : S90_N128_OUT : "l"(dsa), "l"(dsb), "r"(0u));
+}
+
+/*
+ * One k-step of a consumer with the scales' products on the tensor core
+ * (plan.h, smma_sm90_sfs_off): for each block, its wgmma into tmp and the
+ * products' wgmma into s, one group from zero, then acc = fma(tmp, s, acc):
+ * one fp32 operation per accumulator and block, no scale loads.
+ */
+template <int AE5, int BE5, bool LAST>
+static __device__ __forceinline__ void
+p32_kstep_s(const smma_sm90_plan &p, uint32_t (&acc)[64], uint32_t (&tmp)[64],
+            uint32_t (&s)[64], uint32_t sbase, smma_pipe_pos *pos, uint32_t wg, uint32_t t,
+            uint32_t nb)
+{
+    uint32_t st = sbase + pos->slot * p.pipe.stage_bytes, zero = sbase + p.off_zero;
+
+#pragma unroll
+    for (uint32_t j = 0; j < 4; j++) {
+        s90_wgmma_fence();
+        s90_wgmma_fp8_zero<AE5, BE5>(tmp, smma_sm90_desc_a(&p, st, wg, j),
+                                     smma_sm90_desc_b(&p, st, j));
+        p32_wgmma_s(s, smma_sm90_desc_sa(&p, st, zero, wg, j),
+                    smma_sm90_desc_sb(&p, st, zero, j));
+        s90_wgmma_commit();
+        s90_wgmma_wait<0>();
+        s90_fence_regs(tmp);
+        s90_fence_regs(s);
+        if (!LAST || nb > j)
+#pragma unroll
+            for (int r = 0; r < 64; r++)
+                acc[r] = __float_as_uint(__fmaf_rn(__uint_as_float(tmp[r]),
+                                                   __uint_as_float(s[r]),
+                                                   __uint_as_float(acc[r])));
+    }
+    pipe_bar_arrive(sbase + smma_sm90_sfree(&p, pos->slot));
+    pipe_release(p.pipe, sbase, pos->slot, t);
+    smma_pipe_next(&p.pipe, pos);
+}
+
+/* Whether the k-step at pos takes p32_kstep_s: sprod, and no scale of it
+ * outside the range (after the slot is full). */
+static __device__ __forceinline__ bool
+p32_sprod_step(const smma_sm90_plan &p, const uint8_t *smem, uint32_t sbase,
+               const smma_pipe_pos &pos)
+{
+    if (!p.sprod)
+        return false;
+    pipe_wait_full(p.pipe, sbase, pos);
+    uint4 f = *(const uint4 *) (smem + pos.slot * p.pipe.stage_bytes + p.off_sflag);
+
+    return (f.x | f.y | f.z) == 0;
+}
+
 #endif /* SMMA_SM90_WG */
 
 template <int AF, int BF, int HAS_C>
@@ -403,6 +501,18 @@ s90_gemm_p32(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps, c
     uint32_t rank = cluster > 1 ? pipe_cluster_rank() : 0;
     uint32_t ntiles = smma_pipe_cta_nunits(&p.pipe, cta);
 
+    /* sprod: the scale tiles of every slot and the zeros start as zeros
+     * (the converters write only each row's and column's k 0). */
+    if (p.sprod) {
+        const uint4 z = make_uint4(0, 0, 0, 0);
+
+        for (uint32_t s = 0; s < p.pipe.stages; s++)
+            for (uint32_t o = 16 * threadIdx.x; o < 8 * SMMA_SM90_SFS_BLOCK; o += 16 * 384)
+                *(uint4 *) (smem + s * p.pipe.stage_bytes + p.off_sfs + o) = z;
+        for (uint32_t o = 16 * threadIdx.x; o < SMMA_SM90_SFS_BLOCK; o += 16 * 384)
+            *(uint4 *) (smem + p.off_zero + o) = z;
+        pipe_fence_async_smem();
+    }
     /* full[s]: the producer's arrival and bytes, and one arrival of each
      * converter; empty[s]: one release of each consumer warpgroup of each
      * CTA of the cluster; sfree[s]: every consumer thread of this CTA. */
@@ -460,11 +570,22 @@ s90_gemm_p32(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps, c
                 for (r = 0; r < 64; r++)
                     acc[r] = 0;
             }
-            /* The k-steps, the last one apart (p32_kstep). */
-            for (kit = 0; kit + 1 < p.pipe.kiters; kit++)
-                p32_kstep<AE5, BE5, false>(p, acc, tmp0, tmp1, smem, sbase, &pos, c, t, 4);
-            p32_kstep<AE5, BE5, true>(p, acc, tmp0, tmp1, smem, sbase, &pos, c, t,
-                                      smma_sm90_kblocks(&p, kit));
+            /* The k-steps, the last one apart (p32_kstep; with sprod, each
+             * k-step whose scales are all in range by p32_kstep_s). */
+            for (kit = 0; kit + 1 < p.pipe.kiters; kit++) {
+                if (p32_sprod_step(p, smem, sbase, pos))
+                    p32_kstep_s<AE5, BE5, false>(p, acc, tmp0, tmp1, sbase, &pos, c, t, 4);
+                else
+                    p32_kstep<AE5, BE5, false>(p, acc, tmp0, tmp1, smem, sbase, &pos, c, t, 4);
+            }
+            {
+                uint32_t nb = smma_sm90_kblocks(&p, kit);
+
+                if (p32_sprod_step(p, smem, sbase, pos))
+                    p32_kstep_s<AE5, BE5, true>(p, acc, tmp0, tmp1, sbase, &pos, c, t, nb);
+                else
+                    p32_kstep<AE5, BE5, true>(p, acc, tmp0, tmp1, smem, sbase, &pos, c, t, nb);
+            }
             if (inside)
                 s90_epilogue<128>(p, maps, x, smem, sbase, acc, c, t, m0, n0, &ebuf);
         }

@@ -101,6 +101,9 @@ typedef struct smma_sm90_tune {
     uint32_t pre;               /* sm90-bs, sm90-promote32: 1 never convert in a pass before
                                    the GEMM, 2 always (where a pass applies), 0 by the rule of
                                    smma_sm90_pre_wanted */
+    uint32_t sprod;             /* sm90-promote32: 1 the scales' products in fp32 only, 2 on
+                                   the tensor core where in range (smma_sm90_sfs_off), 0 the
+                                   default (2) */
 } smma_sm90_tune;
 
 typedef struct smma_sm90_plan {
@@ -149,6 +152,11 @@ typedef struct smma_sm90_plan {
     /* Shared memory, from a 1024-aligned base. */
     uint32_t off_a, off_b;      /* A and B in a stage */
     uint32_t off_sfa, off_sfb;  /* sm90-promote32: the k-step's scales as fp32 */
+    uint32_t sprod;             /* sm90-promote32: sa * sb by a bf16 wgmma where in range
+                                   (smma_sm90_sfs_off) */
+    uint32_t off_sfs, off_sflag; /* sprod: B's then A's scales as bf16 wgmma operands, the
+                                   k-step's range flags (three words), in a stage */
+    uint32_t off_zero;          /* sprod: 2048 bytes of zeros (from the base, after all) */
     uint32_t off_epi;           /* v2: the epilogue buffers, after the barriers */
     uint32_t smem_bytes;        /* dynamic shared memory to request (1024 slack included) */
     /* The epilogue. */
@@ -408,6 +416,65 @@ smma_sm90_sfb_off(const smma_sm90_plan *p, uint32_t j, uint32_t col)
 {
     return p->off_sfb + 4 * (j * 4 * SMMA_SM90_SFB_QSTRIDE
                              + SMMA_SM90_SFB_QSTRIDE * ((col / 2) % 4) + 2 * (col / 8) + col % 2);
+}
+
+/*
+ * The scales' products on the tensor core (sprod): for each 32-k block j,
+ * one wgmma.m64n128k16.bf16 from zero whose A holds row r's scale sa_r at
+ * k 0 and zeros elsewhere, and whose B holds column c's scale sb_c at k 0
+ * and zeros elsewhere, gives every consumer thread sa_r * sb_c in the
+ * accumulator's own registers; the promotion is then one fma per
+ * accumulator, fma(tmp, s, acc), and no scale is loaded.  An e8m0 value is
+ * a bf16 (the upper half of its fp32 bits), and the product of two powers
+ * of two whose exponents lie in -63 .. 63 is an fp32 normal, which the
+ * tensor core's sum of one product and fifteen zeros gives exactly:
+ * rn_fp32(sa * sb), the model's.  The converters flag a k-step whose tile
+ * has any scale outside that range, and the consumers promote its blocks
+ * in fp32 as without sprod.
+ * Both tiles are K-major without swizzle, the core matrices of k 0 .. 7
+ * side by side along M or N (SBO 128): row (or column) x's k 0 at byte
+ * 128 (x / 8) + 16 (x % 8) of its block's 2048 bytes, B's four blocks then
+ * A's four from off_sfs; warpgroup w's A starts at row 64 w.  The core
+ * matrices of k 8 .. 15 are the 2048 zero bytes at off_zero (LBO: their
+ * distance).  The kernel zeroes the tiles once; the converters write only
+ * each k 0.
+ */
+#define SMMA_SM90_SFS_BLOCK 2048u   /* 16 core matrices of 8 columns x 16 bytes */
+#define SMMA_SM90_SFS_LO 64u        /* e8m0 codes whose products are fp32 normals */
+#define SMMA_SM90_SFS_HI 190u
+
+SMMA_HD uint32_t
+smma_sm90_sfs_off(const smma_sm90_plan *p, uint32_t j, uint32_t col)
+{
+    return p->off_sfs + j * SMMA_SM90_SFS_BLOCK + 128 * (col / 8) + 16 * (col % 8);
+}
+
+/* A's scales the same way, four blocks after B's. */
+SMMA_HD uint32_t
+smma_sm90_sfsa_off(const smma_sm90_plan *p, uint32_t j, uint32_t row)
+{
+    return p->off_sfs + (4 + j) * SMMA_SM90_SFS_BLOCK + 128 * (row / 8) + 16 * (row % 8);
+}
+
+/* The descriptors of B's tile of block j (desc_sb), and of warpgroup wg's
+ * rows of A's (desc_sa), in the slot at shared address st; the zeros at
+ * shared address zero. */
+SMMA_HD uint64_t
+smma_sm90_desc_scales(uint32_t s, uint32_t zero)
+{
+    return smma_wgmma_desc_word(s, zero - s, 128, 0, SMMA_WGMMA_SW_NONE);
+}
+
+SMMA_HD uint64_t
+smma_sm90_desc_sb(const smma_sm90_plan *p, uint32_t st, uint32_t zero, uint32_t j)
+{
+    return smma_sm90_desc_scales(st + smma_sm90_sfs_off(p, j, 0), zero);
+}
+
+SMMA_HD uint64_t
+smma_sm90_desc_sa(const smma_sm90_plan *p, uint32_t st, uint32_t zero, uint32_t wg, uint32_t j)
+{
+    return smma_sm90_desc_scales(st + smma_sm90_sfsa_off(p, j, 64 * wg), zero);
 }
 
 /* sm90-promote32's third barrier of slot s, after the ring's full and

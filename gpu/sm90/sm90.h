@@ -55,7 +55,9 @@ extern "C" {
  * v2 only, sm90-promote32 takes 128), SMMA_SM90_STAGES (2 .. 8),
  * SMMA_SM90_CLUSTER (1 or 2), SMMA_SM90_GROUP (1 .. 64 tile rows),
  * SMMA_SM90_PRE (0: sm90-bs and sm90-promote32 convert inside the kernel,
- * 1: in a pass before it, where smma_sm90_pre_applies); unset or empty: the
+ * 1: in a pass before it, where smma_sm90_pre_applies),
+ * SMMA_SM90_P32_SPROD (0: sm90-promote32's scale products in fp32 only, 1:
+ * on the tensor core where in range, plan.h); unset or empty: the
  * default.  SMMA_GPU_STATUS_OK, or _EINVAL with a message naming
  * the variable and its value. */
 int smma_sm90_tune_env(smma_sm90_tune *t, char *msg, size_t len);

@@ -22,7 +22,9 @@
  * Each kernel twice: its conversion inside the kernel (SMMA_SM90_PRE=0)
  * and as a pass before the GEMM (SMMA_SM90_PRE=1; for sm90-promote32 the
  * pairs with an e2m1, e2m3 or e3m2 operand); SMMA_SM90_PRE set to 0 or 1
- * in the environment runs that way only.
+ * in the environment runs that way only.  sm90-promote32 a third time with
+ * the scales' products in fp32 only (SMMA_SM90_P32_SPROD=0), every pair,
+ * the converted ones through the pass.
  * Outputs are poisoned first; inputs from the seed printed (SMMA_SEED
  * replays it).  SMMA_GEMM_KERNEL=NAME runs the checks of one kernel,
  * SMMA_GEMM_PAIRS=COMBO,... those of the pairs named.
@@ -96,16 +98,23 @@ struct kern {
     size_t npairs;
     kt_geometry g;
     int pre;
+    int fp32_products; /* sm90-promote32 with SMMA_SM90_P32_SPROD=0 */
 };
 
 #define NPAIRS(x) (sizeof(x) / sizeof((x)[0]))
 static const struct kern kerns[] = {
     { SMMA_GPU_SM90_PROMOTE32, "h100-fp8-promote32", p32_pairs, NPAIRS(p32_pairs),
-      { 128, 128, 8, 1 }, 0 },
+      { 128, 128, 8, 1 }, 0, 0 },
     { SMMA_GPU_SM90_PROMOTE32, "h100-fp8-promote32", p32_pre_pairs, NPAIRS(p32_pre_pairs),
-      { 128, 128, 8, 1 }, 1 },
-    { SMMA_GPU_SM90_BS, "bf16-upcast-h100", bs_pairs, NPAIRS(bs_pairs), { 128, 256, 8, 1 }, 0 },
-    { SMMA_GPU_SM90_BS, "bf16-upcast-h100", bs_pairs, NPAIRS(bs_pairs), { 128, 256, 8, 1 }, 1 },
+      { 128, 128, 8, 1 }, 1, 0 },
+    /* The scales' products in fp32 only, every pair (the converted ones
+     * through the pass). */
+    { SMMA_GPU_SM90_PROMOTE32, "h100-fp8-promote32", p32_pairs, NPAIRS(p32_pairs),
+      { 128, 128, 8, 1 }, 1, 1 },
+    { SMMA_GPU_SM90_BS, "bf16-upcast-h100", bs_pairs, NPAIRS(bs_pairs), { 128, 256, 8, 1 }, 0,
+      0 },
+    { SMMA_GPU_SM90_BS, "bf16-upcast-h100", bs_pairs, NPAIRS(bs_pairs), { 128, 256, 8, 1 }, 1,
+      0 },
 };
 #define NKERNS (sizeof(kerns) / sizeof(kerns[0]))
 
@@ -192,9 +201,10 @@ check_problem(const kt_device *dev, const struct kern *kn, const struct pair *pr
     kt_problem p;
     kt_how h;
     const smma_model *model = kt_model(dev, kn->k, s);
-    const char *name = kn->pre ? (kn->k == SMMA_GPU_SM90_BS ? "sm90-bs (pass)"
-                                                          : "sm90-promote32 (pass)")
-                                : smma_gpu_kernel_name(kn->k);
+    const char *name = kn->fp32_products ? "sm90-promote32 (fp32 products)"
+                       : kn->pre ? (kn->k == SMMA_GPU_SM90_BS ? "sm90-bs (pass)"
+                                                              : "sm90-promote32 (pass)")
+                                 : smma_gpu_kernel_name(kn->k);
     uint32_t *d = NULL;
     char msg[512] = "";
     uint64_t checked = 0, bad;
@@ -315,10 +325,12 @@ main(void)
         /* The conversion inside the kernel, or a pass before it, whatever
          * the shape. */
         setenv("SMMA_SM90_PRE", kn->pre ? "1" : "0", 1);
+        setenv("SMMA_SM90_P32_SPROD", kn->fp32_products ? "0" : "", 1);
         if (kern_wanted(kn))
-            diag("%s with SMMA_SM90_PRE=%d (%s)", smma_gpu_kernel_name(kn->k), kn->pre,
+            diag("%s with SMMA_SM90_PRE=%d (%s)%s", smma_gpu_kernel_name(kn->k), kn->pre,
                  kn->pre ? "a conversion pass, then the GEMM of the copies"
-                         : "the conversion inside the kernel");
+                         : "the conversion inside the kernel",
+                 kn->fp32_products ? " and SMMA_SM90_P32_SPROD=0" : "");
         /* 1. The committed suites. */
         for (pi = 0; pi < kn->npairs; pi++)
             check_suites(kn, &kn->pairs[pi]);

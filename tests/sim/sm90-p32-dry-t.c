@@ -147,13 +147,16 @@ stage_convert(const smma_sm90_plan *pl, uint8_t *stage)
 /* The converters: the k-step's scales of the tile's rows of A and columns
  * of B as fp32 (gemm_p32.cu, p32_convert): a row's four as the bytes of
  * the word at its first where the plan says they lie in one (sf_words),
- * else one by one. */
+ * else one by one; with sprod also as bf16 at k 0 of the scale tiles, and
+ * the range flags of the three converter warps. */
 static void
 stage_scales(const smma_sm90_plan *pl, const t100_prob *p, uint32_t m0, uint32_t n0,
              uint32_t kit, uint8_t *stage)
 {
     uint32_t nb = smma_sm90_kblocks(pl, kit), task, j;
 
+    if (pl->sprod)
+        memset(stage + pl->off_sflag, 0, 12);
     for (task = 0; task < 256; task++) {
         uint32_t r = task & 127u, g = (task >= 128 ? n0 : m0) + r;
         bool in = g < (task >= 128 ? pl->n : pl->m);
@@ -167,13 +170,62 @@ stage_scales(const smma_sm90_plan *pl, const t100_prob *p, uint32_t m0, uint32_t
 
             memcpy(stage + (task >= 128 ? smma_sm90_sfb_off(pl, j, r)
                                         : smma_sm90_sfa_off(pl, j, r)), &w, 4);
+            if (!pl->sprod)
+                continue;
+            /* sprod: the value as bf16 at k 0 of its tile, and the flag
+             * of converter warp (task % 96) / 32 when out of range. */
+            w >>= 16;
+            memcpy(stage + (task >= 128 ? smma_sm90_sfs_off(pl, j, r)
+                                        : smma_sm90_sfsa_off(pl, j, r)), &w, 2);
+            if (v < SMMA_SM90_SFS_LO || v > SMMA_SM90_SFS_HI)
+                stage[pl->off_sflag + 4 * (task % 96 / 32)] = 1;
         }
     }
 }
 
 /* ---- running the plan --------------------------------------------------------------------- */
 
-enum { RUN_ALL = 0, RUN_ROW_SCALE_R = 1 };
+enum { RUN_ALL = 0, RUN_ROW_SCALE_R = 1, RUN_WRONG_S = 2 };
+
+/* The k-steps the dry runs took each way: the scales' products on the
+ * tensor core (p32_kstep_s) and in fp32 (p32_kstep). */
+static unsigned long ksteps_s, ksteps_f;
+
+/* sprod's k-step of consumer warpgroup wg (p32_kstep_s): per block, the
+ * block's wgmma into tmp and the scale tiles' into s, acc = fma(tmp, s,
+ * acc) for the blocks below K; RUN_WRONG_S takes the next block's
+ * products (the test can fail). */
+static int
+kstep_s(const smma_sm90_plan *pl, const smma_wgmma_variant *v, uint8_t *smem, size_t smem_size,
+        uint32_t st, uint32_t wg, uint32_t nb, unsigned flags, uint32_t *acc, uint32_t *tmp,
+        uint32_t *s, smma_error *err)
+{
+    smma_wgmma_variant vs = smma_wgmma_variant_make(SMMA_BF16, SMMA_BF16, 128);
+    uint32_t zero = SMEM_BASE + pl->off_zero, j, t, r, js;
+    int rc = SMMA_OK;
+
+    vs.a_smem = true;
+    vs.scale_d = false;
+    for (j = 0; j < 4 && rc == SMMA_OK; j++) {
+        js = flags & RUN_WRONG_S ? (j + 1) % 4 : j;
+        rc = smma_wgmma_exec(v, tap_model("h100-fp8"), NULL, smma_sm90_desc_a(pl, st, wg, j),
+                             smma_sm90_desc_b(pl, st, j), smem, smem_size, NULL, tmp, err);
+        if (rc == SMMA_OK)
+            rc = smma_wgmma_exec(&vs, tap_model("h100-bf16"), NULL,
+                                 smma_sm90_desc_sa(pl, st, zero, wg, js),
+                                 smma_sm90_desc_sb(pl, st, zero, js), smem, smem_size, NULL, s,
+                                 err);
+        if (rc != SMMA_OK || j >= nb)
+            continue;
+        for (t = 0; t < 128; t++)
+            for (r = 0; r < 64; r++) {
+                uint32_t *x = &acc[(wg * 128 + t) * 64 + r];
+
+                *x = bits32(fmaf(f32(tmp[t * 64 + r]), f32(s[t * 64 + r]), f32(*x)));
+            }
+    }
+    return rc;
+}
 
 static int
 run_plan(const smma_sm90_plan *pl, const t100_prob *p, unsigned flags, uint32_t *d,
@@ -183,6 +235,7 @@ run_plan(const smma_sm90_plan *pl, const t100_prob *p, unsigned flags, uint32_t 
     uint8_t *smem = t100_calloc(smem_size, 1);
     uint32_t *acc = t100_calloc((size_t) 2 * 128 * 64, sizeof(uint32_t));
     uint32_t *tmp = t100_calloc((size_t) 128 * 64, sizeof(uint32_t));
+    uint32_t *s = t100_calloc((size_t) 128 * 64, sizeof(uint32_t));
     smma_wgmma_variant v;
     uint32_t c, i, kit, wg, t, r, j;
     int rc = SMMA_OK;
@@ -208,11 +261,22 @@ run_plan(const smma_sm90_plan *pl, const t100_prob *p, unsigned flags, uint32_t 
             t100_sm90_tile_init(p, acc, 64, m0, n0, 0);
             for (kit = 0; kit < pl->pipe.kiters && rc == SMMA_OK; kit++, iter++) {
                 uint32_t st = SMEM_BASE + smma_pipe_slot(&pl->pipe, iter) * pl->pipe.stage_bytes;
-                memset(smem + st, 0xee, pl->pipe.stage_bytes);
+                bool by_s;
+
+                /* The stage as TMA and the converters leave it (the scale
+                 * tiles' zeros stay: the kernel writes them once). */
+                memset(smem + st, 0xee, pl->sprod ? pl->off_sfs : pl->pipe.stage_bytes);
                 stage_tma(pl, p, rank, m0s, n0, kit, smem + st);
                 stage_convert(pl, smem + st);
                 stage_scales(pl, p, m0, n0, kit, smem + st);
-                for (wg = 0; wg < 2 && rc == SMMA_OK; wg++)
+                by_s = pl->sprod && smem[st + pl->off_sflag] == 0
+                       && smem[st + pl->off_sflag + 4] == 0 && smem[st + pl->off_sflag + 8] == 0;
+                ksteps_s += by_s;
+                ksteps_f += !by_s;
+                for (wg = 0; wg < 2 && by_s && rc == SMMA_OK; wg++)
+                    rc = kstep_s(pl, &v, smem, smem_size, st, wg, smma_sm90_kblocks(pl, kit),
+                                 flags, acc, tmp, s, err);
+                for (wg = 0; wg < 2 && !by_s && rc == SMMA_OK; wg++)
                     for (j = 0; j < 4 && rc == SMMA_OK; j++) {
                         rc = smma_wgmma_exec(&v, tap_model("h100-fp8"), NULL,
                                              smma_sm90_desc_a(pl, st, wg, j),
@@ -247,6 +311,7 @@ run_plan(const smma_sm90_plan *pl, const t100_prob *p, unsigned flags, uint32_t 
     free(smem);
     free(acc);
     free(tmp);
+    free(s);
     return rc;
 }
 
@@ -326,31 +391,34 @@ struct gen {
 static const struct gen gens[] = {
     /* One tile. */
     { 128, 128, 128, SMMA_E4M3, SMMA_E4M3, SMMA_NONE, SMMA_FP32, false, SMMA_SL_128X4, 132,
-      { 0, 0, 0, 0, 0 } },
+      { 0, 0, 0, 0, 0, 0 } },
     /* Ragged m, n, k (a last k-step of 2 blocks, the last of 8 k); C; bf16
      * D; several tiles per CTA in clusters of two. */
     { 300, 272, 200, SMMA_E4M3, SMMA_E5M2, SMMA_FP32, SMMA_BF16, false, SMMA_SL_LINEAR, 4,
-      { 0, 0, 0, 0, 0 } },
+      { 0, 0, 0, 0, 0, 0 } },
     /* e5m2 x e4m3, alpha, fp16 D, clusters of one, 3 stages, K 1000. */
     { 130, 200, 1000, SMMA_E5M2, SMMA_E4M3, SMMA_FP32, SMMA_FP16, true, SMMA_SL_128X4, 2,
-      { 0, 3, 1, 0, 0 } },
+      { 0, 3, 1, 0, 0, 0 } },
     /* k = 1, m = 1, n = 1. */
     { 1, 1, 1, SMMA_E4M3, SMMA_E4M3, SMMA_FP32, SMMA_FP32, false, SMMA_SL_LINEAR, 132,
-      { 0, 0, 0, 0, 0 } },
+      { 0, 0, 0, 0, 0, 0 } },
     /* Many k-steps through 2 slots; K 520 (a last k-step of one block of 8);
      * groups of 2 tile rows. */
     { 384, 264, 520, SMMA_E5M2, SMMA_E5M2, SMMA_NONE, SMMA_BF16, true, SMMA_SL_128X4, 3,
-      { 0, 2, 2, 2, 0 } },
+      { 0, 2, 2, 2, 0, 0 } },
     /* The converted formats: MXFP4 ragged (k 200, a block of 8 k), MXFP6
      * e2m3 and e3m2 with C and bf16 D, MXFP8 x MXFP4 in clusters of one. */
     { 300, 136, 200, SMMA_E2M1, SMMA_E2M1, SMMA_FP32, SMMA_BF16, false, SMMA_SL_LINEAR, 4,
-      { 0, 0, 0, 0, 0 } },
+      { 0, 0, 0, 0, 0, 0 } },
     { 130, 140, 264, SMMA_E2M3, SMMA_E2M3, SMMA_FP32, SMMA_FP32, true, SMMA_SL_128X4, 2,
-      { 0, 0, 0, 0, 0 } },
+      { 0, 0, 0, 0, 0, 0 } },
     { 129, 200, 136, SMMA_E3M2, SMMA_E3M2, SMMA_NONE, SMMA_FP16, false, SMMA_SL_128X4, 3,
-      { 0, 0, 0, 0, 0 } },
+      { 0, 0, 0, 0, 0, 0 } },
     { 256, 129, 512, SMMA_E4M3, SMMA_E2M1, SMMA_FP32, SMMA_FP32, false, SMMA_SL_LINEAR, 2,
-      { 0, 3, 1, 0, 0 } },
+      { 0, 3, 1, 0, 0, 0 } },
+    /* The scales' products in fp32 only (SMMA_SM90_P32_SPROD=0). */
+    { 300, 272, 392, SMMA_E4M3, SMMA_E4M3, SMMA_FP32, SMMA_BF16, false, SMMA_SL_128X4, 4,
+      { 0, 0, 0, 0, 0, 1 } },
 };
 
 static smma_gemm_shape
@@ -410,8 +478,9 @@ test_generated(void)
         uint32_t *want;
         char what[200];
 
-        /* Level 0 (check-valgrind): the first four and MXFP4; every one above. */
-        if (test_level() == 0 && i > 3 && i != 5)
+        /* Level 0 (check-valgrind): the first four, MXFP4 and fp32 products;
+         * every one above. */
+        if (test_level() == 0 && i > 3 && i != 5 && i + 1 != sizeof(gens) / sizeof(gens[0]))
             continue;
         t100_prob_generate(&p, &s, g->layout, SMMA_CLASS_RANDOM, 0x9032 + i);
         want = t100_expected_under(&p, MODEL);
@@ -435,7 +504,7 @@ test_special(void)
 {
     static const uint32_t e8[] = { 0x00, 0x01, 0xfe, 0xfd, 0xff, 0x7f };
     struct gen g = { 136, 264, 136, SMMA_E4M3, SMMA_E4M3, SMMA_FP32, SMMA_FP32, false,
-                     SMMA_SL_128X4, 3, { 0, 0, 0, 0, 0 } };
+                     SMMA_SL_128X4, 3, { 0, 0, 0, 0, 0, 0 } };
     smma_gemm_shape s = shape_of(&g);
     smma_gpu_gemm_args a;
     smma_sm90_plan pl;
@@ -463,6 +532,43 @@ test_special(void)
         bail("plan: %s", msg);
     ok(diff_plan(&pl, &p, RUN_ROW_SCALE_R, want, "row r + 8 with row r's scale") > 0,
        "a consumer that takes row r's scale for row r + 8 differs");
+    free(want);
+    t100_prob_free(&p);
+}
+
+/* The scales' products on the tensor core: a run that takes the next
+ * block's products differs (the test can fail); scales at the ends of the
+ * range (e8m0 64 and 190: products 2^-126 and 2^126, fp32 normals) take
+ * that way and give the model's D. */
+static void
+test_sprod(void)
+{
+    struct gen g = { 136, 264, 392, SMMA_E4M3, SMMA_E4M3, SMMA_FP32, SMMA_FP32, false,
+                     SMMA_SL_128X4, 3, { 0, 0, 0, 0, 0, 0 } };
+    smma_gemm_shape s = shape_of(&g);
+    smma_gpu_gemm_args a;
+    smma_sm90_plan pl;
+    size_t kb = smma_gemm_kblocks(&s), i;
+    unsigned long s0 = ksteps_s, f0 = ksteps_f;
+    t100_prob p;
+    uint32_t *want;
+    char msg[256];
+
+    t100_prob_generate(&p, &s, SMMA_SL_128X4, SMMA_CLASS_RANDOM, 0x5e0d);
+    for (i = 0; i < s.m * kb; i++)
+        p.sa[i] = i % 3 == 0 ? SMMA_SM90_SFS_LO : i % 3 == 1 ? SMMA_SM90_SFS_HI : p.sa[i];
+    for (i = 0; i < s.n * kb; i++)
+        p.sb[i] = i % 5 == 0 ? SMMA_SM90_SFS_LO : i % 5 == 1 ? SMMA_SM90_SFS_HI : p.sb[i];
+    t100_prob_store(&p);
+    want = t100_expected_under(&p, MODEL);
+    check_plan(&p, 3, &g.tu, want, "scales at the ends of the products' range");
+    ok(ksteps_s > s0 && ksteps_f == f0, "... all on the tensor core (%lu k-steps)",
+       ksteps_s - s0);
+    a = prob_args(&p);
+    if (smma_sm90_plan_init(&pl, &a, SMMA_GPU_SM90_PROMOTE32, 3, NULL, msg, sizeof(msg)) != 0)
+        bail("plan: %s", msg);
+    ok(diff_plan(&pl, &p, RUN_WRONG_S, want, "the next block's products") > 0,
+       "a consumer that takes the next block's products differs");
     free(want);
     t100_prob_free(&p);
 }
@@ -516,10 +622,17 @@ test_check(void)
            "mxfp8 8192^3 accepted (%s)", msg);
     smma_sm90_plan_init(&p, &a, SMMA_GPU_SM90_PROMOTE32, 132, NULL, msg, sizeof(msg));
     ok(p.version == 3 && p.bm == 128 && p.bn == 128 && p.ebytes == 1 && p.bk == 128
-       && p.pipe.kiters == 64 && p.pipe.stage_tx == 32768 && p.pipe.stage_bytes == 37888
-       && p.pipe.stages == 5 && p.pipe.cluster == 2 && p.kb_cols == 256 && p.kb_pad == 256
-       && p.sf_128x4 && p.smem_bytes <= SMMA_SM90_SMEM_LIMIT && p.epi_tma,
-       "the plan: 128 x 128 tiles, k-steps of 128, 5 stages of 37888 bytes (%u bytes)",
+       && p.pipe.kiters == 64 && p.pipe.stage_tx == 32768 && p.pipe.stage_bytes == 54272
+       && p.pipe.stages == 3 && p.pipe.cluster == 2 && p.kb_cols == 256 && p.kb_pad == 256
+       && p.sf_128x4 && p.smem_bytes <= SMMA_SM90_SMEM_LIMIT && p.epi_tma && p.sprod,
+       "the plan: 128 x 128 tiles, k-steps of 128, the scales' products on the tensor core, "
+       "3 stages of 54272 bytes (%u bytes)", p.smem_bytes);
+    memset(&tu, 0, sizeof(tu));
+    tu.sprod = 1;
+    smma_sm90_plan_init(&p, &a, SMMA_GPU_SM90_PROMOTE32, 132, &tu, msg, sizeof(msg));
+    ok(!p.sprod && p.pipe.stage_bytes == 37888 && p.pipe.stages == 5
+       && p.smem_bytes <= SMMA_SM90_SMEM_LIMIT,
+       "... in fp32 only (SMMA_SM90_P32_SPROD=0): 5 stages of 37888 bytes (%u bytes)",
        p.smem_bytes);
     a = args_of(SMMA_E5M2, SMMA_E4M3, 1, 1, 1);
     a.shape.c_fmt = SMMA_FP32;
@@ -614,6 +727,33 @@ test_offsets(void)
         }
     ok(bad == 0, "each thread's scales: rows r and r + 8 in one 8-byte word, its 32 columns in "
        "eight 16-byte words (%u bad)", bad);
+    /* sprod's tiles: every row's and column's k 0 a distinct 16-byte row
+     * of its block, the tiles after the other areas and before the flags,
+     * the zeros after the epilogue's buffers; the descriptors' LBO reaches
+     * them. */
+    for (bad = 0, j = 0; j < 4; j++)
+        for (r = 0; r < 128; r++) {
+            uint32_t ob = smma_sm90_sfs_off(&p, j, r), oa = smma_sm90_sfsa_off(&p, j, r);
+
+            bad += ob % 16 != 0 || ob < p.off_sfs || ob + 16 > p.off_sflag || seen[ob]++ != 0;
+            bad += oa % 16 != 0 || oa < p.off_sfs || oa + 16 > p.off_sflag || seen[oa]++ != 0;
+        }
+    for (j = 0; j < 4; j++) {
+        uint64_t da = smma_sm90_desc_sa(&p, 1024, 1024 + p.off_zero, 1, j);
+        uint64_t db = smma_sm90_desc_sb(&p, 1024, 1024 + p.off_zero, j);
+
+        bad += ((da & 0x3fffu) << 4) != 1024 + smma_sm90_sfsa_off(&p, j, 64)
+               || ((da & 0x3fffu) << 4) + (((da >> 16) & 0x3fffu) << 4) != 1024 + p.off_zero
+               || ((db & 0x3fffu) << 4) + (((db >> 16) & 0x3fffu) << 4) != 1024 + p.off_zero
+               || ((db >> 32) & 0x3fffu) != 8 || (db >> 62) != 0;
+    }
+    ok(bad == 0 && p.sprod && p.off_sfs >= p.off_sfb + SMMA_SM90_SFB_BYTES
+       && p.off_sflag == p.off_sfs + 8 * SMMA_SM90_SFS_BLOCK
+       && p.off_sflag + 12 <= p.pipe.stage_bytes
+       && p.off_zero >= p.off_epi + 4 * SMMA_SM90_EPI_BUF
+       && p.off_zero + SMMA_SM90_SFS_BLOCK + 1024 <= p.smem_bytes,
+       "sprod: the scale tiles' 1024 rows are distinct and inside their area, the flags "
+       "after, the zeros after the epilogue; the descriptors reach them (%u bad)", bad);
     free(seen);
 }
 
@@ -674,6 +814,9 @@ main(void)
     for (i = 0; i < sizeof(suites) / sizeof(suites[0]); i++)
         t100_each_case(suites[i], false, test_level() >= 2, suite_case, NULL);
     test_generated();
+    test_sprod();
+    ok(ksteps_s > 0 && ksteps_f > 0, "the dry runs took both ways: %lu k-steps with the "
+       "scales' products on the tensor core, %lu in fp32", ksteps_s, ksteps_f);
     diag("%.2f s", tap_seconds() - t0);
     return exit_status();
 }
