@@ -33,6 +33,19 @@ knob(const char *var, uint32_t lo, uint32_t hi, bool pow2, uint32_t *v, char *ms
     return SMMA_GPU_STATUS_OK;
 }
 
+/* A switch: 0 or 1 in the environment, kept as 1 (off) or 2 (on); 0 where
+ * it is unset or empty. */
+static int
+knob_switch(const char *var, uint32_t *v, char *msg, size_t len)
+{
+    const char *s = getenv(var);
+    int rc = knob(var, 0, 1, false, v, msg, len);
+
+    if (rc == SMMA_GPU_STATUS_OK && s != NULL && s[0] != '\0')
+        (*v)++;
+    return rc;
+}
+
 int
 smma_sm90_tune_env(smma_sm90_tune *t, char *msg, size_t len)
 {
@@ -46,15 +59,10 @@ smma_sm90_tune_env(smma_sm90_tune *t, char *msg, size_t len)
         != SMMA_GPU_STATUS_OK
         || (rc = knob("SMMA_SM90_GROUP", 1, 64, false, &t->group, msg, len))
         != SMMA_GPU_STATUS_OK
-        || (rc = knob("SMMA_SM90_PRE", 0, 1, false, &t->pre, msg, len)) != SMMA_GPU_STATUS_OK
-        || (rc = knob("SMMA_SM90_P32_SPROD", 0, 1, false, &t->sprod, msg, len))
+        || (rc = knob_switch("SMMA_SM90_PRE", &t->pre, msg, len)) != SMMA_GPU_STATUS_OK
+        || (rc = knob_switch("SMMA_SM90_P32_SPROD", &t->sprod, msg, len))
         != SMMA_GPU_STATUS_OK)
         return rc;
-    /* Read as 0 or 1; kept as 1 (never) or 2 (always), 0 for unset. */
-    if (getenv("SMMA_SM90_PRE") != NULL && getenv("SMMA_SM90_PRE")[0] != '\0')
-        t->pre++;
-    if (getenv("SMMA_SM90_P32_SPROD") != NULL && getenv("SMMA_SM90_P32_SPROD")[0] != '\0')
-        t->sprod++;
     return SMMA_GPU_STATUS_OK;
 }
 
@@ -397,7 +405,7 @@ smma_sm90_plan_init(smma_sm90_plan *p, const smma_gpu_gemm_args *a, smma_gpu_ker
             p->pipe.stage_bytes = (p->off_rb + (p->b_conv ? p->bn * p->rb : 0) + 1023) / 1024
                                   * 1024;
             /* The scales' products on the tensor core unless tuned off. */
-            p->sprod = t == NULL || t->sprod != 1;
+            p->sprod = t->sprod != 1;
             if (p->sprod) {
                 /* B's then A's scales as bf16 operands, the range flags. */
                 p->off_sfs = (p->off_rb + (p->b_conv ? p->bn * p->rb : 0) + 127) / 128 * 128;
@@ -408,7 +416,7 @@ smma_sm90_plan_init(smma_sm90_plan *p, const smma_gpu_gemm_args *a, smma_gpu_ker
                                + (p->b_conv ? 0 : p->bn * SMMA_SM90_ROWB);
         }
         epi = p->version == 1 ? 0 : 4 * SMMA_SM90_EPI_BUF;
-        if (p->version == 3 && p->sprod)
+        if (p->sprod)
             epi += SMMA_SM90_SFS_BLOCK; /* the zeros, after the epilogue's buffers */
         room = SMMA_SM90_SMEM_LIMIT - 1024 - SMMA_SM90_BAR_BYTES - epi;
         if (t->stages != 0)
@@ -426,7 +434,7 @@ smma_sm90_plan_init(smma_sm90_plan *p, const smma_gpu_gemm_args *a, smma_gpu_ker
         p->pipe.off_bar = p->pipe.stages * p->pipe.stage_bytes;
         p->off_epi = (p->pipe.off_bar + SMMA_SM90_BAR_BYTES + 1023) / 1024 * 1024;
         p->smem_bytes = p->off_epi + epi + 1024;
-        p->off_zero = p->off_epi + epi - (p->version == 3 && p->sprod ? SMMA_SM90_SFS_BLOCK : 0);
+        p->off_zero = p->sprod ? p->off_epi + 4 * SMMA_SM90_EPI_BUF : 0;
     }
 
     /* The CTAs: one per tile (v1), or persistent whole clusters. */

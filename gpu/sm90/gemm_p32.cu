@@ -432,9 +432,10 @@ p32_wgmma_s(uint32_t (&d)[64], uint64_t dsa, uint64_t dsb)
 
 /*
  * One k-step of a consumer with the scales' products on the tensor core
- * (plan.h, smma_sm90_sfs_off): for each block, its wgmma into tmp and the
- * products' wgmma into s, one group from zero, then acc = fma(tmp, s, acc):
- * one fp32 operation per accumulator and block, no scale loads.
+ * (plan.h, smma_sm90_sfs_off), the slot already full (p32_sprod_step waited
+ * for it): for each block, its wgmma into tmp and the products' wgmma into
+ * s, one group from zero, then acc = fma(tmp, s, acc): one fp32 operation
+ * per accumulator and block, no scale loads.
  */
 template <int AE5, int BE5, bool LAST>
 static __device__ __forceinline__ void
