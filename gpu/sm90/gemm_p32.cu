@@ -228,16 +228,17 @@ p32_convert(const smma_sm90_plan &p, const s90_bufs &x, uint8_t *smem, uint32_t 
                 if (task >= 256)
                     continue;
 #pragma unroll
-                for (j = 0; j < 4; j++)
+                for (j = 0; j < 4; j++) {
+                    uint32_t f = smma_sm90_e8m0((w[u] >> (8 * j)) & 0xffu);
+
                     *(uint32_t *) (stage + (task >= 128 ? smma_sm90_sfb_off(&p, j, r)
-                                                        : smma_sm90_sfa_off(&p, j, r))) =
-                        smma_sm90_e8m0((w[u] >> (8 * j)) & 0xffu);
-                if (p.sprod)
-#pragma unroll
-                    for (j = 0; j < 4; j++)
+                                                        : smma_sm90_sfa_off(&p, j, r))) = f;
+                    /* with sprod also as a bf16: e8m0 is the upper half */
+                    if (p.sprod)
                         *(uint16_t *) (stage + (task >= 128 ? smma_sm90_sfs_off(&p, j, r)
                                                             : smma_sm90_sfsa_off(&p, j, r))) =
-                            (uint16_t) (smma_sm90_e8m0((w[u] >> (8 * j)) & 0xffu) >> 16);
+                            (uint16_t) (f >> 16);
+                }
             }
             /* The k-step's range flag: any scale of the tile outside the
              * products' safe range, one word per converter warp. */
@@ -293,15 +294,17 @@ p32_load_kstep(const smma_sm90_plan &p, const s90_maps &maps, uint32_t sbase, ui
     }
 }
 
-/* Block j of the stage slot at shared address st into tmp (from zero):
- * fence, the wgmma, commit. */
+/* Block j of stage slot `slot` into tmp (from zero), the descriptors moved
+ * from d0 (plan.h, smma_sm90_p32_descs_at): fence, the wgmma, commit. */
 template <int AE5, int BE5>
 static __device__ __forceinline__ void
-p32_issue(const smma_sm90_plan &p, uint32_t (&tmp)[64], uint32_t st, uint32_t wg, uint32_t j)
+p32_issue(const smma_sm90_plan &p, uint32_t (&tmp)[64], const smma_sm90_p32_descs &d0,
+          uint32_t slot, uint32_t j)
 {
+    smma_sm90_p32_descs d = smma_sm90_p32_descs_at(&p, &d0, slot, j);
+
     s90_wgmma_fence();
-    s90_wgmma_fp8_zero<AE5, BE5>(tmp, smma_sm90_desc_a(&p, st, wg, j),
-                                 smma_sm90_desc_b(&p, st, j));
+    s90_wgmma_fp8_zero<AE5, BE5>(tmp, d.a, d.b);
     s90_wgmma_commit();
 }
 
@@ -381,27 +384,26 @@ template <int AE5, int BE5, bool LAST>
 static __device__ __forceinline__ void
 p32_kstep(const smma_sm90_plan &p, uint32_t (&acc)[64], uint32_t (&tmp0)[64],
           uint32_t (&tmp1)[64], const uint8_t *smem, uint32_t sbase, smma_pipe_pos *pos,
-          uint32_t wg, uint32_t t, uint32_t nb)
+          const smma_sm90_p32_descs &d0, uint32_t wg, uint32_t t, uint32_t nb)
 {
-    uint32_t st = sbase + pos->slot * p.pipe.stage_bytes;
     const uint8_t *stage = smem + pos->slot * p.pipe.stage_bytes;
 
     p32_first f;
 
     pipe_wait_full(p.pipe, sbase, *pos);
-    p32_issue<AE5, BE5>(p, tmp0, st, wg, 0);
-    p32_issue<AE5, BE5>(p, tmp1, st, wg, 1);
+    p32_issue<AE5, BE5>(p, tmp0, d0, pos->slot, 0);
+    p32_issue<AE5, BE5>(p, tmp1, d0, pos->slot, 1);
     f = p32_first_scales(p, stage, wg, t, 0);
     s90_wgmma_wait<1>();
     s90_fence_regs(tmp0);
     p32_promote(p, acc, tmp0, stage, wg, t, 0, f);
-    p32_issue<AE5, BE5>(p, tmp0, st, wg, 2);
+    p32_issue<AE5, BE5>(p, tmp0, d0, pos->slot, 2);
     f = p32_first_scales(p, stage, wg, t, 1);
     s90_wgmma_wait<1>();
     s90_fence_regs(tmp1);
     if (!LAST || nb > 1)
         p32_promote(p, acc, tmp1, stage, wg, t, 1, f);
-    p32_issue<AE5, BE5>(p, tmp1, st, wg, 3);
+    p32_issue<AE5, BE5>(p, tmp1, d0, pos->slot, 3);
     f = p32_first_scales(p, stage, wg, t, 2);
     s90_wgmma_wait<1>();
     s90_fence_regs(tmp0);
@@ -440,18 +442,16 @@ p32_wgmma_s(uint32_t (&d)[64], uint64_t dsa, uint64_t dsb)
 template <int AE5, int BE5, bool LAST>
 static __device__ __forceinline__ void
 p32_kstep_s(const smma_sm90_plan &p, uint32_t (&acc)[64], uint32_t (&tmp)[64],
-            uint32_t (&s)[64], uint32_t sbase, smma_pipe_pos *pos, uint32_t wg, uint32_t t,
-            uint32_t nb)
+            uint32_t (&s)[64], uint32_t sbase, smma_pipe_pos *pos,
+            const smma_sm90_p32_descs &d0, uint32_t t, uint32_t nb)
 {
-    uint32_t st = sbase + pos->slot * p.pipe.stage_bytes, zero = sbase + p.off_zero;
-
 #pragma unroll
     for (uint32_t j = 0; j < 4; j++) {
+        smma_sm90_p32_descs d = smma_sm90_p32_descs_at(&p, &d0, pos->slot, j);
+
         s90_wgmma_fence();
-        s90_wgmma_fp8_zero<AE5, BE5>(tmp, smma_sm90_desc_a(&p, st, wg, j),
-                                     smma_sm90_desc_b(&p, st, j));
-        p32_wgmma_s(s, smma_sm90_desc_sa(&p, st, zero, wg, j),
-                    smma_sm90_desc_sb(&p, st, zero, j));
+        s90_wgmma_fp8_zero<AE5, BE5>(tmp, d.a, d.b);
+        p32_wgmma_s(s, d.sa, d.sb);
         s90_wgmma_commit();
         s90_wgmma_wait<0>();
         s90_fence_regs(tmp);
@@ -508,9 +508,9 @@ s90_gemm_p32(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps, c
         const uint4 z = make_uint4(0, 0, 0, 0);
 
         for (uint32_t s = 0; s < p.pipe.stages; s++)
-            for (uint32_t o = 16 * threadIdx.x; o < 8 * SMMA_SM90_SFS_BLOCK; o += 16 * 384)
+            for (uint32_t o = 16 * threadIdx.x; o < 8 * SMMA_SM90_SFS_BLOCK; o += 16 * blockDim.x)
                 *(uint4 *) (smem + s * p.pipe.stage_bytes + p.off_sfs + o) = z;
-        for (uint32_t o = 16 * threadIdx.x; o < SMMA_SM90_SFS_BLOCK; o += 16 * 384)
+        for (uint32_t o = 16 * threadIdx.x; o < SMMA_SM90_SFS_BLOCK; o += 16 * blockDim.x)
             *(uint4 *) (smem + p.off_zero + o) = z;
         pipe_fence_async_smem();
     }
@@ -553,6 +553,8 @@ s90_gemm_p32(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps, c
         uint32_t c = wg - 1, ebuf = 0, i, kit, tm, tn, m0, n0, r;
         smma_pipe_pos pos = { 0, 0 };
         uint32_t acc[64], tmp0[64], tmp1[64];
+        /* The descriptors of block 0 in slot 0; every k-step moves them. */
+        const smma_sm90_p32_descs d0 = smma_sm90_p32_descs0(&p, sbase, c);
 
         s90_setmaxnreg_inc<224>();
         for (i = 0; i < ntiles; i++) {
@@ -575,17 +577,19 @@ s90_gemm_p32(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps, c
              * k-step whose scales are all in range by p32_kstep_s). */
             for (kit = 0; kit + 1 < p.pipe.kiters; kit++) {
                 if (p32_sprod_step(p, smem, sbase, pos))
-                    p32_kstep_s<AE5, BE5, false>(p, acc, tmp0, tmp1, sbase, &pos, c, t, 4);
+                    p32_kstep_s<AE5, BE5, false>(p, acc, tmp0, tmp1, sbase, &pos, d0, t, 4);
                 else
-                    p32_kstep<AE5, BE5, false>(p, acc, tmp0, tmp1, smem, sbase, &pos, c, t, 4);
+                    p32_kstep<AE5, BE5, false>(p, acc, tmp0, tmp1, smem, sbase, &pos, d0, c,
+                                               t, 4);
             }
             {
                 uint32_t nb = smma_sm90_kblocks(&p, kit);
 
                 if (p32_sprod_step(p, smem, sbase, pos))
-                    p32_kstep_s<AE5, BE5, true>(p, acc, tmp0, tmp1, sbase, &pos, c, t, nb);
+                    p32_kstep_s<AE5, BE5, true>(p, acc, tmp0, tmp1, sbase, &pos, d0, t, nb);
                 else
-                    p32_kstep<AE5, BE5, true>(p, acc, tmp0, tmp1, smem, sbase, &pos, c, t, nb);
+                    p32_kstep<AE5, BE5, true>(p, acc, tmp0, tmp1, smem, sbase, &pos, d0, c, t,
+                                              nb);
             }
             if (inside)
                 s90_epilogue<128>(p, maps, x, smem, sbase, acc, c, t, m0, n0, &ebuf);

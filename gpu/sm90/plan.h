@@ -694,6 +694,60 @@ smma_sm90_desc_b(const smma_sm90_plan *p, uint32_t st, uint32_t j)
                                 SMMA_WGMMA_SW_128B);
 }
 
+/*
+ * sm90-promote32's descriptors without their arithmetic in the k-step: a
+ * consumer computes those of block 0 in slot 0 once (smma_sm90_p32_descs0)
+ * and moves them to slot s and block j (smma_sm90_p32_descs_at) with one
+ * addition each: its A and B (32 bytes further per block), the scale tiles
+ * of A and B (SMMA_SM90_SFS_BLOCK further, and the LBO that much shorter,
+ * so that it still reaches the same zeros).  The same words as
+ * smma_sm90_desc_a, _b, _sa and _sb give (tests/sim/sm90-p32-dry-t.c).
+ */
+typedef struct smma_sm90_p32_descs {
+    uint64_t a, b, sa, sb;
+} smma_sm90_p32_descs;
+
+/* desc moved bytes further on (a multiple of 16): its start address, and
+ * with fixed_lbo its LBO shortened as much.  Exact while both stay inside
+ * their 14-bit fields, as addresses and distances inside shared memory do. */
+SMMA_HD uint64_t
+smma_sm90_desc_move(uint64_t desc, uint32_t bytes, bool fixed_lbo)
+{
+    uint64_t d = desc + (bytes >> 4);
+
+    return fixed_lbo ? d - ((uint64_t) (bytes >> 4) << 16) : d;
+}
+
+/* Block 0 of slot 0 (the ring's base at shared address sbase) for
+ * warpgroup wg. */
+SMMA_HD smma_sm90_p32_descs
+smma_sm90_p32_descs0(const smma_sm90_plan *p, uint32_t sbase, uint32_t wg)
+{
+    smma_sm90_p32_descs d;
+    uint32_t zero = sbase + p->off_zero;
+
+    d.a = smma_sm90_desc_a(p, sbase, wg, 0);
+    d.b = smma_sm90_desc_b(p, sbase, 0);
+    d.sa = smma_sm90_desc_sa(p, sbase, zero, wg, 0);
+    d.sb = smma_sm90_desc_sb(p, sbase, zero, 0);
+    return d;
+}
+
+/* Block j of slot s from d0 (K-major B, as sm90-promote32's always is). */
+SMMA_HD smma_sm90_p32_descs
+smma_sm90_p32_descs_at(const smma_sm90_plan *p, const smma_sm90_p32_descs *d0, uint32_t s,
+                       uint32_t j)
+{
+    smma_sm90_p32_descs d;
+    uint32_t slot = s * p->pipe.stage_bytes;
+
+    d.a = smma_sm90_desc_move(d0->a, slot + 32 * j, false);
+    d.b = smma_sm90_desc_move(d0->b, slot + 32 * j, false);
+    d.sa = smma_sm90_desc_move(d0->sa, slot + SMMA_SM90_SFS_BLOCK * j, true);
+    d.sb = smma_sm90_desc_move(d0->sb, slot + SMMA_SM90_SFS_BLOCK * j, true);
+    return d;
+}
+
 /* Whether wgmma j of k-step kit adds to the accumulator (scale-d): always
  * with C (loaded into the registers first), else all but the tile's first;
  * never in sm90-promote32 (each wgmma sums its 32-k block from zero). */

@@ -201,20 +201,21 @@ kstep_s(const smma_sm90_plan *pl, const smma_wgmma_variant *v, uint8_t *smem, si
         uint32_t *s, smma_error *err)
 {
     smma_wgmma_variant vs = smma_wgmma_variant_make(SMMA_BF16, SMMA_BF16, 128);
-    uint32_t zero = SMEM_BASE + pl->off_zero, j, t, r, js;
+    smma_sm90_p32_descs d0 = smma_sm90_p32_descs0(pl, SMEM_BASE, wg), d, ds;
+    uint32_t slot = (st - SMEM_BASE) / pl->pipe.stage_bytes, j, t, r;
     int rc = SMMA_OK;
 
     vs.a_smem = true;
     vs.scale_d = false;
     for (j = 0; j < 4 && rc == SMMA_OK; j++) {
-        js = flags & RUN_WRONG_S ? (j + 1) % 4 : j;
-        rc = smma_wgmma_exec(v, tap_model("h100-fp8"), NULL, smma_sm90_desc_a(pl, st, wg, j),
-                             smma_sm90_desc_b(pl, st, j), smem, smem_size, NULL, tmp, err);
+        /* The kernel's descriptors: slot 0's block 0 moved (p32_kstep_s). */
+        d = smma_sm90_p32_descs_at(pl, &d0, slot, j);
+        ds = smma_sm90_p32_descs_at(pl, &d0, slot, flags & RUN_WRONG_S ? (j + 1) % 4 : j);
+        rc = smma_wgmma_exec(v, tap_model("h100-fp8"), NULL, d.a, d.b, smem, smem_size, NULL,
+                             tmp, err);
         if (rc == SMMA_OK)
-            rc = smma_wgmma_exec(&vs, tap_model("h100-bf16"), NULL,
-                                 smma_sm90_desc_sa(pl, st, zero, wg, js),
-                                 smma_sm90_desc_sb(pl, st, zero, js), smem, smem_size, NULL, s,
-                                 err);
+            rc = smma_wgmma_exec(&vs, tap_model("h100-bf16"), NULL, ds.sa, ds.sb, smem,
+                                 smem_size, NULL, s, err);
         if (rc != SMMA_OK || j >= nb)
             continue;
         for (t = 0; t < 128; t++)
@@ -278,10 +279,12 @@ run_plan(const smma_sm90_plan *pl, const t100_prob *p, unsigned flags, uint32_t 
                                  flags, acc, tmp, s, err);
                 for (wg = 0; wg < 2 && !by_s && rc == SMMA_OK; wg++)
                     for (j = 0; j < 4 && rc == SMMA_OK; j++) {
-                        rc = smma_wgmma_exec(&v, tap_model("h100-fp8"), NULL,
-                                             smma_sm90_desc_a(pl, st, wg, j),
-                                             smma_sm90_desc_b(pl, st, j), smem, smem_size, NULL,
-                                             tmp, err);
+                        smma_sm90_p32_descs d0 = smma_sm90_p32_descs0(pl, SMEM_BASE, wg);
+                        smma_sm90_p32_descs dj = smma_sm90_p32_descs_at(
+                            pl, &d0, smma_pipe_slot(&pl->pipe, iter), j);
+
+                        rc = smma_wgmma_exec(&v, tap_model("h100-fp8"), NULL, dj.a, dj.b, smem,
+                                             smem_size, NULL, tmp, err);
                         if (rc != SMMA_OK || j >= smma_sm90_kblocks(pl, kit))
                             continue;
                         /* Every thread's promotion, its scales where
@@ -695,7 +698,7 @@ test_offsets(void)
     smma_sm90_plan p;
     char msg[256];
     uint8_t *seen;
-    unsigned j, r, t, bad = 0;
+    unsigned j, r, t, s, wg, bad = 0;
 
     if (smma_sm90_plan_init(&p, &a, SMMA_GPU_SM90_PROMOTE32, 132, NULL, msg, sizeof(msg)) != 0)
         bail("plan: %s", msg);
@@ -747,13 +750,27 @@ test_offsets(void)
                || ((db & 0x3fffu) << 4) + (((db >> 16) & 0x3fffu) << 4) != 1024 + p.off_zero
                || ((db >> 32) & 0x3fffu) != 8 || (db >> 62) != 0;
     }
+    /* The k-step's descriptors moved from slot 0's block 0 are the ones
+     * computed in full, in every slot, block and warpgroup. */
+    for (s = 0; s < p.pipe.stages; s++)
+        for (wg = 0; wg < 2; wg++)
+            for (j = 0; j < 4; j++) {
+                uint32_t st = 1024 + s * p.pipe.stage_bytes, zero = 1024 + p.off_zero;
+                smma_sm90_p32_descs d0 = smma_sm90_p32_descs0(&p, 1024, wg);
+                smma_sm90_p32_descs d = smma_sm90_p32_descs_at(&p, &d0, s, j);
+
+                bad += d.a != smma_sm90_desc_a(&p, st, wg, j) || d.b != smma_sm90_desc_b(&p, st, j)
+                       || d.sa != smma_sm90_desc_sa(&p, st, zero, wg, j)
+                       || d.sb != smma_sm90_desc_sb(&p, st, zero, j);
+            }
     ok(bad == 0 && p.sprod && p.off_sfs >= p.off_sfb + SMMA_SM90_SFB_BYTES
        && p.off_sflag == p.off_sfs + 8 * SMMA_SM90_SFS_BLOCK
        && p.off_sflag + 12 <= p.pipe.stage_bytes
        && p.off_zero >= p.off_epi + 4 * SMMA_SM90_EPI_BUF
        && p.off_zero + SMMA_SM90_SFS_BLOCK + 1024 <= p.smem_bytes,
        "sprod: the scale tiles' 1024 rows are distinct and inside their area, the flags "
-       "after, the zeros after the epilogue; the descriptors reach them (%u bad)", bad);
+       "after, the zeros after the epilogue; the descriptors reach them, and those moved "
+       "from slot 0's block 0 are the ones computed in full (%u bad)", bad);
     free(seen);
 }
 
