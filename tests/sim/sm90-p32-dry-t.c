@@ -11,9 +11,10 @@
  * bytes as stored, unswizzled, in the stage's raw area, which the
  * converters write as e4m3 codes where TMA would have put them -- each
  * value encoded by the reference, not the kernel's instructions), the
- * converters write the k-step's scales there as the kernel's converter threads do (read from the scales
- * as stored, linear or 128x4, at smma_sm90_sf_goff; written as fp32 at
- * smma_sm90_sfa_off / _sfb_off; 1.0 past the matrix and past K), every
+ * converters write the k-step's scales there as the kernel's converter
+ * threads do (read from the scales as stored, linear or 128x4, at
+ * smma_sm90_sf_goff; written as fp32 at smma_sm90_sfa_off / _sfb_off; 1.0
+ * past the matrix and past K), every
  * consumer thread's accumulator starts from C (or 0), each 32-k block is
  * one wgmma (m64n128k32, from zero) whose registers every thread promotes
  * with smma_sm90_promote and the two scales it loads from the stage at the
