@@ -60,14 +60,6 @@ fp8_acc(uint32_t (&d)[64], uint64_t da, uint64_t db)
 }
 
 static __device__ __forceinline__ void
-bf16_zero(uint32_t (&d)[64], uint64_t da, uint64_t db)
-{
-    asm volatile(S90_WGMMA("m64n128k16.f32.bf16.bf16", S90_N128_D, "%64, %65, p, 1, 1, 0, 0",
-                           "%66")
-                 : S90_N128_OUT : "l"(da), "l"(db), "r"(0u));
-}
-
-static __device__ __forceinline__ void
 ffma64(uint32_t (&acc)[64], const uint32_t (&a)[64], const uint32_t (&b)[64])
 {
 #pragma unroll
@@ -96,6 +88,18 @@ bf16_zero_h(uint32_t (&d)[64], uint64_t da, uint64_t db)
 {
     asm volatile(S90_WGMMA("m64n64k16.f32.bf16.bf16", N64_D, "%32, %33, p, 1, 1, 0, 0", "%34")
                  : N64_OUT(H) : "l"(da), "l"(db), "r"(0u));
+}
+
+/* One unit of the halves' form into the set d: the fp8 wgmma of B's
+ * columns at db into d[0 .. 31], the products' of the same columns into
+ * d[32 .. 63], one group. */
+static __device__ __forceinline__ void
+unit_h(uint32_t (&d)[64], uint64_t da, uint64_t db, uint64_t dsa, uint64_t dsb)
+{
+    s90_wgmma_fence();
+    fp8_zero_h<0>(d, da, db);
+    bf16_zero_h<1>(d, dsa, dsb);
+    s90_wgmma_commit();
 }
 
 template <int H>
@@ -179,7 +183,7 @@ ceiling_kernel(uint32_t blocks, float *out)
             for (j = 0; j < 4; j++) {
                 s90_wgmma_fence();
                 s90_wgmma_fp8_zero<0, 0>(x, da[j], db[j]);
-                bf16_zero(y, dsa[j], dsb[j][0]);
+                s90_wgmma<128, 0, 0>(y, dsa[j], dsb[j][0], 0u);
                 s90_wgmma_commit();
                 s90_wgmma_wait<0>();
                 s90_fence_regs(x);
@@ -187,36 +191,23 @@ ceiling_kernel(uint32_t blocks, float *out)
                 ffma64(acc, x, y);
             }
         } else if constexpr (F == F_SPROD_H) {
-            s90_wgmma_fence();
-            fp8_zero_h<0>(x, da[0], dbh[0][0]);
-            bf16_zero_h<1>(x, dsa[0], dsb[0][0]);
-            s90_wgmma_commit();
-            s90_wgmma_fence();
-            fp8_zero_h<0>(y, da[0], dbh[0][1]);
-            bf16_zero_h<1>(y, dsa[0], dsb[0][1]);
-            s90_wgmma_commit();
+            unit_h(x, da[0], dbh[0][0], dsa[0], dsb[0][0]);
+            unit_h(y, da[0], dbh[0][1], dsa[0], dsb[0][1]);
 #pragma unroll
             for (j = 0; j < 4; j++) {
                 s90_wgmma_wait<1>();
                 s90_fence_regs(x);
                 ffma32<0>(acc, x);
                 if (j < 3) {
-                    s90_wgmma_fence();
-                    fp8_zero_h<0>(x, da[j + 1], dbh[j + 1][0]);
-                    bf16_zero_h<1>(x, dsa[j + 1], dsb[j + 1][0]);
-                    s90_wgmma_commit();
+                    unit_h(x, da[j + 1], dbh[j + 1][0], dsa[j + 1], dsb[j + 1][0]);
                     s90_wgmma_wait<1>();
                 } else {
                     s90_wgmma_wait<0>();
                 }
                 s90_fence_regs(y);
                 ffma32<1>(acc, y);
-                if (j < 3) {
-                    s90_wgmma_fence();
-                    fp8_zero_h<0>(y, da[j + 1], dbh[j + 1][1]);
-                    bf16_zero_h<1>(y, dsa[j + 1], dsb[j + 1][1]);
-                    s90_wgmma_commit();
-                }
+                if (j < 3)
+                    unit_h(y, da[j + 1], dbh[j + 1][1], dsa[j + 1], dsb[j + 1][1]);
             }
         }
     }

@@ -301,7 +301,7 @@ smma_sm90_plan_init(smma_sm90_plan *p, const smma_gpu_gemm_args *a, smma_gpu_ker
     static const smma_sm90_tune none = { 0, 0, 0, 0, 0, 0 };
     const smma_gemm_shape *s;
     const char *kn = smma_gpu_kernel_name(k);
-    uint32_t esz, group, room, nq, epi;
+    uint32_t esz, group, room, nq, epi, end;
     int rc;
 
     if (k != SMMA_GPU_SM90_V1 && k != SMMA_GPU_SM90_V2 && k != SMMA_GPU_SM90_PROMOTE32
@@ -402,16 +402,17 @@ smma_sm90_plan_init(smma_sm90_plan *p, const smma_gpu_gemm_args *a, smma_gpu_ker
             p->off_sfb = p->off_sfa + SMMA_SM90_SFA_BYTES;
             p->off_ra = p->off_sfb + SMMA_SM90_SFB_BYTES;
             p->off_rb = p->off_ra + (p->a_conv ? p->bm * p->ra : 0);
-            p->pipe.stage_bytes = (p->off_rb + (p->b_conv ? p->bn * p->rb : 0) + 1023) / 1024
-                                  * 1024;
-            /* The scales' products on the tensor core unless tuned off. */
+            end = p->off_rb + (p->b_conv ? p->bn * p->rb : 0);
+            /* The scales' products on the tensor core unless tuned off:
+             * B's then A's scales as bf16 operands, the range flags (three
+             * words). */
             p->sprod = t->sprod != 1;
             if (p->sprod) {
-                /* B's then A's scales as bf16 operands, the range flags. */
-                p->off_sfs = (p->off_rb + (p->b_conv ? p->bn * p->rb : 0) + 127) / 128 * 128;
+                p->off_sfs = (end + 127) / 128 * 128;
                 p->off_sflag = p->off_sfs + 8 * SMMA_SM90_SFS_BLOCK;
-                p->pipe.stage_bytes = (p->off_sflag + 16 + 1023) / 1024 * 1024;
+                end = p->off_sflag + 16;
             }
+            p->pipe.stage_bytes = (end + 1023) / 1024 * 1024;
             p->pipe.stage_tx = (p->a_conv ? 0 : p->bm * SMMA_SM90_ROWB)
                                + (p->b_conv ? 0 : p->bn * SMMA_SM90_ROWB);
         }

@@ -421,17 +421,6 @@ p32_kstep(const smma_sm90_plan &p, uint32_t (&acc)[64], uint32_t (&tmp0)[64],
     smma_pipe_next(&p.pipe, pos);
 }
 
-/* s (64 x 128, f32) = the scales' products of block j: A's scale tile of
- * warpgroup wg (64 x 16 bf16) times B's (16 x 128), from zero: one
- * wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 from the stage. */
-static __device__ __forceinline__ void
-p32_wgmma_s(uint32_t (&d)[64], uint64_t dsa, uint64_t dsb)
-{
-    asm volatile(S90_WGMMA("m64n128k16.f32.bf16.bf16", S90_N128_D, "%64, %65, p, 1, 1, 0, 0",
-                           "%66")
-                 : S90_N128_OUT : "l"(dsa), "l"(dsb), "r"(0u));
-}
-
 /*
  * One k-step of a consumer with the scales' products on the tensor core
  * (plan.h, smma_sm90_sfs_off), the slot already full (p32_sprod_step waited
@@ -451,7 +440,9 @@ p32_kstep_s(const smma_sm90_plan &p, uint32_t (&acc)[64], uint32_t (&tmp)[64],
 
         s90_wgmma_fence();
         s90_wgmma_fp8_zero<AE5, BE5>(tmp, d.a, d.b);
-        p32_wgmma_s(s, d.sa, d.sb);
+        /* s = the scales' products: A's scale tile of this warpgroup (64 x
+         * 16 bf16) times B's (16 x 128), from zero */
+        s90_wgmma<128, 0, 0>(s, d.sa, d.sb, 0u);
         s90_wgmma_commit();
         s90_wgmma_wait<0>();
         s90_fence_regs(tmp);
@@ -480,6 +471,20 @@ p32_sprod_step(const smma_sm90_plan &p, const uint8_t *smem, uint32_t sbase,
     uint4 f = *(const uint4 *) (smem + pos.slot * p.pipe.stage_bytes + p.off_sflag);
 
     return (f.x | f.y | f.z) == 0;
+}
+
+/* One k-step of a consumer either way: p32_kstep_s where p32_sprod_step
+ * says so, else p32_kstep (nb blocks below K, the last k-step's). */
+template <int AE5, int BE5, bool LAST>
+static __device__ __forceinline__ void
+p32_kstep_any(const smma_sm90_plan &p, uint32_t (&acc)[64], uint32_t (&tmp0)[64],
+              uint32_t (&tmp1)[64], const uint8_t *smem, uint32_t sbase, smma_pipe_pos *pos,
+              const smma_sm90_p32_descs &d0, uint32_t wg, uint32_t t, uint32_t nb)
+{
+    if (p32_sprod_step(p, smem, sbase, *pos))
+        p32_kstep_s<AE5, BE5, LAST>(p, acc, tmp0, tmp1, sbase, pos, d0, t, nb);
+    else
+        p32_kstep<AE5, BE5, LAST>(p, acc, tmp0, tmp1, smem, sbase, pos, d0, wg, t, nb);
 }
 
 #endif /* SMMA_SM90_WG */
@@ -573,24 +578,12 @@ s90_gemm_p32(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps, c
                 for (r = 0; r < 64; r++)
                     acc[r] = 0;
             }
-            /* The k-steps, the last one apart (p32_kstep; with sprod, each
-             * k-step whose scales are all in range by p32_kstep_s). */
-            for (kit = 0; kit + 1 < p.pipe.kiters; kit++) {
-                if (p32_sprod_step(p, smem, sbase, pos))
-                    p32_kstep_s<AE5, BE5, false>(p, acc, tmp0, tmp1, sbase, &pos, d0, t, 4);
-                else
-                    p32_kstep<AE5, BE5, false>(p, acc, tmp0, tmp1, smem, sbase, &pos, d0, c,
-                                               t, 4);
-            }
-            {
-                uint32_t nb = smma_sm90_kblocks(&p, kit);
-
-                if (p32_sprod_step(p, smem, sbase, pos))
-                    p32_kstep_s<AE5, BE5, true>(p, acc, tmp0, tmp1, sbase, &pos, d0, t, nb);
-                else
-                    p32_kstep<AE5, BE5, true>(p, acc, tmp0, tmp1, smem, sbase, &pos, d0, c, t,
-                                              nb);
-            }
+            /* The k-steps, the last one apart (its blocks below K). */
+            for (kit = 0; kit + 1 < p.pipe.kiters; kit++)
+                p32_kstep_any<AE5, BE5, false>(p, acc, tmp0, tmp1, smem, sbase, &pos, d0, c, t,
+                                               4);
+            p32_kstep_any<AE5, BE5, true>(p, acc, tmp0, tmp1, smem, sbase, &pos, d0, c, t,
+                                          smma_sm90_kblocks(&p, kit));
             if (inside)
                 s90_epilogue<128>(p, maps, x, smem, sbase, acc, c, t, m0, n0, &ebuf);
         }

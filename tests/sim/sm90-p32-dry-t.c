@@ -365,6 +365,20 @@ check_plan(const t100_prob *p, unsigned sms, const smma_sm90_tune *tu, const uin
        pl.pipe.stages, pl.pipe.grid, pl.pipe.cluster, bad, p->s.m * p->s.n);
 }
 
+/* A run with flags (a consumer that reads the wrong scales or products)
+ * on 3 multiprocessors must differ from want: the test can fail. */
+static void
+check_differs(const t100_prob *p, unsigned flags, const uint32_t *want, const char *what)
+{
+    smma_gpu_gemm_args a = prob_args(p);
+    smma_sm90_plan pl;
+    char msg[256];
+
+    if (smma_sm90_plan_init(&pl, &a, SMMA_GPU_SM90_PROMOTE32, 3, NULL, msg, sizeof(msg)) != 0)
+        bail("plan: %s", msg);
+    ok(diff_plan(&pl, p, flags, want, what) > 0, "a consumer that takes %s differs", what);
+}
+
 /* ---- golden vector suites ------------------------------------------------------------------ */
 
 /* A case of a suite, on 1 or 2 multiprocessors, clusters of 2 and 1 by
@@ -510,13 +524,10 @@ test_special(void)
     struct gen g = { 136, 264, 136, SMMA_E4M3, SMMA_E4M3, SMMA_FP32, SMMA_FP32, false,
                      SMMA_SL_128X4, 3, { 0, 0, 0, 0, 0, 0 } };
     smma_gemm_shape s = shape_of(&g);
-    smma_gpu_gemm_args a;
-    smma_sm90_plan pl;
     size_t kb = smma_gemm_kblocks(&s), i;
     uint64_t x = 12345;
     t100_prob p;
     uint32_t *want;
-    char msg[256];
 
     t100_prob_generate(&p, &s, SMMA_SL_128X4, SMMA_CLASS_RANDOM, 0x5bec);
     for (i = 0; i < s.m * kb; i++)
@@ -531,11 +542,7 @@ test_special(void)
     t100_prob_store(&p);
     want = t100_expected_under(&p, MODEL);
     check_plan(&p, 3, &g.tu, want, "special values 136x264x136");
-    a = prob_args(&p);
-    if (smma_sm90_plan_init(&pl, &a, SMMA_GPU_SM90_PROMOTE32, 3, NULL, msg, sizeof(msg)) != 0)
-        bail("plan: %s", msg);
-    ok(diff_plan(&pl, &p, RUN_ROW_SCALE_R, want, "row r + 8 with row r's scale") > 0,
-       "a consumer that takes row r's scale for row r + 8 differs");
+    check_differs(&p, RUN_ROW_SCALE_R, want, "row r's scale for row r + 8");
     free(want);
     t100_prob_free(&p);
 }
@@ -550,13 +557,10 @@ test_sprod(void)
     struct gen g = { 136, 264, 392, SMMA_E4M3, SMMA_E4M3, SMMA_FP32, SMMA_FP32, false,
                      SMMA_SL_128X4, 3, { 0, 0, 0, 0, 0, 0 } };
     smma_gemm_shape s = shape_of(&g);
-    smma_gpu_gemm_args a;
-    smma_sm90_plan pl;
     size_t kb = smma_gemm_kblocks(&s), i;
     unsigned long s0 = ksteps_s, f0 = ksteps_f;
     t100_prob p;
     uint32_t *want;
-    char msg[256];
 
     t100_prob_generate(&p, &s, SMMA_SL_128X4, SMMA_CLASS_RANDOM, 0x5e0d);
     for (i = 0; i < s.m * kb; i++)
@@ -568,11 +572,7 @@ test_sprod(void)
     check_plan(&p, 3, &g.tu, want, "scales at the ends of the products' range");
     ok(ksteps_s > s0 && ksteps_f == f0, "... all on the tensor core (%lu k-steps)",
        ksteps_s - s0);
-    a = prob_args(&p);
-    if (smma_sm90_plan_init(&pl, &a, SMMA_GPU_SM90_PROMOTE32, 3, NULL, msg, sizeof(msg)) != 0)
-        bail("plan: %s", msg);
-    ok(diff_plan(&pl, &p, RUN_WRONG_S, want, "the next block's products") > 0,
-       "a consumer that takes the next block's products differs");
+    check_differs(&p, RUN_WRONG_S, want, "the next block's products");
     free(want);
     t100_prob_free(&p);
 }
