@@ -17,12 +17,28 @@
  *               the kernel's default form (one set each)
  *   sprod-h     the same in halves of 64 columns, two sets alternating with
  *               wgmma.wait_group 1 (tried 2026-11-28, not kept)
+ *   sprod-ra    sprod with the products' A (the scales of A, bf16 at k 0) in
+ *               registers, not read from shared memory: the B tile alone
+ *   fp32        every block promoted by the CUDA cores, as gemm_p32.cu's
+ *               p32_kstep: two sets of temporaries (wait_group 1), the
+ *               scales as fp32 from shared memory, fma(tmp, sa * sb, acc):
+ *               two fp32 operations an accumulator and block (ptxas spills
+ *               20 bytes a thread here)
+ *   mixed       blocks 0 and 2 as sprod, 1 and 3 as fp32 (one set each,
+ *               wait 0): the tensor core and the CUDA cores share the
+ *               promotion, 1.5 fp8 wgmma and 1.5 fp32 operations a block
+ *   mixed-ra    mixed with sprod-ra's products
+ *   fp8-zw      sprod without the products' wgmma: the fp8 wgmma from zero,
+ *               wait 0, 64 fma (acc = fma(tmp, tmp, acc))
+ *   sprod-p8    sprod with the products on an fp8 wgmma.m64n128k32 (the
+ *               same tile bytes read as e5m2)
  *
  * It prints the TFLOP/s each form would give an M x N x K GEMM whose k-steps
  * all ran at this speed (2 x 128 x 128 x 32 per block and CTA), so that
  * the kernel's figure can be set against its loop's own limit.  The
  * numbers computed are not checked (the operands are arbitrary bytes): this
- * times the issue and the tensor pipe, nothing else.
+ * times the issue and the tensor pipe, nothing else.  Every form reads the
+ * registers its wgmma write (ptxas drops a wgmma whose results are dead).
  *
  * Build (sm_90a; nvcc only):
  *   nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a -Iref -Isim -Igpu \
@@ -38,16 +54,20 @@
 #include "sm90/dev.cuh"
 #include <softmma/wgmma_addr.h>
 
-enum { F_FP8, F_BF16, F_SPROD, F_SPROD_H, F_COUNT };
-static const char *const fnames[F_COUNT] = { "fp8-only", "bf16-only", "sprod", "sprod-h" };
+enum { F_FP8, F_BF16, F_SPROD, F_SPROD_H, F_SPROD_RA, F_FP32, F_MIXED, F_MIXED_RA, F_FP8_ZW,
+       F_SPROD_P8, F_COUNT };
+static const char *const fnames[F_COUNT] = { "fp8-only", "bf16-only", "sprod", "sprod-h",
+                                             "sprod-ra", "fp32", "mixed", "mixed-ra",
+                                             "fp8-zw", "sprod-p8" };
 
 /* Shared memory: A (128 rows x 128 bytes, 128-byte swizzle), B (128 rows),
- * the scale tiles (4 KB), zeros (2 KB). */
+ * the scale tiles (4 KB), zeros (2 KB), fp32 scales (2 KB). */
 #define OFF_A 0u
 #define OFF_B 16384u
 #define OFF_S 32768u
 #define OFF_Z 36864u
-#define SMEM (OFF_Z + 2048u)
+#define OFF_F 38912u
+#define SMEM (OFF_F + 2048u)
 
 #if defined(SMMA_SM90_WG)
 
@@ -113,6 +133,79 @@ ffma32(uint32_t (&acc)[64], const uint32_t (&d)[64])
                                                     __uint_as_float(acc[32 * H + r])));
 }
 
+/* The products' wgmma with A from registers a (m64k16 bf16 fragment). */
+static __device__ __forceinline__ void
+bf16_zero_ra(uint32_t (&d)[64], const uint32_t (&a)[4], uint64_t db)
+{
+    asm volatile(S90_WGMMA("m64n128k16.f32.bf16.bf16", S90_N128_D,
+                           "{%64, %65, %66, %67}, %68, p, 1, 1, 0", "%69")
+                 : S90_N128_OUT : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db),
+                   "r"(0u));
+}
+
+/* One block of the products on the tensor core: tmp and s in one group,
+ * wait 0, acc = fma(tmp, s, acc). */
+enum { BS_PLAIN, BS_RA, BS_P8, BS_NOPROD };
+
+template <int V>
+static __device__ __forceinline__ void
+block_s(uint32_t (&acc)[64], uint32_t (&x)[64], uint32_t (&y)[64], uint64_t da, uint64_t db,
+        uint64_t dsa, uint64_t dsb, const uint32_t (&ra)[4])
+{
+    s90_wgmma_fence();
+    s90_wgmma_fp8_zero<0, 0>(x, da, db);
+    if (V == BS_RA)
+        bf16_zero_ra(y, ra, dsb);
+    else if (V == BS_P8)
+        s90_wgmma_fp8_zero<1, 1>(y, dsa, dsb);
+    else if (V != BS_NOPROD)
+        s90_wgmma<128, 0, 0>(y, dsa, dsb, 0u);
+    s90_wgmma_commit();
+    s90_wgmma_wait<0>();
+    s90_fence_regs(x);
+    if (V == BS_NOPROD) {
+        ffma64(acc, x, x);
+        return;
+    }
+    s90_fence_regs(y);
+    ffma64(acc, x, y);
+}
+
+/* tmp promoted with fp32 scales from shared memory (gemm_p32.cu's
+ * p32_promote: a float2 of A's two rows, eight float4 of B's columns). */
+static __device__ __forceinline__ void
+promote_f(uint32_t (&acc)[64], const uint32_t (&x)[64], const uint8_t *fs, uint32_t t)
+{
+    const float2 sa = *(const float2 *) (fs + 8 * ((t / 4) % 64));
+    const float4 *sbp = (const float4 *) (fs + 512 + 144 * (t % 4));
+
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        float4 b = sbp[i];
+        float sb[4] = { b.x, b.y, b.z, b.w };
+
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+#pragma unroll
+            for (int r = 0; r < 4; r++) {
+                int reg = 8 * i + 4 * h + r;
+
+                acc[reg] = __float_as_uint(__fmaf_rn(__uint_as_float(x[reg]),
+                                                     __fmul_rn(r / 2 ? sa.y : sa.x,
+                                                               sb[2 * h + r % 2]),
+                                                     __uint_as_float(acc[reg])));
+            }
+    }
+}
+
+static __device__ __forceinline__ void
+issue_fp8(uint32_t (&x)[64], uint64_t da, uint64_t db)
+{
+    s90_wgmma_fence();
+    s90_wgmma_fp8_zero<0, 0>(x, da, db);
+    s90_wgmma_commit();
+}
+
 #endif
 
 template <int F>
@@ -135,8 +228,12 @@ ceiling_kernel(uint32_t blocks, float *out)
     s90_setmaxnreg_inc<224>();
     base = (uint32_t) __cvta_generic_to_shared(smem);
 
-    uint32_t c = wg - 1, j;
+    uint32_t c = wg - 1, j, t = threadIdx.x % 128;
     uint32_t acc[64], x[64], y[64];
+    /* The products' A fragment: bf16 sa at k 0 of rows t / 4 and + 8
+     * (threads t % 4 == 0), zeros elsewhere. */
+    const uint32_t ra[4] = { t % 4 == 0 ? 0x3f80u : 0u, t % 4 == 0 ? 0x3f80u : 0u, 0u, 0u };
+    const uint8_t *fs = smem + OFF_F;
 
 #pragma unroll
     for (int r = 0; r < 64; r++)
@@ -190,6 +287,43 @@ ceiling_kernel(uint32_t blocks, float *out)
                 s90_fence_regs(y);
                 ffma64(acc, x, y);
             }
+        } else if constexpr (F == F_SPROD_RA) {
+#pragma unroll
+            for (j = 0; j < 4; j++)
+                block_s<BS_RA>(acc, x, y, da[j], db[j], dsa[j], dsb[j][0], ra);
+        } else if constexpr (F == F_FP8_ZW || F == F_SPROD_P8) {
+            constexpr int V = F == F_FP8_ZW ? BS_NOPROD : BS_P8;
+
+#pragma unroll
+            for (j = 0; j < 4; j++)
+                block_s<V>(acc, x, y, da[j], db[j], dsa[j], dsb[j][0], ra);
+        } else if constexpr (F == F_MIXED || F == F_MIXED_RA) {
+#pragma unroll
+            for (j = 0; j < 4; j += 2) {
+                block_s<F == F_MIXED_RA ? BS_RA : BS_PLAIN>(acc, x, y, da[j], db[j], dsa[j],
+                                                            dsb[j][0], ra);
+                issue_fp8(x, da[j + 1], db[j + 1]);
+                s90_wgmma_wait<0>();
+                s90_fence_regs(x);
+                promote_f(acc, x, fs, t);
+            }
+        } else if constexpr (F == F_FP32) {
+            issue_fp8(x, da[0], db[0]);
+            issue_fp8(y, da[1], db[1]);
+            s90_wgmma_wait<1>();
+            s90_fence_regs(x);
+            promote_f(acc, x, fs, t);
+            issue_fp8(x, da[2], db[2]);
+            s90_wgmma_wait<1>();
+            s90_fence_regs(y);
+            promote_f(acc, y, fs, t);
+            issue_fp8(y, da[3], db[3]);
+            s90_wgmma_wait<1>();
+            s90_fence_regs(x);
+            promote_f(acc, x, fs, t);
+            s90_wgmma_wait<0>();
+            s90_fence_regs(y);
+            promote_f(acc, y, fs, t);
         } else if constexpr (F == F_SPROD_H) {
             unit_h(x, da[0], dbh[0][0], dsa[0], dsb[0][0]);
             unit_h(y, da[0], dbh[0][1], dsa[0], dsb[0][1]);
@@ -281,6 +415,12 @@ main(int argc, char **argv)
     ms[F_BF16] = time_form<F_BF16>((uint32_t) blocks, prop.multiProcessorCount, out);
     ms[F_SPROD] = time_form<F_SPROD>((uint32_t) blocks, prop.multiProcessorCount, out);
     ms[F_SPROD_H] = time_form<F_SPROD_H>((uint32_t) blocks, prop.multiProcessorCount, out);
+    ms[F_SPROD_RA] = time_form<F_SPROD_RA>((uint32_t) blocks, prop.multiProcessorCount, out);
+    ms[F_FP32] = time_form<F_FP32>((uint32_t) blocks, prop.multiProcessorCount, out);
+    ms[F_MIXED] = time_form<F_MIXED>((uint32_t) blocks, prop.multiProcessorCount, out);
+    ms[F_MIXED_RA] = time_form<F_MIXED_RA>((uint32_t) blocks, prop.multiProcessorCount, out);
+    ms[F_FP8_ZW] = time_form<F_FP8_ZW>((uint32_t) blocks, prop.multiProcessorCount, out);
+    ms[F_SPROD_P8] = time_form<F_SPROD_P8>((uint32_t) blocks, prop.multiProcessorCount, out);
     if (cudaDeviceSynchronize() != cudaSuccess) {
         printf("p32-ceiling: %s\n", cudaGetErrorString(cudaGetLastError()));
         return 1;

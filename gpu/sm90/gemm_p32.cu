@@ -186,9 +186,10 @@ p32_convert_operands(const smma_sm90_plan &p, uint8_t *stage, uint32_t ct)
 
 /* Converter ct (0 .. 95) of CTA cta: for every k-step the CTA's consumers
  * take, the e8m0 scales of rows ct, ct + 96 and (ct < 64) ct + 192 of the
- * 256 (A's 128 rows, then B's 128 columns), loaded before the slot's
- * scales are free (the wait hides their latency), written into it as fp32
- * once every consumer thread has read the last ones (smma_sm90_sfree),
+ * 256 (A's 128 rows, then B's 128 columns), loaded one k-step ahead (a
+ * load's latency passes during the k-step before, not before each: +4-6%
+ * for MXFP8 at 8192^3, bench/sm90-kernels.md), written into the slot as
+ * fp32 once every consumer thread has read the last ones (smma_sm90_sfree),
  * then one arrival on the slot's full barrier. */
 template <int AF, int BF>
 static __device__ __forceinline__ void
@@ -213,13 +214,22 @@ p32_convert(const smma_sm90_plan &p, const s90_bufs &x, uint8_t *smem, uint32_t 
             row[u] = task < 256 && g < (isb ? p.n : p.m)
                      ? (isb ? x.sb : x.sa) + smma_sm90_sf_goff(&p, g, 0) : NULL;
         }
+        /* wn: the words of the next k-step, in flight during this one */
+        uint32_t wn[3];
+
+#pragma unroll
+        for (u = 0; u < 3; u++)
+            wn[u] = p32_scale_word(p, row[u], 0, smma_sm90_kblocks(&p, 0));
         for (kit = 0; kit < p.pipe.kiters; kit++, smma_pipe_next(&p.pipe, &pos)) {
-            uint32_t nb = smma_sm90_kblocks(&p, kit), w[3];
+            uint32_t w[3];
             uint8_t *stage = smem + pos.slot * p.pipe.stage_bytes;
 
 #pragma unroll
-            for (u = 0; u < 3; u++)
-                w[u] = p32_scale_word(p, row[u], kit, nb);
+            for (u = 0; u < 3; u++) {
+                w[u] = wn[u];
+                if (kit + 1 < p.pipe.kiters)
+                    wn[u] = p32_scale_word(p, row[u], kit + 1, smma_sm90_kblocks(&p, kit + 1));
+            }
             pipe_bar_wait(sbase + smma_sm90_sfree(&p, pos.slot), pos.phase ^ 1u);
 #pragma unroll
             for (u = 0; u < 3; u++) {
