@@ -31,6 +31,7 @@ struct sm80_params {
     int has_alpha;
     int d_fmt;              /* 0 fp32, 1 bf16, 2 fp16 */
     int d_pairs;            /* D (and C) may be written (read) two elements at a time */
+    int d_vec16;            /* every row of D starts 16-byte aligned */
     uint32_t tiles_m, tiles_n, group; /* CTA tiles and their order */
 };
 
@@ -270,6 +271,28 @@ epi_narrow(int d_fmt, uint32_t f)
     return r;
 }
 
+/* The bits of two adjacent elements of D, as epi_store writes them: fp32 in
+ * r[0] and r[1], or a 16-bit pair in r[0] (the first element in the low
+ * half), converted by one cvt.rn.{bf16,f16}x2.f32 (the rounding of
+ * epi_narrow), a pair with a NaN by epi_narrow (0x7fff). */
+__device__ __forceinline__ void
+epi_bits2(const sm80_params &p, float v0, float v1, uint32_t r[2])
+{
+    uint32_t f0 = epi_f32(p, v0), f1 = epi_f32(p, v1);
+    float a0 = __uint_as_float(f0), a1 = __uint_as_float(f1);
+
+    r[0] = f0;
+    r[1] = f1;
+    if (p.d_fmt == SM80_D_FP32)
+        return;
+    if (a0 != a0 || a1 != a1)
+        r[0] = epi_narrow(p.d_fmt, f0) | (uint32_t) epi_narrow(p.d_fmt, f1) << 16;
+    else if (p.d_fmt == SM80_D_BF16)
+        asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(r[0]) : "f"(a1), "f"(a0));
+    else
+        asm("cvt.rn.f16x2.f32 %0, %1, %2;\n" : "=r"(r[0]) : "f"(a1), "f"(a0));
+}
+
 /* Stores D[i][j] (and D[i][j + 1] when pair) from fp32 accumulators. */
 __device__ __forceinline__ void
 epi_store(const sm80_params &p, uint32_t i, uint32_t j, float v0, float v1, bool pair)
@@ -345,6 +368,7 @@ sm80_params_of(const smma_gpu_gemm_args *x)
     sm80_params p;
     size_t dsize = s->d_fmt == SMMA_FP32 ? 4 : 2;
     bool dp = ((uintptr_t) x->d % (2 * dsize)) == 0 && x->ldd % 2 == 0;
+    bool dv = ((uintptr_t) x->d % 16) == 0 && (x->ldd * dsize) % 16 == 0;
 
     p.a = x->a;
     p.b = x->b;
@@ -364,6 +388,7 @@ sm80_params_of(const smma_gpu_gemm_args *x)
     p.d_fmt = s->d_fmt == SMMA_FP32 ? SM80_D_FP32 : s->d_fmt == SMMA_BF16 ? SM80_D_BF16
                                                                           : SM80_D_FP16;
     p.d_pairs = dp;
+    p.d_vec16 = dv;
     p.tiles_m = p.tiles_n = p.group = 0;
     return p;
 }

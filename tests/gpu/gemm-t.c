@@ -11,7 +11,10 @@
  *    4096^3, 8192^3 and the LLM shapes M in {1, 16, 4096} x (N, K) in
  *    {(4096, 4096), (14336, 4096), (4096, 14336)}; C present and absent, D in
  *    fp32, bf16 and fp16; fp16 operands once; a ragged problem with an
- *    M-major A and K not a multiple of 16 for sm80-v1.
+ *    M-major A and K not a multiple of 16 for sm80-v1; at every level,
+ *    sm80-v2 on whole CTA tiles (its D through shared memory) with NaN, Inf
+ *    and the largest codes in some rows and columns, alpha, C, each D
+ *    format, every output checked.
  * 3. sm80-v2 with 3 stages (SMMA_SM80_V2_STAGES=3, what a device with less
  *    shared memory runs): the kernel-scale suites with both majornesses of
  *    B, a ragged problem, and at level 1 4096^3; a tile variant asked for
@@ -60,6 +63,8 @@ struct large {
     smma_format d;
     bool b_kmajor;
     smma_format in;
+    uint32_t alpha; /* fp32 bits of alpha; 0: none */
+    bool special;   /* extreme codes in some rows and columns (kt_make_special) */
 };
 
 static const struct large large[] = {
@@ -126,6 +131,8 @@ check_large(const kt_device *dev, smma_gpu_kernel kernel, const kt_geometry *g,
     s.m = l->m;
     s.n = l->n;
     s.k = l->k;
+    s.has_alpha = l->alpha != 0;
+    s.alpha = l->alpha != 0 ? l->alpha : 0x3f800000u;
     memset(&h, 0, sizeof(h));
     h.kernel = kernel;
     h.a_mmajor = a_mmajor;
@@ -137,6 +144,7 @@ check_large(const kt_device *dev, smma_gpu_kernel kernel, const kt_geometry *g,
         return;
     }
     if (!kt_generate(&p, &s, l->c, seed, msg, sizeof(msg)) ||
+        ((l->special) && (kt_make_special(&p, seed), false)) ||
         (d = malloc(s.m * s.n * sizeof(*d))) == NULL || !kt_run(&p, &h, d, msg, sizeof(msg))) {
         ok(false, "%s %ux%ux%u: %s", smma_gpu_kernel_name(kernel), l->m, l->n, l->k, msg);
         free(d);
@@ -144,10 +152,11 @@ check_large(const kt_device *dev, smma_gpu_kernel kernel, const kt_geometry *g,
         return;
     }
     bad = kt_verify(&p, model, g, d, samples, seed, &checked);
-    ok(bad == 0, "%s %ux%ux%u %s, A %s, B %s, C %s, D %s, seed %llu: %llu sampled outputs "
-       "equal %s, %llu differ (%.1f s)", smma_gpu_kernel_name(kernel), l->m, l->n, l->k,
-       smma_format_name(l->in), a_mmajor ? "M-major" : "K-major",
+    ok(bad == 0, "%s %ux%ux%u %s, A %s, B %s, C %s, D %s%s%s, seed %llu: %llu sampled "
+       "outputs equal %s, %llu differ (%.1f s)", smma_gpu_kernel_name(kernel), l->m, l->n,
+       l->k, smma_format_name(l->in), a_mmajor ? "M-major" : "K-major",
        l->b_kmajor ? "K-major" : "N-major", l->c ? "fp32" : "none", smma_format_name(l->d),
+       l->alpha != 0 ? ", alpha" : "", l->special ? ", special values" : "",
        (unsigned long long) seed, (unsigned long long) (checked - bad), model->name,
        (unsigned long long) bad, tap_seconds() - t0);
     free(d);
@@ -303,6 +312,21 @@ main(void)
         edge.k = 40;
         if (wanted(SMMA_GPU_SM80_V2))
             check_large(&dev, SMMA_GPU_SM80_V2, &v2_geometry, &edge, false, seed + 2, samples);
+    }
+    /* Whole CTA tiles (D through shared memory, v2_store_tile) with NaN,
+     * Inf and the largest codes in some rows and columns, alpha, each D
+     * format; every output checked. */
+    if (wanted(SMMA_GPU_SM80_V2)) {
+        static const struct large whole[] = {
+            { 256, 512, 96, true, SMMA_BF16, true, SMMA_BF16, 0x3fc00000u, true },
+            { 256, 512, 96, false, SMMA_FP16, false, SMMA_FP16, 0x7e000000u, true },
+            { 256, 512, 136, true, SMMA_FP32, true, SMMA_BF16, 0, true },
+            { 256, 512, 64, false, SMMA_BF16, true, SMMA_BF16, 0xbf000000u, false },
+        };
+
+        for (i = 0; i < sizeof(whole) / sizeof(whole[0]); i++)
+            check_large(&dev, SMMA_GPU_SM80_V2, &v2_geometry, &whole[i], false, seed + 40 + i,
+                        (uint64_t) whole[i].m * whole[i].n);
     }
     if (test_level() >= 1 && wanted(SMMA_GPU_SM80_V2))
         for (i = 0; i < sizeof(large) / sizeof(large[0]); i++)

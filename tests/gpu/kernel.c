@@ -16,9 +16,11 @@
 #include "sweep.h"
 #include "tap/basic.h"
 
-/* Patterns no kernel writes: NaNs whose payload is not the canonical one. */
+/* Patterns no kernel writes: NaNs whose payload is not the canonical one
+ * (0x7fa5 is a NaN in bf16 and in fp16; 0x7ea5, once used here, is a NaN
+ * in fp16 but the bf16 number 1.1e38, which D can hold). */
 #define POISON32 0x7fa5a5a5u
-#define POISON16 0x7ea5u
+#define POISON16 0x7fa5u
 
 void
 kt_device_or_skip(kt_device *d)
@@ -655,8 +657,20 @@ kt_free(kt_problem *p)
 /* Extreme scales and codes in some rows and columns of a generated
  * problem: e8m0 0x00 (2^-127: products into bf16's subnormals), 0x01,
  * 0xfe (products past bf16's range) and 0xff (NaN), ue4m3 0x00, 0x01 and
- * 0x7f; e5m2 Inf and NaN codes, e4m3 NaN, -0.  Every eighth row and column
- * keeps its values, so D is not all NaN. */
+ * 0x7f; e5m2 Inf and NaN codes, e4m3 NaN, -0; bf16 and fp16 Inf, a NaN
+ * with a payload and the largest finite value of either sign (sums past
+ * the range, Inf - Inf).  Every eighth row and column keeps its values,
+ * so D is not all NaN. */
+/* One of the extreme bf16 or fp16 codes of kt_make_special, by r. */
+static uint32_t
+kt_special16(smma_format f, uint64_t r)
+{
+    static const uint32_t bf16[] = { 0x7f80, 0xff80, 0x7fc1, 0x7f7f, 0xff7f };
+    static const uint32_t fp16[] = { 0x7c00, 0xfc00, 0x7e01, 0x7bff, 0xfbff };
+
+    return f == SMMA_BF16 ? bf16[r % 5] : fp16[r % 5];
+}
+
 void
 kt_make_special(kt_problem *p, uint64_t seed)
 {
@@ -682,6 +696,8 @@ kt_make_special(kt_problem *p, uint64_t seed)
                 p->a[i] = (x >> 40) % 2 ? 0x7c : 0xfe; /* Inf, NaN */
             else if (s->a_fmt == SMMA_E4M3)
                 p->a[i] = (x >> 40) % 2 ? 0x7f : 0x80; /* NaN, -0 */
+            else if (s->a_fmt == SMMA_BF16 || s->a_fmt == SMMA_FP16)
+                p->a[i] = kt_special16(s->a_fmt, x >> 40);
         }
     for (i = 0; i < s->n * s->k; i++)
         if ((x = x * 6364136223846793005ull + 1442695040888963407ull) >> 55 == 0 && i / s->k % 8) {
@@ -689,6 +705,8 @@ kt_make_special(kt_problem *p, uint64_t seed)
                 p->b[i] = (x >> 40) % 2 ? 0xfc : 0x7f; /* -Inf, NaN */
             else if (s->b_fmt == SMMA_E4M3)
                 p->b[i] = (x >> 40) % 2 ? 0xff : 0x80;
+            else if (s->b_fmt == SMMA_BF16 || s->b_fmt == SMMA_FP16)
+                p->b[i] = kt_special16(s->b_fmt, x >> 40);
         }
 }
 
