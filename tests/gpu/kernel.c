@@ -654,13 +654,6 @@ kt_free(kt_problem *p)
     memset(p, 0, sizeof(*p));
 }
 
-/* Extreme scales and codes in some rows and columns of a generated
- * problem: e8m0 0x00 (2^-127: products into bf16's subnormals), 0x01,
- * 0xfe (products past bf16's range) and 0xff (NaN), ue4m3 0x00, 0x01 and
- * 0x7f; e5m2 Inf and NaN codes, e4m3 NaN, -0; bf16 and fp16 Inf, a NaN
- * with a payload and the largest finite value of either sign (sums past
- * the range, Inf - Inf).  Every eighth row and column keeps its values,
- * so D is not all NaN. */
 /* One of the extreme bf16 or fp16 codes of kt_make_special, by r. */
 static uint32_t
 kt_special16(smma_format f, uint64_t r)
@@ -671,6 +664,13 @@ kt_special16(smma_format f, uint64_t r)
     return f == SMMA_BF16 ? bf16[r % 5] : fp16[r % 5];
 }
 
+/* Extreme scales and codes in some rows and columns of a generated
+ * problem: e8m0 0x00 (2^-127: products into bf16's subnormals), 0x01,
+ * 0xfe (products past bf16's range) and 0xff (NaN), ue4m3 0x00, 0x01 and
+ * 0x7f; e5m2 Inf and NaN codes, e4m3 NaN, -0; bf16 and fp16 Inf, a NaN
+ * with a payload and the largest finite value of either sign (sums past
+ * the range, Inf - Inf).  Every eighth row and column keeps its values,
+ * so D is not all NaN. */
 void
 kt_make_special(kt_problem *p, uint64_t seed)
 {
