@@ -172,7 +172,8 @@ block_s(uint32_t (&acc)[64], uint32_t (&x)[64], uint32_t (&y)[64], uint64_t da, 
 }
 
 /* tmp promoted with fp32 scales from shared memory (gemm_p32.cu's
- * p32_promote: a float2 of A's two rows, eight float4 of B's columns). */
+ * p32_promote: a float2 of A's two rows, eight float4 of B's columns; the
+ * model's promotion, plan.h's smma_sm90_promote). */
 static __device__ __forceinline__ void
 promote_f(uint32_t (&acc)[64], const uint32_t (&x)[64], const uint8_t *fs, uint32_t t)
 {
@@ -190,10 +191,10 @@ promote_f(uint32_t (&acc)[64], const uint32_t (&x)[64], const uint8_t *fs, uint3
             for (int r = 0; r < 4; r++) {
                 int reg = 8 * i + 4 * h + r;
 
-                acc[reg] = __float_as_uint(__fmaf_rn(__uint_as_float(x[reg]),
-                                                     __fmul_rn(r / 2 ? sa.y : sa.x,
-                                                               sb[2 * h + r % 2]),
-                                                     __uint_as_float(acc[reg])));
+                acc[reg] = __float_as_uint(smma_sm90_promote(__uint_as_float(x[reg]),
+                                                             r / 2 ? sa.y : sa.x,
+                                                             sb[2 * h + r % 2],
+                                                             __uint_as_float(acc[reg])));
             }
     }
 }
