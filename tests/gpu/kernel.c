@@ -21,6 +21,12 @@
  * in fp16 but the bf16 number 1.1e38, which D can hold). */
 #define POISON32 0x7fa5a5a5u
 #define POISON16 0x7fa5u
+_Static_assert((POISON16 & 0x7f80u) == 0x7f80u && (POISON16 & 0x7fu) != 0 && POISON16 != 0x7fffu,
+               "POISON16 is a bf16 NaN that is not the canonical one");
+_Static_assert((POISON16 & 0x7c00u) == 0x7c00u && (POISON16 & 0x3ffu) != 0,
+               "POISON16 is an fp16 NaN");
+_Static_assert((POISON32 & 0x7f800000u) == 0x7f800000u && POISON32 != 0x7fffffffu,
+               "POISON32 is an fp32 NaN that is not the canonical one");
 
 void
 kt_device_or_skip(kt_device *d)
