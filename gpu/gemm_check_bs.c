@@ -188,10 +188,11 @@ smma_gpu_bs_small_choose(const char *knob, const smma_gpu_gemm_args *x, int *ver
 
     *version = 0;
     if (set && strcmp(knob, "regs") != 0 && strcmp(knob, "transposed") != 0 &&
-        strcmp(knob, "split-transposed") != 0 && strcmp(knob, "split-transposed-wide") != 0)
+        strcmp(knob, "split-transposed") != 0 && strcmp(knob, "split-transposed-wide") != 0 &&
+        strcmp(knob, "transposed-lut") != 0)
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-small: "
-                            "SMMA_SM80_BS_SMALL=%s: not regs, transposed, split-transposed or "
-                            "split-transposed-wide", knob);
+                            "SMMA_SM80_BS_SMALL=%s: not regs, transposed, transposed-lut, "
+                            "split-transposed or split-transposed-wide", knob);
     if ((set && strcmp(knob, "regs") == 0) || !words ||
         (s->scale_fmt == SMMA_UE4M3 && s->b_fmt != SMMA_E2M1))
         *version = 1;
@@ -201,6 +202,14 @@ smma_gpu_bs_small_choose(const char *knob, const smma_gpu_gemm_args *x, int *ver
         *version = 5;
     else if (v3 && set && strcmp(knob, "transposed") == 0)
         *version = 3;
+    else if (v3 && s->b_fmt == SMMA_E2M1 && set && strcmp(knob, "transposed-lut") == 0)
+        *version = 6; /* built for e2m1 B only; other B as if unset */
+    else if (v3 && s->b_fmt == SMMA_E2M1 && (s->a_fmt == SMMA_E2M1 || s->m <= 8))
+        /* e2m1 B through the table (version 6) where it was the faster on
+         * an H200 (bench/sm80-kernels.md): every shape with e2m1 A (MXFP4,
+         * NVFP4), M <= 8 with e4m3 or bf16 A (M = 16 there converts 16 rows
+         * of A a CTA, and versions 3 and 5 were faster). */
+        *version = 6;
     else if (v3 && s->b_fmt == SMMA_E2M1 && s->scale_fmt == SMMA_E8M0 &&
              s->a_fmt != SMMA_BF16 && s->n >= 16384)
         /* Where version 3 was the faster on the H100 (bench/sm80-kernels.md,

@@ -9,12 +9,13 @@
  * through mma.sync.m16n8k16 in k order.  No split-K: one warp owns eight
  * columns of D and walks all of K for them.
  *
- * The file holds four versions.  Version 1 (below) gives each warp its
- * columns' whole chain: load, shuffle, convert, mma.  Version 3 (at the
+ * The file holds five versions.  Version 1 (below) gives each warp its
+ * columns' whole chain: load, shuffle, convert, mma.  Version 3 (near the
  * end of the file) puts B's rows on the mma's m16 side, converted by the
- * mma warps.  Version 4 (further down) lets separate converter threads
- * load and convert A and B and keeps the mma warps on their chains, in
- * version 3's orientation; version 5 (H = 2) is version 4 with half as
+ * mma warps; version 6 (at the end) is version 3 for e2m1 B with a table
+ * in shared memory in place of the ALU's conversion.  Version 4 (further
+ * down) lets separate converter threads load and convert A and B and keeps
+ * the mma warps on their chains, in version 3's orientation; version 5 (H = 2) is version 4 with half as
  * many converter threads, each converting twice the elements.  Version 2
  * (converter warps with B's columns on the n8 side) has been removed; the
  * numbers of the others stay.  smma_gpu_bs_small_choose picks one; the
@@ -975,23 +976,24 @@ smma_sm80_bs_small_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len
     s.a_row = sh->a_fmt == SMMA_E2M1 ? p.lda / 2 : sh->a_fmt == SMMA_BF16 ? 2 * p.lda : p.lda;
     s.a_kbytes = sh->a_fmt == SMMA_E2M1 ? p.k / 2 : sh->a_fmt == SMMA_BF16 ? 2 * p.k : p.k;
     {
-        /* Version 5, 4, 3 (at the end of this file) or 1 (gpu/gemm_check_bs.c;
-         * SMMA_SM80_BS_SMALL=split-transposed-wide, =split-transposed,
-         * =transposed and =regs ask for each, for bench/gemm-bench and the
-         * tests). */
+        /* Version 6, 5, 4, 3 (6 and 3 at the end of this file) or 1
+         * (gpu/gemm_check_bs.c; SMMA_SM80_BS_SMALL=transposed-lut,
+         * =split-transposed-wide, =split-transposed, =transposed and =regs
+         * ask for each, for bench/gemm-bench and the tests). */
         int version, rc = smma_gpu_bs_small_choose(getenv("SMMA_SM80_BS_SMALL"), x, &version,
                                                    msg, msg_len);
 
         if (rc != SMMA_GPU_STATUS_OK)
             return rc;
-        if (version == 3) {
+        if (version == 3 || version == 6) {
             int ran = 0;
 
-            rc = smma_sm80_bs_small3_launch(x, &ran, msg, msg_len);
+            rc = version == 3 ? smma_sm80_bs_small3_launch(x, &ran, msg, msg_len)
+                              : smma_sm80_bs_small6_launch(x, &ran, msg, msg_len);
             if (rc != SMMA_GPU_STATUS_OK || ran)
                 return rc;
-            /* the device lacks version 3's shared memory: 5 or 4, as
-             * chosen where version 3 is not */
+            /* the device lacks version 3's (6's) shared memory: 5 or 4, as
+             * chosen where version 3 (6) is not */
             version = smma_gpu_bs_small_split(sh);
         }
         s.split = version == 4 || version == 5 ? version : 0;
@@ -1121,6 +1123,23 @@ struct s3_params {
     uint32_t a_row, a_kbytes; /* the same of A */
 };
 
+/* Version 3's (and 6's) parameters of checked arguments x. */
+static void
+s3_params_fill(const smma_gpu_gemm_args *x, const sm80_params &p, s3_params *s)
+{
+    const smma_gemm_shape *sh = &x->shape;
+
+    s->sa = (const uint8_t *) x->sa;
+    s->sb = (const uint8_t *) x->sb;
+    s->kb = (uint32_t) ((sh->k + sh->vec - 1) / sh->vec);
+    s->kb_pad = (s->kb + 3) / 4 * 4;
+    s->layout = x->scale_layout == SMMA_SL_128X4;
+    s->b_row = sh->b_fmt == SMMA_E2M1 ? p.ldb / 2 : p.ldb;
+    s->b_kbytes = sh->b_fmt == SMMA_E2M1 ? p.k / 2 : p.k;
+    s->a_row = sh->a_fmt == SMMA_E2M1 ? p.lda / 2 : sh->a_fmt == SMMA_BF16 ? 2 * p.lda : p.lda;
+    s->a_kbytes = sh->a_fmt == SMMA_E2M1 ? p.k / 2 : sh->a_fmt == SMMA_BF16 ? 2 * p.k : p.k;
+}
+
 /* The byte of scale block kb of row `row` (1.0 past the last block). */
 __device__ __forceinline__ uint32_t
 s3_scale_byte(const s3_params &s, const uint8_t *sc, int sfmt, uint32_t row, uint32_t kb)
@@ -1130,12 +1149,14 @@ s3_scale_byte(const s3_params &s, const uint8_t *sc, int sfmt, uint32_t row, uin
     return __ldg(sc + smma_sm80_scale_off(s.layout, row, kb, s.kb, s.kb_pad));
 }
 
-/* Where a lane's copies of B and of B's scales come from, computed once. */
+/* Where a lane's copies of B and of B's scales come from, computed once.
+ * A row past N copies row N - 1 (the rows of D^T it feeds are never
+ * written), so that the copies of a chunk need no predicate. */
 template <class G>
 struct s3_plan {
     const uint8_t *b;          /* row lane / 16, byte 16 (lane % 16) of chunk 0 */
-    size_t b_step;             /* two rows of B */
-    uint32_t rows;             /* bit i (< CP): row 2 i + lane / 16 lies inside N */
+    uint32_t b_step;           /* two rows of B */
+    uint32_t b_last;           /* piece i >= b_last copies piece b_last - 1's row */
     const uint8_t *sc[G::SWL]; /* scale word i of chunk 0 */
     uint32_t sc_kb[G::SWL];    /* its first scale block in chunk 0 */
     uint32_t sc_live;          /* bit i: its row lies inside N */
@@ -1147,12 +1168,15 @@ __device__ __forceinline__ void
 s3_plan_make(const sm80_params &p, const s3_params &s, uint32_t n0, unsigned lane,
              s3_plan<G> &q)
 {
-    q.b = (const uint8_t *) p.b + (size_t) (n0 + lane / 16) * s.b_row + 16 * (lane % 16);
-    q.b_step = 2 * (size_t) s.b_row;
-    q.rows = 0;
-#pragma unroll
-    for (int i = 0; i < G::CP; i++)
-        q.rows |= (n0 + 2 * i + lane / 16 < p.n ? 1u : 0u) << i;
+    const uint32_t r0 = min(n0 + lane / 16, p.n - 1);
+
+    q.b = (const uint8_t *) p.b + (size_t) r0 * s.b_row + 16 * (lane % 16);
+    q.b_step = 2 * s.b_row;
+    /* pieces i with n0 + 2 i + lane / 16 < n: the first b_last (at least
+     * one: a lane whose rows all lie past N copies row N - 1 CP times) */
+    q.b_last = min((p.n - 1 - r0) / 2 + 1, (uint32_t) G::CP);
+    if (n0 + lane / 16 >= p.n)
+        q.b_step = 0;
     q.sc_step = s.layout ? G::KC / G::VEC / 4 * 512 : G::KC / G::VEC;
     q.sc_live = 0;
 #pragma unroll
@@ -1169,27 +1193,30 @@ s3_plan_make(const sm80_params &p, const s3_params &s, uint32_t n0, unsigned lan
 }
 
 /* Issues a lane's copies of chunk c of its warp's rows (and their scale
- * words) into ring stage at `ws` and scale stage at `ss`. */
+ * words) into ring stage at `ws` and scale stage at `ss`: a chunk inside K
+ * without a predicate, the last one with its bytes past K zeros. */
 template <class G>
 __device__ __forceinline__ void
 s3_issue(const s3_plan<G> &q, const s3_params &s, uint32_t c, uint32_t ws, uint32_t ss,
          unsigned lane)
 {
     const uint32_t off = c * SMMA_SM80_S3_ROW + 16 * (lane % 16);
-    const bool inside = (c + 1) * SMMA_SM80_S3_ROW <= s.b_kbytes;
-    const uint32_t bytes = off < s.b_kbytes ? min(16u, s.b_kbytes - off) : 0;
+    const uint8_t *src = q.b + c * SMMA_SM80_S3_ROW;
+
+    if ((c + 1) * SMMA_SM80_S3_ROW <= s.b_kbytes) {
+#pragma unroll
+        for (int i = 0; i < G::CP; i++)
+            cp_async16_stream_all(ws + smma_sm80_s3_raw_off(2 * i + lane / 16, lane % 16),
+                                  src + (size_t) min((uint32_t) i, q.b_last - 1) * q.b_step);
+    } else {
+        const uint32_t bytes = off < s.b_kbytes ? min(16u, s.b_kbytes - off) : 0;
 
 #pragma unroll
-    for (int i = 0; i < G::CP; i++) {
-        const uint32_t dst = ws + smma_sm80_s3_raw_off(2 * i + lane / 16, lane % 16);
-        const uint8_t *src = q.b + i * q.b_step;
-
-        if (!(q.rows >> i & 1u))
-            continue;
-        if (inside)
-            cp_async16_stream_all(dst, src + c * SMMA_SM80_S3_ROW);
-        else
-            cp_async16_stream(dst, bytes ? src + c * SMMA_SM80_S3_ROW : src, bytes);
+        for (int i = 0; i < G::CP; i++)
+            cp_async16_stream(ws + smma_sm80_s3_raw_off(2 * i + lane / 16, lane % 16),
+                              (bytes ? src : q.b) + (size_t) min((uint32_t) i, q.b_last - 1) *
+                                                        q.b_step,
+                              bytes);
     }
 #pragma unroll
     for (int i = 0; i < G::SWL; i++) {
@@ -1438,25 +1465,35 @@ bs_s3_kernel(sm80_params p, s3_params s)
     tacc_store<MT>(p, acc, n0, lane);
 }
 
+/* Launches KERNEL, version 3's or 6's with geometry G, where the device
+ * holds its shared memory (*ran 1); else launches nothing (*ran 0: the
+ * caller runs version 5, 4 or 1). */
+template <class G, void (*KERNEL)(sm80_params, s3_params)>
+int
+s36_launch(const sm80_params &p, const s3_params &s, cudaStream_t st, int *ran, char *msg,
+           size_t msg_len)
+{
+    int rc;
+
+    if (!sm80tile::device_holds_smem(G::SMEM)) {
+        *ran = 0;
+        return SMMA_GPU_STATUS_OK;
+    }
+    *ran = 1;
+    rc = sm80tile::raise_smem<KERNEL>(G::SMEM, "sm80-bs-small", msg, msg_len);
+    if (rc != SMMA_GPU_STATUS_OK)
+        return rc;
+    KERNEL<<<(p.n + G::ROWS - 1) / G::ROWS, G::THREADS, G::SMEM, st>>>(p, s);
+    return sm80_launched("sm80-bs-small", msg, msg_len);
+}
+
 template <int AF, int BF, int SF, int MT>
 int
 s3_run(const sm80_params &p, const s3_params &s, cudaStream_t st, int *ran, char *msg,
        size_t msg_len)
 {
-    using G = g3<AF, BF, SF, MT>;
-    int rc;
-
-    if (!sm80tile::device_holds_smem(G::SMEM)) {
-        *ran = 0; /* the caller runs version 5, 4 or 1 */
-        return SMMA_GPU_STATUS_OK;
-    }
-    *ran = 1;
-    rc = sm80tile::raise_smem<bs_s3_kernel<AF, BF, SF, MT>>(G::SMEM, "sm80-bs-small", msg,
-                                                             msg_len);
-    if (rc != SMMA_GPU_STATUS_OK)
-        return rc;
-    bs_s3_kernel<AF, BF, SF, MT><<<(p.n + G::ROWS - 1) / G::ROWS, G::THREADS, G::SMEM, st>>>(p, s);
-    return sm80_launched("sm80-bs-small", msg, msg_len);
+    return s36_launch<g3<AF, BF, SF, MT>, bs_s3_kernel<AF, BF, SF, MT>>(p, s, st, ran, msg,
+                                                                        msg_len);
 }
 
 template <int AF, int BF, int SF>
@@ -1494,15 +1531,7 @@ smma_sm80_bs_small3_launch(const smma_gpu_gemm_args *x, int *ran, char *msg, siz
     s3_params s;
 
     *ran = 0;
-    s.sa = (const uint8_t *) x->sa;
-    s.sb = (const uint8_t *) x->sb;
-    s.kb = (uint32_t) ((sh->k + sh->vec - 1) / sh->vec);
-    s.kb_pad = (s.kb + 3) / 4 * 4;
-    s.layout = x->scale_layout == SMMA_SL_128X4;
-    s.b_row = sh->b_fmt == SMMA_E2M1 ? p.ldb / 2 : p.ldb;
-    s.b_kbytes = sh->b_fmt == SMMA_E2M1 ? p.k / 2 : p.k;
-    s.a_row = sh->a_fmt == SMMA_E2M1 ? p.lda / 2 : sh->a_fmt == SMMA_BF16 ? 2 * p.lda : p.lda;
-    s.a_kbytes = sh->a_fmt == SMMA_E2M1 ? p.k / 2 : sh->a_fmt == SMMA_BF16 ? 2 * p.k : p.k;
+    s3_params_fill(x, p, &s);
     if (sh->vec != (ue4m3 ? 16u : 32u) || (ue4m3 && sh->b_fmt != SMMA_E2M1))
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-small version 3: "
                             "%s scales per %zu are not built", ue4m3 ? "ue4m3" : "e8m0",
@@ -1512,6 +1541,340 @@ smma_sm80_bs_small3_launch(const smma_gpu_gemm_args *x, int *ran, char *msg, siz
         [&](auto af, auto bf) {
             return s3_pair<decltype(af)::value, decltype(bf)::value>(p, s, ue4m3, st, ran, msg,
                                                                      msg_len);
+        },
+        msg, msg_len);
+}
+
+/* ---- version 6 ------------------------------------------------------------------------- */
+
+/*
+ * Version 6 of the block-scaled GEMM for small M: version 3 for e2m1 B, with
+ * B's codes turned into bf16 by a table in shared memory instead of by the
+ * ALU.
+ *
+ * Computes the same D = alpha * (C + sum_k (A SA)(B SB)) as versions 1 to 5,
+ * bit for bit, with the model bf16-upcast-<gpu>: each element times its
+ * scale rounded once to bf16, one fp32 accumulator chain per element of D
+ * through mma.sync.m16n8k16 in k order, no split-K.  D^T = B^T A^T as in
+ * version 3: a warp owns 16 rows of B (the m16 side), A's rows are the n8
+ * side.
+ *
+ * What it changes, and why.  Version 3 spent about 32 instructions a lane
+ * on each 16-k block of its two rows (8 codes): a shuffle and a byte
+ * permute to gather a lane's codes, then for every four codes a mask,
+ * three table permutes, a shift, an or and two interleaving permutes, most
+ * of them on the ALU pipe, which issues half as many instructions a clock
+ * as the SM (64 lanes); and the scale of each block converted exactly
+ * every time.  At the H200's copy bandwidth an SM must turn about 25 codes
+ * of e2m1 B into bf16 every clock.  Here (smma_sm80_s6_lut_off):
+ *   - A table holds the bf16 pair of every byte (two codes), one copy a
+ *     lane: 256 x 32 words, 256 bytes a byte value, so that any 32 lookups
+ *     of a warp meet no bank conflict.  A lane's two bytes of a block come
+ *     from one 4-byte load of its row (the pair of lanes t, t ^ 1 loads the
+ *     same word); one prmt makes the address of each (the byte above the
+ *     lane's 4 lane), one load fetches the pair, one fma.rn.bf16x2 (adding
+ *     -0) multiplies it by the block's scale, rounded once as the model
+ *     rounds.  Per block and lane: 2 word loads, 4 permutes, 4 table loads,
+ *     4 multiplies, A's 8-byte load and the mma.
+ *   - The scale as a bf16 pair is the scale byte times 0x00800080 (e8m0
+ *     2^(b - 127) for b in 1 .. 254) or times 0x00100010 plus 0x3c003c00
+ *     (a normal ue4m3); a chunk whose scale words hold another byte (e8m0
+ *     0x00 or 0xff; ue4m3 subnormal, NaN or bit 7 set) runs the same code
+ *     with cv_scale_bf16x2's exact conversion instead, chosen once a chunk
+ *     for the warp (each lane checks SW / 2 of its warp's scale words).
+ *   - The table takes the lower 128 bytes of each 256 of 64 KB.  The raw
+ *     ring, the copies, A and the barrier a chunk are version 3's (chunks of
+ *     512 k, 256 bytes a row); a CTA is 4 warps (4 stages), or 8 warps (3
+ *     stages) where N >= 16384, one CTA an SM: 149 to 206 KB.  An earlier
+ *     form with chunks of 256 k in the table's upper halves, two CTAs of 4
+ *     warps an SM, spent as many instructions on each chunk's copies and A
+ *     as on its 16 blocks, and was 1.2-1.45x slower.
+ *   - A lanes of rows g >= M read row 0's A (row 8's in the second n8
+ *     tile), the same words as lanes of row 0, so that their loads add no
+ *     shared-memory traffic; their columns of D^T are never written.
+ *
+ * Measured on an H200 (bench/sm80-kernels.md): 0.0338 ms for MXFP4 1 x
+ * 8192^2 against 0.0382 for version 5; 30.5 warp instructions per 16-k
+ * block of a warp's 16 rows (Nsight Compute) against version 3's 53; one
+ * warp a scheduler still issues only once every 2.9 cycles.
+ *
+ * Where it runs: smma_gpu_bs_small_choose gives it e2m1 B with e8m0 scales
+ * per 32 or NVFP4's per 16 read a word at a time, with e2m1 A, or M <= 8;
+ * SMMA_SM80_BS_SMALL=transposed-lut asks for it for any e2m1 B those
+ * scales allow.  The launcher runs version 5 or 4 (or 1) on a device
+ * without its shared memory.  Not on compute capability 8.x (k permuted
+ * inside 16-k blocks).  Tails as version 3: any N, M <= 16, K a multiple
+ * of 8.
+ */
+namespace {
+
+/* The geometry of A x e2m1 B with scale format SF, MT n8 tiles of A's rows
+ * and W warps (4, or 8 for a large N); the names version 3's copies and A
+ * code (s3_issue, s3_load_a, s3_convert_a) read. */
+template <int AF, int SF, int MT, int W>
+struct g6 {
+    static constexpr int RW = 16, WARPS = W, ROWS = RW * W, THREADS = 32 * W;
+    static constexpr int CP = RW / 2;                     /* pieces of B a lane copies */
+    static constexpr int KC = 512;                        /* k per chunk: 256 bytes a row */
+    static constexpr int VEC = SF == CV_UE4M3 ? 16 : 32;
+    static constexpr int SW = KC / VEC / 4;               /* scale words of a row a chunk */
+    static constexpr int SWL = RW * SW / 32;              /* ... a lane copies */
+    static constexpr int STAGES = W == 4 ? 4 : 3;
+    static constexpr int WST = RW * SMMA_SM80_S3_ROW;     /* a warp's raw chunk */
+    static constexpr int SST = RW * SW * 4;               /* its scale words */
+    static constexpr int MR = 8 * MT;
+    static constexpr int AROW = 2 * KC + 32;
+    static constexpr int ABUF = MR * AROW;
+    static constexpr int CA = AF == CV_BF16 ? 2 * KC : AF == CV_E2M1 ? KC / 2 : KC;
+    static constexpr int ARP = CA / 16;
+    static constexpr int AP = (MR * ARP + THREADS - 1) / THREADS;
+    static constexpr int NP = AF == CV_E2M1 ? 16 : AF == CV_BF16 ? 4 : 8;
+    static constexpr int OFF_R = 65536;                   /* after the table */
+    static constexpr int OFF_S = OFF_R + WARPS * STAGES * WST;
+    static constexpr int OFF_A = OFF_S + WARPS * STAGES * SST;
+    static constexpr int SMEM = OFF_A + 2 * ABUF;
+};
+
+__device__ __forceinline__ uint32_t
+s6_lds(uint32_t a)
+{
+    uint32_t v;
+
+    asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(v) : "r"(a));
+    return v;
+}
+
+/* The scale byte `byte` of word w as a bf16 pair: exactly (cv_scale_bf16x2)
+ * or, where PLAIN (s6_plain said so), by one multiply-add. */
+template <int SF, bool PLAIN>
+__device__ __forceinline__ uint32_t
+s6_scale2(uint32_t w, int byte)
+{
+    const uint32_t b = (w >> (8 * byte)) & 0xffu;
+
+    if (!PLAIN)
+        return cv_scale_bf16x2(SF, b);
+    return SF == CV_E8M0 ? b * 0x00800080u : b * 0x00100010u + 0x3c003c00u;
+}
+
+/* Whether every byte of scale word w takes s6_scale2's multiply-add: e8m0
+ * not 0x00 or 0xff; ue4m3 a normal number, not NaN, bit 7 clear. */
+template <int SF>
+__device__ __forceinline__ bool
+s6_plain(uint32_t w)
+{
+    if (SF == CV_E8M0) {
+        const uint32_t nw = ~w;
+
+        return ((((w - 0x01010101u) & nw) | ((nw - 0x01010101u) & w)) & 0x80808080u) == 0;
+    }
+    const uint32_t e = w & 0x78787878u, q = w ^ 0x7f7f7f7fu;
+
+    return ((w | ((e - 0x01010101u) & ~e) | ((q - 0x01010101u) & ~q)) & 0x80808080u) == 0;
+}
+
+/* The mma chain of one chunk for a warp: its raw rows in ring stage ws
+ * (xo[q]: the lane's word of row g in piece q and piece q + 8 at 128
+ * more; row g + 8 at 2048 more), its scale words at ss, A's rows at
+ * ab[nt], the table at `lut`.  In batches of 4 blocks: the word and A
+ * loads, the table lookups, the multiplies and the mma. */
+template <int SF, int MT, bool PLAIN, class G>
+__device__ __forceinline__ void
+s6_mma_chunk(float (&acc)[MT][4], uint32_t lut, uint32_t ws, const uint32_t (&xo)[8], uint32_t ss,
+             const uint32_t (&ab)[MT], uint32_t lsel0, uint32_t lsel1, uint32_t l4, unsigned g)
+{
+    uint32_t sg[G::SW], s8[G::SW];
+
+#pragma unroll
+    for (int w = 0; w < G::SW; w++) {
+        sg[w] = s6_lds(ss + 4 * (g * G::SW + w));
+        s8[w] = s6_lds(ss + 4 * ((g + 8) * G::SW + w));
+    }
+#pragma unroll
+    for (int h = 0; h < G::KC / 16 / 4; h++) {
+        uint32_t wd[4][2], bf[4][MT][2], a[4][4], t[4][4];
+
+#pragma unroll
+        for (int jj = 0; jj < 4; jj++) {
+            const int j = 4 * h + jj, pc = j / 2; /* block j: piece pc, its half j % 2 */
+            const uint32_t wa = ws + xo[pc % 8] + 128 * (pc / 8) + 8 * (j % 2);
+
+            wd[jj][0] = s6_lds(wa);
+            wd[jj][1] = s6_lds(wa + 8 * SMMA_SM80_S3_ROW);
+#pragma unroll
+            for (int nt = 0; nt < MT; nt++)
+                asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];\n"
+                             : "=r"(bf[jj][nt][0]), "=r"(bf[jj][nt][1])
+                             : "r"(ab[nt] + 32 * j));
+        }
+#pragma unroll
+        for (int jj = 0; jj < 4; jj++)
+#pragma unroll
+            for (int r = 0; r < 2; r++) {
+                uint32_t x0, x1;
+
+                asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(x0) : "r"(wd[jj][r]), "r"(l4), "r"(lsel0));
+                asm("prmt.b32 %0, %1, %2, %3;\n" : "=r"(x1) : "r"(wd[jj][r]), "r"(l4), "r"(lsel1));
+                t[jj][r] = s6_lds(lut + x0);     /* a0 (row g), a1 (row g + 8) */
+                t[jj][r + 2] = s6_lds(lut + x1); /* a2, a3 */
+            }
+#pragma unroll
+        for (int jj = 0; jj < 4; jj++) {
+            const int j = 4 * h + jj, sblk = 16 * j / G::VEC;
+            const uint32_t mg = s6_scale2<SF, PLAIN>(sg[sblk / 4], sblk % 4);
+            const uint32_t m8 = s6_scale2<SF, PLAIN>(s8[sblk / 4], sblk % 4);
+
+            a[jj][0] = cv_bmul2(t[jj][0], mg);
+            a[jj][1] = cv_bmul2(t[jj][1], m8);
+            a[jj][2] = cv_bmul2(t[jj][2], mg);
+            a[jj][3] = cv_bmul2(t[jj][3], m8);
+#pragma unroll
+            for (int nt = 0; nt < MT; nt++)
+                mma16816<false>(acc[nt], a[jj], bf[jj][nt]);
+        }
+    }
+}
+
+template <int AF, int SF, int MT, int W>
+__global__ void __launch_bounds__(g6<AF, SF, MT, W>::THREADS, 1)
+bs_s6_kernel(sm80_params p, s3_params s)
+{
+    using G = g6<AF, SF, MT, W>;
+    extern __shared__ __align__(128) uint8_t smem_raw[];
+    const uint32_t smem = smem_u32(smem_raw);
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const unsigned g = lane / 4, tig = lane % 4;
+    const uint32_t n0 = blockIdx.x * G::ROWS + warp * 16; /* the warp's first row of B */
+    const uint32_t chunks = (p.k + G::KC - 1) / G::KC;
+    const uint32_t lut = smem, wring = smem + G::OFF_R + warp * G::STAGES * G::WST;
+    const uint32_t sring = smem + G::OFF_S + warp * G::STAGES * G::SST;
+    const uint32_t abuf = smem + G::OFF_A;
+    const uint32_t l4 = 4 * lane;
+    /* prmt(word, l4, sel): byte 0 the lane's 4 lane, byte 1 the code byte */
+    const uint32_t lsel0 = 0x7604u | smma_sm80_s6_byte(tig, 0) << 4;
+    const uint32_t lsel1 = 0x7604u | smma_sm80_s6_byte(tig, 1) << 4;
+    uint32_t xo[8], ab[MT];
+    s3_plan<G> q;
+    s3_apieces<G> ap;
+    float acc[MT][4];
+
+#pragma unroll
+    for (int pc = 0; pc < 8; pc++)
+        xo[pc] = smma_sm80_s3_raw_off(g, pc) + 4 * (tig / 2);
+#pragma unroll
+    for (int nt = 0; nt < MT; nt++) {
+        const uint32_t r = 8 * nt + g < p.m ? 8 * nt + g : 8 * nt;
+
+        ab[nt] = abuf + smma_sm80_s3_act_off(r, smma_sm80_s3_k0(0, tig), G::KC);
+    }
+    s3_plan_make<G>(p, s, n0, lane, q);
+    /* the table: every byte's bf16 pair (the low code first), one copy a lane */
+    for (unsigned e = threadIdx.x; e < 256 * 8; e += G::THREADS) {
+        const uint32_t x = e / 8;
+        const uint32_t v = (__float_as_uint(cv_e2m1(x & 15u)) >> 16) |
+                           (__float_as_uint(cv_e2m1(x >> 4)) & 0xffff0000u);
+
+        asm volatile("st.shared.v4.u32 [%0], {%1, %1, %1, %1};\n" ::"r"(
+                         lut + smma_sm80_s6_lut_off(x, 4 * (e % 8))),
+                     "r"(v));
+    }
+    /* A's rows past M stay zeros */
+    for (unsigned w = threadIdx.x; w < 2 * G::ABUF / 16; w += G::THREADS)
+        st_shared_v4(abuf + 16 * w, 0);
+#pragma unroll
+    for (int d = 0; d < G::STAGES - 1; d++) {
+        if (d < chunks)
+            s3_issue<G>(q, s, d, wring + d * G::WST, sring + d * G::SST, lane);
+        cp_async_commit();
+    }
+    tacc_init<MT>(p, acc, n0, lane);
+    s3_load_a<AF, SF, G>(p, s, 0, ap);
+    __syncthreads(); /* the zeros before A's rows */
+    s3_convert_a<AF, SF, G>(p, 0, ap, abuf);
+    /* One barrier a chunk, as version 3. */
+    for (uint32_t c = 0; c < chunks; c++) {
+        const uint32_t st = c % G::STAGES, nst = (c + G::STAGES - 1) % G::STAGES;
+        const uint32_t ss = sring + st * G::SST;
+        uint32_t aoff[MT];
+        bool plain = true;
+
+        cp_async_wait<G::STAGES - 2>();
+        __syncthreads();
+        if (c + G::STAGES - 1 < chunks)
+            s3_issue<G>(q, s, c + G::STAGES - 1, wring + nst * G::WST, sring + nst * G::SST, lane);
+        cp_async_commit();
+        if (c + 1 < chunks)
+            s3_load_a<AF, SF, G>(p, s, c + 1, ap);
+        /* each lane checks G::SW / 2 of the warp's 16 G::SW scale words */
+#pragma unroll
+        for (int i = 0; i < G::SW / 2; i++)
+            plain = plain && s6_plain<SF>(s6_lds(ss + 4 * (lane + 32 * i)));
+#pragma unroll
+        for (int nt = 0; nt < MT; nt++)
+            aoff[nt] = ab[nt] + (c % 2) * G::ABUF;
+        if (__all_sync(0xffffffffu, plain))
+            s6_mma_chunk<SF, MT, true, G>(acc, lut, wring + st * G::WST, xo, ss, aoff, lsel0,
+                                          lsel1, l4, g);
+        else
+            s6_mma_chunk<SF, MT, false, G>(acc, lut, wring + st * G::WST, xo, ss, aoff, lsel0,
+                                           lsel1, l4, g);
+        if (c + 1 < chunks)
+            s3_convert_a<AF, SF, G>(p, c + 1, ap, abuf + ((c + 1) % 2) * G::ABUF);
+    }
+    cp_async_wait<0>();
+    tacc_store<MT>(p, acc, n0, lane);
+}
+
+template <int AF, int SF, int MT, int W>
+int
+s6_run(const sm80_params &p, const s3_params &s, cudaStream_t st, int *ran, char *msg,
+       size_t msg_len)
+{
+    return s36_launch<g6<AF, SF, MT, W>, bs_s6_kernel<AF, SF, MT, W>>(p, s, st, ran, msg,
+                                                                      msg_len);
+}
+
+/* 8 warps a CTA (two a scheduler, one CTA an SM) where N gives at least
+ * two waves of 4-warp CTAs (N >= 16384), else 4. */
+template <int AF, int SF>
+int
+s6_tiles(const sm80_params &p, const s3_params &s, cudaStream_t st, int *ran, char *msg,
+         size_t msg_len)
+{
+    if (p.n >= 16384)
+        return p.m <= 8 ? s6_run<AF, SF, 1, 8>(p, s, st, ran, msg, msg_len)
+                        : s6_run<AF, SF, 2, 8>(p, s, st, ran, msg, msg_len);
+    return p.m <= 8 ? s6_run<AF, SF, 1, 4>(p, s, st, ran, msg, msg_len)
+                    : s6_run<AF, SF, 2, 4>(p, s, st, ran, msg, msg_len);
+}
+
+} /* namespace */
+
+int
+smma_sm80_bs_small6_launch(const smma_gpu_gemm_args *x, int *ran, char *msg, size_t msg_len)
+{
+    sm80_params p = sm80_params_of(x);
+    const smma_gemm_shape *sh = &x->shape;
+    cudaStream_t st = (cudaStream_t) x->stream;
+    const int ue4m3 = sh->scale_fmt == SMMA_UE4M3;
+    s3_params s;
+
+    *ran = 0;
+    if (sh->b_fmt != SMMA_E2M1 || sh->vec != (ue4m3 ? 16u : 32u))
+        return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-small version 6: "
+                            "%s B with %s scales per %zu is not built", smma_format_name(sh->b_fmt),
+                            ue4m3 ? "ue4m3" : "e8m0", (size_t) sh->vec);
+    s3_params_fill(x, p, &s);
+    return cv_fast_pair(
+        sh->a_fmt, sh->b_fmt, "sm80-bs-small",
+        [&](auto af, auto bf) {
+            constexpr int AF = decltype(af)::value;
+
+            if constexpr (decltype(bf)::value != CV_E2M1)
+                return SMMA_GPU_STATUS_EINVAL; /* refused above */
+            else
+                return ue4m3 ? s6_tiles<AF, CV_UE4M3>(p, s, st, ran, msg, msg_len)
+                             : s6_tiles<AF, CV_E8M0>(p, s, st, ran, msg, msg_len);
         },
         msg, msg_len);
 }

@@ -37,6 +37,11 @@ int smma_sm80_bs_small_launch(const smma_gpu_gemm_args *args, char *msg, size_t 
 int smma_sm80_bs_small3_launch(const smma_gpu_gemm_args *args, int *ran, char *msg,
                                size_t msg_len);
 
+/* Version 6 (e2m1 B through a table in shared memory; the end of bs_small.cu), the
+ * same way. */
+int smma_sm80_bs_small6_launch(const smma_gpu_gemm_args *args, int *ran, char *msg,
+                               size_t msg_len);
+
 #ifdef __cplusplus
 }
 #endif

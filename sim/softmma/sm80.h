@@ -397,4 +397,34 @@ smma_sm80_s4_afrag_off(unsigned nt, unsigned j, unsigned blocks, unsigned lane)
            (lane & 1u) * 8u;
 }
 
+/* ---- 8. sm80-bs-small version 6: e2m1 B through a table in shared memory
+ *
+ * Version 6 is version 3 (its ring of raw chunks, smma_sm80_s3_raw_off, and
+ * its A) for e2m1 B, converted without the ALU's shifts and byte permutes
+ * of every nibble: a table of the bf16 pair of each of the 256 bytes (two
+ * codes), with one copy for each lane, so that 32 lanes looking up any 32
+ * bytes meet no bank conflict.  A lane reads the 4-byte word of its row
+ * that holds its two bytes of a 16-k block (4 k each of rows g and g + 8)
+ * and forms each table address with one byte permute, prmt(word, 4 lane,
+ * sel): the lane's 4 lane in the low byte, the code byte above it.  So
+ * entry (byte x, lane l) lies at 256 x + 4 l: 64 KB, of which the table
+ * fills the lower 128 bytes of every 256. */
+
+/* The table entry of byte x for lane l. */
+SMMA_HD uint32_t
+smma_sm80_s6_lut_off(unsigned x, unsigned lane)
+{
+    return x * 256u + lane * 4u;
+}
+
+/* Lane t = lane % 4 holds k 4 t .. 4 t + 3 of every 16-k block of its rows
+ * (smma_sm80_s3_k0(0, t)): bytes 2 t and 2 t + 1 of the block's 8, in the
+ * block's word t / 2.  The byte of that word with codes 4 t + 2 i and 4 t +
+ * 2 i + 1 (register a0 for i = 0, a2 for i = 1; a1, a3 of row g + 8). */
+SMMA_HD unsigned
+smma_sm80_s6_byte(unsigned tig, unsigned i)
+{
+    return 2u * (tig & 1u) + i;
+}
+
 #endif /* SOFTMMA_SM80_H */

@@ -17,11 +17,12 @@
  *    (SMMA_SEED replays it).  Level 0: the suites and the ragged problems.
  *
  * 3. sm80-bs-small's knob SMMA_SM80_BS_SMALL: everything else runs the
- *    version smma_gpu_bs_small_choose picks (3 for e2m1 B with quantized A
- *    and n >= 16384, else 5 or 4); "regs" runs version 1 on a problem
- *    version 5 would take, "transposed", "split-transposed" and
- *    "split-transposed-wide" versions 3, 4 and 5 on the special values and
- *    ragged problems of every pair, checked like the others; unknown
+ *    version smma_gpu_bs_small_choose picks (6 for e2m1 B with e2m1 A or m
+ *    <= 8, 3 for e2m1 B with e4m3 A and n >= 16384, else 5 or 4); "regs"
+ *    runs version 1 on a problem version 5 would take, "transposed",
+ *    "split-transposed", "split-transposed-wide" and "transposed-lut"
+ *    versions 3, 4, 5 and 6 on the special values and ragged problems of
+ *    every pair (6: e2m1 B), checked like the others; unknown
  *    values ("Regs", and "split", which asked for the removed version 2)
  *    are refused on the device with the value named
  *    (smma_gpu_bs_small_choose; tests/gpu/gemm-check-t tests its rules
@@ -82,9 +83,9 @@ static unsigned scale_offset;
 
 static const kt_geometry large_geometry = { 128, 256, 2, 4 };
 /* sm80-bs-small: version 1's CTAs of 32 columns, 4 warps of 8 (versions 4
- * and 5 have CTAs of 32 and mma warps of 16, version 3 CTAs of 64 and warps
- * of 16: the same samples hit every one of their tiles, warps and register
- * slots). */
+ * and 5 have CTAs of 32 and mma warps of 16, versions 3 and 6 CTAs of 64
+ * (6: 128 for n >= 16384) and warps of 16: the same samples hit every one
+ * of their tiles, warps and register slots). */
 static const kt_geometry small_geometry = { 16, 32, 1, 4 };
 static const kt_geometry v1_geometry = { 16, 8, 1, 1 };
 
@@ -357,18 +358,21 @@ main(void)
                         "split");
     }
     /* Everything above ran the version smma_gpu_bs_small_choose picks;
-     * "transposed", "split-transposed" and "split-transposed-wide" run
-     * versions 3, 4 and 5 on the special values and two ragged problems of
-     * every pair, one for each number of A's n8 tiles. */
+     * "transposed", "split-transposed", "split-transposed-wide" and
+     * "transposed-lut" run versions 3, 4, 5 and 6 on the special values
+     * and two ragged problems of every pair, one for each number of A's n8
+     * tiles. */
     if (wanted(SMMA_GPU_SM80_BS_SMALL)) {
         static const char *const knobs[] = { "transposed", "split-transposed",
-                                             "split-transposed-wide" };
+                                             "split-transposed-wide", "transposed-lut" };
+        static const unsigned versions[] = { 3, 4, 5, 6 };
         unsigned kv;
 
-        for (kv = 0; kv < 3; kv++) {
+        for (kv = 0; kv < 4; kv++) {
             if (setenv("SMMA_SM80_BS_SMALL", knobs[kv], 1) != 0)
                 bail("setenv SMMA_SM80_BS_SMALL");
-            diag("SMMA_SM80_BS_SMALL=%s: sm80-bs-small version %u", knobs[kv], 3 + kv);
+            diag("SMMA_SM80_BS_SMALL=%s: sm80-bs-small version %u%s", knobs[kv], versions[kv],
+                 versions[kv] == 6 ? " (e2m1 B; other B as without the knob)" : "");
             for (pi = 0; pi < NPAIRS; pi++) {
                 smma_gemm_shape sm = pair_shape(&pairs[pi], 16, 264, 136, SMMA_BF16);
                 smma_gemm_shape r = pair_shape(&pairs[pi], 6, 301, 1032, SMMA_FP16);
@@ -383,6 +387,13 @@ main(void)
                 check_problem(&dev, SMMA_GPU_SM80_BS_SMALL, &small_geometry, &pairs[pi], &r2,
                               pi % 2, pi % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4, seed + q++,
                               samples);
+                if (versions[kv] == 6 && pairs[pi].b == SMMA_E2M1) {
+                    /* n >= 16384: version 6's CTAs of 8 warps, the last ragged */
+                    smma_gemm_shape w = pair_shape(&pairs[pi], 5, 16400, 1032, SMMA_BF16);
+
+                    check_problem(&dev, SMMA_GPU_SM80_BS_SMALL, &small_geometry, &pairs[pi], &w,
+                                  true, SMMA_SL_128X4, seed + q++, samples);
+                }
             }
         }
         unsetenv("SMMA_SM80_BS_SMALL");

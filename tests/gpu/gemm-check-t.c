@@ -463,9 +463,10 @@ test_v2_knobs(void)
 }
 
 /* sm80-bs-small's version: 1 where asked, where the scales cannot be read a
- * word at a time and for ue4m3 scales with 8-bit B; 3 where asked (MX's
- * 32 and NVFP4's 16) and for e2m1 B with e8m0 scales, quantized A and n >=
- * 16384; 5 or 4 elsewhere, the other scale vectors included; an unknown
+ * word at a time and for ue4m3 scales with 8-bit B; 3 or 6 where asked (MX's
+ * 32 and NVFP4's 16; 6 for e2m1 B only); 6 for e2m1 B with e2m1 A or m <=
+ * 8; 3 for e2m1 B with e8m0 scales, e4m3 A and n >= 16384; 5 or 4
+ * elsewhere, the other scale vectors included; an unknown
  * knob ("split" among them, version 2's) is refused with its value named
  * ("=VALUE:"), and so is the version 0. */
 static void
@@ -501,6 +502,8 @@ test_bs_small_version(void)
                   "SMMA_SM80_BS_SMALL=split-transposed-wide");
     small_version(&x, "regs", SMMA_GPU_STATUS_OK, 1, "SMMA_SM80_BS_SMALL=regs");
     small_version(&x, "Regs", SMMA_GPU_STATUS_EINVAL, 0, "SMMA_SM80_BS_SMALL=Regs");
+    small_version(&x, "transposed-lut", SMMA_GPU_STATUS_OK, 5, "e4m3 B (version 6 is built "
+                  "for e2m1 B), SMMA_SM80_BS_SMALL=transposed-lut");
     x.scale_layout = SMMA_SL_LINEAR;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "linear scales, 256 blocks a row");
     x.shape.k = x.lda = x.ldb = 8256; /* 258 blocks a row */
@@ -540,26 +543,38 @@ test_bs_small_version(void)
     x = bs_args(SMMA_E2M1, SMMA_E2M1, 16, 8192, 8192);
     x.shape.scale_fmt = SMMA_UE4M3;
     x.shape.vec = 16;
-    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "nvfp4 m 16");
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 6, "nvfp4 m 16");
     small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 3, "nvfp4 m 16, "
                   "SMMA_SM80_BS_SMALL=transposed");
+    small_version(&x, "transposed-lut", SMMA_GPU_STATUS_OK, 6, "nvfp4 m 16, "
+                  "SMMA_SM80_BS_SMALL=transposed-lut");
     x.shape.vec = 32;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "e2m1 with ue4m3 scales per 32");
     small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 5, "e2m1 with ue4m3 scales per 32, "
                   "SMMA_SM80_BS_SMALL=transposed");
+    small_version(&x, "transposed-lut", SMMA_GPU_STATUS_OK, 5, "e2m1 with ue4m3 scales per "
+                  "32, SMMA_SM80_BS_SMALL=transposed-lut");
     small_version(&x, "split-transposed", SMMA_GPU_STATUS_OK, 4, "e2m1 with ue4m3 scales per "
                   "32, SMMA_SM80_BS_SMALL=split-transposed");
     x = bs_args(SMMA_E2M1, SMMA_E2M1, 1, 16384, 8192);
-    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 3, "mxfp4 m 1, n 16384");
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 6, "mxfp4 m 1, n 16384");
+    small_version(&x, "transposed-lut", SMMA_GPU_STATUS_OK, 6, "mxfp4 m 1, n 16384, "
+                  "SMMA_SM80_BS_SMALL=transposed-lut");
     small_version(&x, "split", SMMA_GPU_STATUS_EINVAL, 0, "mxfp4 m 1, n 16384, "
                   "SMMA_SM80_BS_SMALL=split");
     x.shape.vec = 16;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "e2m1 with e8m0 scales per 16, n 16384");
     x.shape.vec = 32;
     x.shape.n = 16383;
-    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "mxfp4 m 1, n 16383");
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 6, "mxfp4 m 1, n 16383");
     x = bs_args(SMMA_E4M3, SMMA_E2M1, 16, 28672, 8192);
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 3, "mxfp8 x mxfp4 m 16, n 28672");
+    x.shape.m = 8;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 6, "mxfp8 x mxfp4 m 8, n 28672");
+    x = bs_args(SMMA_BF16, SMMA_E2M1, 8, 8192, 8192);
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 6, "bf16 x mxfp4 m 8");
+    x.shape.m = 9;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "bf16 x mxfp4 m 9");
     x = bs_args(SMMA_E4M3, SMMA_E4M3, 1, 28672, 8192);
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 4, "mxfp8 m 1, n 28672");
     x.shape.n = 8193;

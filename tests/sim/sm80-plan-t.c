@@ -685,6 +685,88 @@ test_s4_a(void)
        "plus 256 times the difference (%u wrong)", bad_imm);
 }
 
+/* sm80-bs-small version 6 (softmma/sm80.h section 8): the table of bf16
+ * pairs has one word per byte and lane in 64 KB; a lane's prmt of its word
+ * gives the table entry of the byte it wants; the word loads of a warp from
+ * version 3's ring and its table loads meet no bank conflict; the lanes'
+ * bytes cover each block's 16 k once, four consecutive from
+ * smma_sm80_s3_k0(0, t). */
+static void
+test_s6(void)
+{
+    static uint8_t owner[65536];
+    unsigned x, lane, t, i, j, bad = 0, bad_word = 0, bad_bank = 0, bad_k = 0;
+
+    memset(owner, 0, sizeof(owner));
+    for (x = 0; x < 256; x++)
+        for (lane = 0; lane < 32; lane++) {
+            uint32_t off = smma_sm80_s6_lut_off(x, lane);
+
+            if (off % 256 >= 128 || off / 256 != x)
+                bad++;
+            for (i = 0; i < 4; i++)
+                if (off + i >= sizeof(owner) || owner[off + i]++ != 0)
+                    bad++;
+        }
+    ok(bad == 0, "bs-small v6: the table (256 x 32 words) lies in the lower 128 bytes of each "
+       "256 of 64 KB, each word once (%u wrong)", bad);
+    /* lane (g, t) of the prmt: the word holding its byte 2 (t % 2) + i */
+    for (lane = 0; lane < 32; lane++)
+        for (i = 0; i < 2; i++) {
+            unsigned b = smma_sm80_s6_byte(lane % 4, i);
+            uint32_t sel = 0x7604u | b << 4, word = 0x9c5a31e7u ^ (lane * 0x01010101u);
+
+            if (prmt(word, 4 * lane, sel) != smma_sm80_s6_lut_off((word >> (8 * b)) & 0xffu, lane))
+                bad_word++;
+        }
+    ok(bad_word == 0, "bs-small v6: prmt(word, 4 lane, 0x7604 | byte << 4) is the table entry of "
+       "that byte for the lane (%u wrong)", bad_word);
+    /* the word loads of block j (piece j / 2 of a 512-k chunk, its half j
+     * % 2): rows g and g + 8, word t / 2 */
+    for (j = 0; j < 32; j++)
+        for (i = 0; i < 2; i++) {
+            uint32_t seen[32];
+            unsigned nb = 0, k, dup;
+
+            for (lane = 0; lane < 32; lane++) {
+                uint32_t a = smma_sm80_s3_raw_off(lane / 4 + 8 * i, j / 2) + 8 * (j % 2) +
+                             4 * (lane % 4 / 2);
+
+                for (dup = 0, k = 0; k < nb; k++)
+                    if (seen[k] == a)
+                        dup = 1;
+                    else if (seen[k] / 4 % 32 == a / 4 % 32)
+                        bad_bank++;
+                if (!dup)
+                    seen[nb++] = a;
+            }
+        }
+    for (lane = 0; lane < 32; lane++) /* the table: bank = lane for every byte */
+        if (smma_sm80_s6_lut_off(lane * 7 % 256, lane) / 4 % 32 != lane)
+            bad_bank++;
+    ok(bad_bank == 0, "bs-small v6: a warp's word loads of a block and its table loads meet no "
+       "bank conflict (%u)", bad_bank);
+    {
+        unsigned cover[16];
+
+        memset(cover, 0, sizeof(cover));
+        for (t = 0; t < 4; t++)
+            for (i = 0; i < 2; i++) {
+                /* byte b of word t / 2 is byte 4 (t / 2) + b of the block */
+                unsigned kb = 2 * (4 * (t / 2) + smma_sm80_s6_byte(t, i));
+
+                if (kb != smma_sm80_s3_k0(0, t) + 2 * i)
+                    bad_k++;
+                cover[kb]++;
+                cover[kb + 1]++;
+            }
+        for (i = 0; i < 16; i++)
+            bad_k += cover[i] != 1;
+    }
+    ok(bad_k == 0, "bs-small v6: lane t's two bytes are k 4 t .. 4 t + 3, the four lanes a "
+       "block's 16 k once (%u wrong)", bad_k);
+}
+
 int
 main(void)
 {
@@ -698,6 +780,7 @@ main(void)
     test_tile_order();
     test_small_apiece();
     test_s3();
+    test_s6();
     test_s4_b(1);
     test_s4_b(2);
     test_s4_a();
