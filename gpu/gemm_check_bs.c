@@ -204,11 +204,13 @@ smma_gpu_bs_small_choose(const char *knob, const smma_gpu_gemm_args *x, int *ver
         *version = 3;
     else if (v3 && s->b_fmt == SMMA_E2M1 && set && strcmp(knob, "transposed-lut") == 0)
         *version = 6; /* built for e2m1 B only; other B as if unset */
-    else if (v3 && s->b_fmt == SMMA_E2M1 && (s->a_fmt == SMMA_E2M1 || s->m <= 8))
+    else if (v3 && s->b_fmt == SMMA_E2M1 &&
+             (s->scale_fmt == SMMA_E8M0 ? s->a_fmt == SMMA_E2M1 || s->m <= 8 : s->n >= 16384))
         /* e2m1 B through the table (version 6) where it was the faster on
-         * an H200 (bench/sm80-kernels.md): every shape with e2m1 A (MXFP4,
-         * NVFP4), M <= 8 with e4m3 or bf16 A (M = 16 there converts 16 rows
-         * of A a CTA, and versions 3 and 5 were faster). */
+         * an H200 (bench/sm80-kernels.md): MXFP4 at every shape, MXFP8 x
+         * MXFP4 and bf16 x MXFP4 at M <= 8 (M = 16 converts 16 rows of A a
+         * CTA, and version 5 was faster), NVFP4 at N >= 16384 (version 5
+         * at N = 8192). */
         *version = 6;
     else if (v3 && s->b_fmt == SMMA_E2M1 && s->scale_fmt == SMMA_E8M0 &&
              s->a_fmt != SMMA_BF16 && s->n >= 16384)

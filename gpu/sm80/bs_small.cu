@@ -1588,7 +1588,7 @@ smma_sm80_bs_small3_launch(const smma_gpu_gemm_args *x, int *ran, char *msg, siz
  *     stages) where N >= 16384, one CTA an SM: 149 to 206 KB.  An earlier
  *     form with chunks of 256 k in the table's upper halves, two CTAs of 4
  *     warps an SM, spent as many instructions on each chunk's copies and A
- *     as on its 16 blocks, and was 1.2-1.45x slower.
+ *     as on its 16 blocks, and was 0.88-1.62x as slow (median 1.30).
  *   - A lanes of rows g >= M read row 0's A (row 8's in the second n8
  *     tile), the same words as lanes of row 0, so that their loads add no
  *     shared-memory traffic; their columns of D^T are never written.
@@ -1598,8 +1598,9 @@ smma_sm80_bs_small3_launch(const smma_gpu_gemm_args *x, int *ran, char *msg, siz
  * block of a warp's 16 rows (Nsight Compute) against version 3's 53; one
  * warp a scheduler still issues only once every 2.9 cycles.
  *
- * Where it runs: smma_gpu_bs_small_choose gives it e2m1 B with e8m0 scales
- * per 32 or NVFP4's per 16 read a word at a time, with e2m1 A, or M <= 8;
+ * Where it runs: smma_gpu_bs_small_choose gives it e2m1 B with scales read
+ * a word at a time: e8m0 per 32 with e2m1 A or M <= 8, NVFP4 with N >=
+ * 16384;
  * SMMA_SM80_BS_SMALL=transposed-lut asks for it for any e2m1 B those
  * scales allow.  The launcher runs version 5 or 4 (or 1) on a device
  * without its shared memory.  Not on compute capability 8.x (k permuted

@@ -464,8 +464,8 @@ test_v2_knobs(void)
 
 /* sm80-bs-small's version: 1 where asked, where the scales cannot be read a
  * word at a time and for ue4m3 scales with 8-bit B; 3 or 6 where asked (MX's
- * 32 and NVFP4's 16; 6 for e2m1 B only); 6 for e2m1 B with e2m1 A or m <=
- * 8; 3 for e2m1 B with e8m0 scales, e4m3 A and n >= 16384; 5 or 4
+ * 32 and NVFP4's 16; 6 for e2m1 B only); 6 for e2m1 B with e8m0 scales
+ * and e2m1 A or m <= 8, and for NVFP4 with n >= 16384; 3 for e2m1 B with e8m0 scales, e4m3 A and n >= 16384; 5 or 4
  * elsewhere, the other scale vectors included; an unknown
  * knob ("split" among them, version 2's) is refused with its value named
  * ("=VALUE:"), and so is the version 0. */
@@ -543,11 +543,14 @@ test_bs_small_version(void)
     x = bs_args(SMMA_E2M1, SMMA_E2M1, 16, 8192, 8192);
     x.shape.scale_fmt = SMMA_UE4M3;
     x.shape.vec = 16;
-    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 6, "nvfp4 m 16");
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "nvfp4 m 16");
     small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 3, "nvfp4 m 16, "
                   "SMMA_SM80_BS_SMALL=transposed");
     small_version(&x, "transposed-lut", SMMA_GPU_STATUS_OK, 6, "nvfp4 m 16, "
                   "SMMA_SM80_BS_SMALL=transposed-lut");
+    x.shape.n = 16384;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 6, "nvfp4 m 16, n 16384");
+    x.shape.n = 8192;
     x.shape.vec = 32;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "e2m1 with ue4m3 scales per 32");
     small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 5, "e2m1 with ue4m3 scales per 32, "
