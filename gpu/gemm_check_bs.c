@@ -205,12 +205,11 @@ smma_gpu_bs_small_choose(const char *knob, const smma_gpu_gemm_args *x, int *ver
     else if (v3 && s->b_fmt == SMMA_E2M1 && set && strcmp(knob, "transposed-lut") == 0)
         *version = 6; /* built for e2m1 B only; other B as if unset */
     else if (v3 && s->b_fmt == SMMA_E2M1 &&
-             (s->scale_fmt == SMMA_E8M0 ? s->a_fmt == SMMA_E2M1 || s->m <= 8 : s->n >= 16384))
+             (s->a_fmt == SMMA_E2M1 || s->m <= 8 || (s->a_fmt == SMMA_E4M3 && s->n >= 16384)))
         /* e2m1 B through the table (version 6) where it was the faster on
-         * an H200 (bench/sm80-kernels.md): MXFP4 at every shape, MXFP8 x
-         * MXFP4 and bf16 x MXFP4 at M <= 8 (M = 16 converts 16 rows of A a
-         * CTA, and version 5 was faster), NVFP4 at N >= 16384 (version 5
-         * at N = 8192). */
+         * an H200 (bench/sm80-kernels.md): MXFP4 and NVFP4 at every shape,
+         * MXFP8 x MXFP4 and bf16 x MXFP4 at M <= 8, MXFP8 x MXFP4 at M = 16
+         * with N >= 16384 (version 5 elsewhere at M = 16). */
         *version = 6;
     else if (v3 && s->b_fmt == SMMA_E2M1 && s->scale_fmt == SMMA_E8M0 &&
              s->a_fmt != SMMA_BF16 && s->n >= 16384)

@@ -15,8 +15,9 @@
  * mma warps; version 6 (at the end) is version 3 for e2m1 B with a table
  * in shared memory in place of the ALU's conversion.  Version 4 (further
  * down) lets separate converter threads load and convert A and B and keeps
- * the mma warps on their chains, in version 3's orientation; version 5 (H = 2) is version 4 with half as
- * many converter threads, each converting twice the elements.  Version 2
+ * the mma warps on their chains, in version 3's orientation; version 5 (H
+ * = 2) is version 4 with half as many converter threads, each converting
+ * twice the elements.  Version 2
  * (converter warps with B's columns on the n8 side) has been removed; the
  * numbers of the others stay.  smma_gpu_bs_small_choose picks one; the
  * launcher below runs it.
@@ -1583,29 +1584,40 @@ smma_sm80_bs_small3_launch(const smma_gpu_gemm_args *x, int *ran, char *msg, siz
  *     with cv_scale_bf16x2's exact conversion instead, chosen once a chunk
  *     for the warp (each lane checks SW / 2 of its warp's scale words).
  *   - The table takes the lower 128 bytes of each 256 of 64 KB.  The raw
- *     ring, the copies, A and the barrier a chunk are version 3's (chunks of
+ *     ring, B's copies and the barrier a chunk are version 3's (chunks of
  *     512 k, 256 bytes a row); a CTA is 4 warps (4 stages), or 8 warps (3
- *     stages) where N >= 16384, one CTA an SM: 149 to 206 KB.  An earlier
+ *     stages) where N >= 16384, one CTA an SM: 149 to 219 KB.  An earlier
  *     form with chunks of 256 k in the table's upper halves, two CTAs of 4
  *     warps an SM, spent as many instructions on each chunk's copies and A
  *     as on its 16 blocks, and was 0.88-1.62x as slow (median 1.30).
  *   - A lanes of rows g >= M read row 0's A (row 8's in the second n8
  *     tile), the same words as lanes of row 0, so that their loads add no
  *     shared-memory traffic; their columns of D^T are never written.
+ *   - A's pieces and scale words come by cp.async into slots of the thread
+ *     that converts them (s6_issue_a), two chunks ahead, not by loads into
+ *     registers as in version 3: with those, the chain waited on A's loads
+ *     behind the stream of B every chunk (a build without them ran
+ *     1.13-1.65x as fast), and this ran 1.02-1.53x the register form.
+ *     bf16 A with two n8 tiles in 8 warps keeps the registers (the slots
+ *     do not fit).
  *
- * Measured on an H200 (bench/sm80-kernels.md): 0.0338 ms for MXFP4 1 x
- * 8192^2 against 0.0382 for version 5; 30.5 warp instructions per 16-k
- * block of a warp's 16 rows (Nsight Compute) against version 3's 53; one
- * warp a scheduler still issues only once every 2.9 cycles.
+ * Measured on an H200 (bench/sm80-kernels.md): 1.04-1.57x the best of
+ * versions 3 and 5 for e2m1 B with e2m1 A at every shape and with e4m3 or
+ * bf16 A at M <= 8 (MXFP4 1 x 8192^2: 0.0319 ms, version 5 0.0382); at M
+ * = 16 with e4m3 or bf16 A 0.84-0.94x version 5 but for MXFP8 x MXFP4 at
+ * N = 28672 (1.44x).  Nsight Compute (MXFP4 1 x 8192^2, the register form):
+ * 30.5 warp instructions per 16-k block of a warp's 16 rows, version 3's
+ * 53.  Not kept: warps of 8 rows (twice the warps a scheduler) 0.92-0.99x;
+ * the body software-pipelined over three batches and A through the table,
+ * 0.95-1.04x.
  *
  * Where it runs: smma_gpu_bs_small_choose gives it e2m1 B with scales read
- * a word at a time: e8m0 per 32 with e2m1 A or M <= 8, NVFP4 with N >=
- * 16384;
- * SMMA_SM80_BS_SMALL=transposed-lut asks for it for any e2m1 B those
- * scales allow.  The launcher runs version 5 or 4 (or 1) on a device
- * without its shared memory.  Not on compute capability 8.x (k permuted
- * inside 16-k blocks).  Tails as version 3: any N, M <= 16, K a multiple
- * of 8.
+ * a word at a time (e8m0 per 32, NVFP4's ue4m3 per 16) and e2m1 A, M <= 8,
+ * or e4m3 A with N >= 16384; SMMA_SM80_BS_SMALL=transposed-lut asks for it
+ * for any e2m1 B those scales allow.  The launcher runs version 5 or 4 (or
+ * 1) on a device without its shared memory.  Not on compute capability
+ * 8.x (k permuted inside 16-k blocks).  Tails as version 3: any N, M <= 16,
+ * K a multiple of 8.
  */
 namespace {
 
@@ -1633,7 +1645,17 @@ struct g6 {
     static constexpr int OFF_R = 65536;                   /* after the table */
     static constexpr int OFF_S = OFF_R + WARPS * STAGES * WST;
     static constexpr int OFF_A = OFF_S + WARPS * STAGES * SST;
-    static constexpr int SMEM = OFF_A + 2 * ABUF;
+    /* A's raw pieces by cp.async (s6_issue_a), two slots of each thread's
+     * AP pieces and scale words; not for bf16 A with two n8 tiles in 8
+     * warps, whose slots the shared memory does not hold (registers, as
+     * version 3) */
+    static constexpr bool AASYNC = !(AF == CV_BF16 && MT == 2 && W == 8);
+    static constexpr int ASLOT = AASYNC ? AP * THREADS * 16 : 0;
+    static constexpr int ASSLOT = AASYNC && AF != CV_BF16 ? AP * THREADS * 4 : 0;
+    static constexpr int OFF_AR = OFF_A + 2 * ABUF;
+    static constexpr int OFF_AS = OFF_AR + 2 * ASLOT;
+    static constexpr int SMEM = OFF_AS + 2 * ASSLOT;
+    static_assert(SMEM <= 227 * 1024, "a block's shared memory on 9.0");
 };
 
 __device__ __forceinline__ uint32_t
@@ -1672,6 +1694,70 @@ s6_plain(uint32_t w)
     const uint32_t e = w & 0x78787878u, q = w ^ 0x7f7f7f7fu;
 
     return ((w | ((e - 0x01010101u) & ~e) | ((q - 0x01010101u) & ~q)) & 0x80808080u) == 0;
+}
+
+/* Version 6's A without a register waiting on a global load: each thread
+ * copies its pieces of chunk c of A (s3_apiece; 16 bytes, zeros past K)
+ * and the 4-byte words holding their scale bytes by cp.async into its own
+ * slot (`raw`, `sc`), and after its own wait takes them back (s6_take_a)
+ * and converts them (s3_convert_a): a thread sees its own copies without a
+ * barrier.  Measured before this (the loads in registers, as version 3):
+ * with them taken out of the loop altogether, 1.13-1.65x as fast. */
+template <int AF, class G>
+__device__ __forceinline__ void
+s6_issue_a(const sm80_params &p, const s3_params &s, uint32_t c, uint32_t raw, uint32_t sc)
+{
+#pragma unroll
+    for (int i = 0; i < G::AP; i++) {
+        const uint32_t idx = s3_apiece<G>(i), row = idx / G::ARP;
+        const uint32_t slot = i * G::THREADS + threadIdx.x;
+        const uint32_t byte = idx % G::ARP * 16, off = c * G::CA + byte;
+        const uint32_t bytes = off < s.a_kbytes ? min(16u, s.a_kbytes - off) : 0;
+        const uint8_t *a = (const uint8_t *) p.a + (size_t) row * s.a_row;
+
+        if (idx >= G::MR * G::ARP || row >= p.m)
+            continue;
+        cp_async16(raw + 16 * slot, bytes ? a + off : a, bytes);
+        if (AF != CV_BF16) {
+            const uint32_t kb = (c * G::KC + byte * G::KC / G::CA) / G::VEC;
+            const uint32_t o =
+                kb < s.kb ? smma_sm80_scale_off(s.layout, row, kb, s.kb, s.kb_pad) : 0;
+
+            cp_async4(sc + 4 * slot, s.sa + (o & ~3u), kb < s.kb ? 4 : 0);
+        }
+    }
+}
+
+/* This thread's pieces of chunk c of A from its slot, as s3_load_a gives
+ * them: the scale byte of a block is byte kb % 4 of its word (in both
+ * layouts, the words of a row being aligned), 1.0 past the last block. */
+template <int AF, int SF, class G>
+__device__ __forceinline__ void
+s6_take_a(const sm80_params &p, const s3_params &s, uint32_t c, uint32_t raw, uint32_t sc,
+          s3_apieces<G> &a)
+{
+#pragma unroll
+    for (int i = 0; i < G::AP; i++) {
+        const uint32_t idx = s3_apiece<G>(i), row = idx / G::ARP;
+        const uint32_t slot = i * G::THREADS + threadIdx.x;
+        const uint32_t kb = (c * G::KC + idx % G::ARP * 16 * G::KC / G::CA) / G::VEC;
+
+        a.x[i] = make_uint4(0, 0, 0, 0);
+        a.sb[i] = 0;
+        if (idx >= G::MR * G::ARP || row >= p.m)
+            continue;
+        asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(a.x[i].x), "=r"(a.x[i].y), "=r"(a.x[i].z), "=r"(a.x[i].w)
+                     : "r"(raw + 16 * slot));
+        if (AF != CV_BF16) {
+            const uint32_t w = s6_lds(sc + 4 * slot);
+
+            a.sb[i] = kb < s.kb ? (w >> (8 * (kb % 4))) & 0xffu : cv_scale_one(SF);
+            if (AF == CV_E2M1 && G::VEC == 16) /* kb even: kb + 1 in the same word */
+                a.sb[i] |= (kb + 1 < s.kb ? (w >> (8 * (kb % 4 + 1))) & 0xffu
+                                          : cv_scale_one(SF)) << 8;
+        }
+    }
 }
 
 /* The mma chain of one chunk for a warp: its raw rows in ring stage ws
@@ -1736,6 +1822,30 @@ s6_mma_chunk(float (&acc)[MT][4], uint32_t lut, uint32_t ws, const uint32_t (&xo
     }
 }
 
+/* One chunk of the chain: the check of its scale words (each lane
+ * G::SW / 2 of the warp's 16 G::SW), then the body with the multiply-add
+ * scales where every byte allows, else with the exact conversion. */
+template <int SF, int MT, class G>
+__device__ __forceinline__ void
+s6_chunk(float (&acc)[MT][4], uint32_t lut, uint32_t ws, const uint32_t (&xo)[8], uint32_t ss,
+         const uint32_t (&ab)[MT], uint32_t aoff, uint32_t lsel0, uint32_t lsel1, uint32_t l4,
+         unsigned g, unsigned lane)
+{
+    uint32_t abc[MT];
+    bool plain = true;
+
+#pragma unroll
+    for (int i = 0; i < G::SW / 2; i++)
+        plain = plain && s6_plain<SF>(s6_lds(ss + 4 * (lane + 32 * i)));
+#pragma unroll
+    for (int nt = 0; nt < MT; nt++)
+        abc[nt] = ab[nt] + aoff;
+    if (__all_sync(0xffffffffu, plain))
+        s6_mma_chunk<SF, MT, true, G>(acc, lut, ws, xo, ss, abc, lsel0, lsel1, l4, g);
+    else
+        s6_mma_chunk<SF, MT, false, G>(acc, lut, ws, xo, ss, abc, lsel0, lsel1, l4, g);
+}
+
 template <int AF, int SF, int MT, int W>
 __global__ void __launch_bounds__(g6<AF, SF, MT, W>::THREADS, 1)
 bs_s6_kernel(sm80_params p, s3_params s)
@@ -1782,45 +1892,83 @@ bs_s6_kernel(sm80_params p, s3_params s)
     /* A's rows past M stay zeros */
     for (unsigned w = threadIdx.x; w < 2 * G::ABUF / 16; w += G::THREADS)
         st_shared_v4(abuf + 16 * w, 0);
-#pragma unroll
-    for (int d = 0; d < G::STAGES - 1; d++) {
-        if (d < chunks)
-            s3_issue<G>(q, s, d, wring + d * G::WST, sring + d * G::SST, lane);
-        cp_async_commit();
-    }
-    tacc_init<MT>(p, acc, n0, lane);
-    s3_load_a<AF, SF, G>(p, s, 0, ap);
-    __syncthreads(); /* the zeros before A's rows */
-    s3_convert_a<AF, SF, G>(p, 0, ap, abuf);
-    /* One barrier a chunk, as version 3. */
-    for (uint32_t c = 0; c < chunks; c++) {
-        const uint32_t st = c % G::STAGES, nst = (c + G::STAGES - 1) % G::STAGES;
-        const uint32_t ss = sring + st * G::SST;
-        uint32_t aoff[MT];
-        bool plain = true;
+    if constexpr (G::AASYNC) {
+        /* cp.async groups in the loop's order, the prologue as iterations
+         * -S+1 .. -1 (S = STAGES): A(j + 2), then B(j + S - 1); so B(c)
+         * has 2 S - 4 groups after it at iteration c, and A(c + 1) three
+         * at the end of iteration c */
+        const uint32_t araw = smem + G::OFF_AR, asc = smem + G::OFF_AS;
 
-        cp_async_wait<G::STAGES - 2>();
-        __syncthreads();
-        if (c + G::STAGES - 1 < chunks)
-            s3_issue<G>(q, s, c + G::STAGES - 1, wring + nst * G::WST, sring + nst * G::SST, lane);
-        cp_async_commit();
-        if (c + 1 < chunks)
-            s3_load_a<AF, SF, G>(p, s, c + 1, ap);
-        /* each lane checks G::SW / 2 of the warp's 16 G::SW scale words */
 #pragma unroll
-        for (int i = 0; i < G::SW / 2; i++)
-            plain = plain && s6_plain<SF>(s6_lds(ss + 4 * (lane + 32 * i)));
+        for (int d = 0; d < G::STAGES - 1; d++) {
+            const int ai = d - G::STAGES + 3; /* A's chunk of pseudo-iteration d - S + 1 */
+
+            if (ai >= 0 && ai < (int) chunks)
+                s6_issue_a<AF, G>(p, s, ai, araw + (ai % 2) * G::ASLOT,
+                                  asc + (ai % 2) * G::ASSLOT);
+            cp_async_commit();
+            if (d < chunks)
+                s3_issue<G>(q, s, d, wring + d * G::WST, sring + d * G::SST, lane);
+            cp_async_commit();
+        }
+        tacc_init<MT>(p, acc, n0, lane);
+        cp_async_wait<3>();
+        s6_take_a<AF, SF, G>(p, s, 0, araw, asc, ap);
+        __syncthreads(); /* the zeros before A's rows */
+        s3_convert_a<AF, SF, G>(p, 0, ap, abuf);
+        for (uint32_t c = 0; c < chunks; c++) {
+            const uint32_t st = c % G::STAGES, nst = (c + G::STAGES - 1) % G::STAGES;
+            const uint32_t ss = sring + st * G::SST;
+
+            cp_async_wait<2 * G::STAGES - 4>();
+            __syncthreads();
+            if (c + 2 < chunks) /* into the slot chunk c's A left */
+                s6_issue_a<AF, G>(p, s, c + 2, araw + (c % 2) * G::ASLOT,
+                                  asc + (c % 2) * G::ASSLOT);
+            cp_async_commit();
+            if (c + G::STAGES - 1 < chunks)
+                s3_issue<G>(q, s, c + G::STAGES - 1, wring + nst * G::WST, sring + nst * G::SST,
+                            lane);
+            cp_async_commit();
+            s6_chunk<SF, MT, G>(acc, lut, wring + st * G::WST, xo, ss,
+                                ab, (c % 2) * G::ABUF, lsel0, lsel1, l4, g, lane);
+            if (c + 1 < chunks) {
+                const uint32_t sl = (c + 1) % 2;
+
+                cp_async_wait<3>();
+                s6_take_a<AF, SF, G>(p, s, c + 1, araw + sl * G::ASLOT, asc + sl * G::ASSLOT, ap);
+                s3_convert_a<AF, SF, G>(p, c + 1, ap, abuf + sl * G::ABUF);
+            }
+        }
+    } else {
 #pragma unroll
-        for (int nt = 0; nt < MT; nt++)
-            aoff[nt] = ab[nt] + (c % 2) * G::ABUF;
-        if (__all_sync(0xffffffffu, plain))
-            s6_mma_chunk<SF, MT, true, G>(acc, lut, wring + st * G::WST, xo, ss, aoff, lsel0,
-                                          lsel1, l4, g);
-        else
-            s6_mma_chunk<SF, MT, false, G>(acc, lut, wring + st * G::WST, xo, ss, aoff, lsel0,
-                                           lsel1, l4, g);
-        if (c + 1 < chunks)
-            s3_convert_a<AF, SF, G>(p, c + 1, ap, abuf + ((c + 1) % 2) * G::ABUF);
+        for (int d = 0; d < G::STAGES - 1; d++) {
+            if (d < chunks)
+                s3_issue<G>(q, s, d, wring + d * G::WST, sring + d * G::SST, lane);
+            cp_async_commit();
+        }
+        tacc_init<MT>(p, acc, n0, lane);
+        s3_load_a<AF, SF, G>(p, s, 0, ap);
+        __syncthreads(); /* the zeros before A's rows */
+        s3_convert_a<AF, SF, G>(p, 0, ap, abuf);
+        /* One barrier a chunk, as version 3. */
+        for (uint32_t c = 0; c < chunks; c++) {
+            const uint32_t st = c % G::STAGES, nst = (c + G::STAGES - 1) % G::STAGES;
+            const uint32_t ss = sring + st * G::SST;
+
+            cp_async_wait<G::STAGES - 2>();
+            __syncthreads();
+            if (c + G::STAGES - 1 < chunks)
+                s3_issue<G>(q, s, c + G::STAGES - 1, wring + nst * G::WST, sring + nst * G::SST,
+                            lane);
+            cp_async_commit();
+            if (c + 1 < chunks)
+                s3_load_a<AF, SF, G>(p, s, c + 1, ap);
+            s6_chunk<SF, MT, G>(acc, lut, wring + st * G::WST, xo, ss,
+                                ab, (c % 2) * G::ABUF, lsel0, lsel1, l4, g, lane);
+            if (c + 1 < chunks)
+                s3_convert_a<AF, SF, G>(p, c + 1, ap, abuf + ((c + 1) % 2) * G::ABUF);
+        }
     }
     cp_async_wait<0>();
     tacc_store<MT>(p, acc, n0, lane);

@@ -17,8 +17,8 @@
  *    (SMMA_SEED replays it).  Level 0: the suites and the ragged problems.
  *
  * 3. sm80-bs-small's knob SMMA_SM80_BS_SMALL: everything else runs the
- *    version smma_gpu_bs_small_choose picks (6 for MXFP4, for e2m1 B with
- *    e8m0 scales and m <= 8 and NVFP4 with n >= 16384, 3 for e2m1 B with e4m3 A and n >= 16384, else 5 or 4); "regs"
+ *    version smma_gpu_bs_small_choose picks (6 for e2m1 B with e2m1 A, m
+ *    <= 8, or e4m3 A and n >= 16384, else 5 or 4); "regs"
  *    runs version 1 on a problem version 5 would take, "transposed",
  *    "split-transposed", "split-transposed-wide" and "transposed-lut"
  *    versions 3, 4, 5 and 6 on the special values and ragged problems of

@@ -543,7 +543,7 @@ test_bs_small_version(void)
     x = bs_args(SMMA_E2M1, SMMA_E2M1, 16, 8192, 8192);
     x.shape.scale_fmt = SMMA_UE4M3;
     x.shape.vec = 16;
-    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "nvfp4 m 16");
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 6, "nvfp4 m 16");
     small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 3, "nvfp4 m 16, "
                   "SMMA_SM80_BS_SMALL=transposed");
     small_version(&x, "transposed-lut", SMMA_GPU_STATUS_OK, 6, "nvfp4 m 16, "
@@ -571,9 +571,12 @@ test_bs_small_version(void)
     x.shape.n = 16383;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 6, "mxfp4 m 1, n 16383");
     x = bs_args(SMMA_E4M3, SMMA_E2M1, 16, 28672, 8192);
-    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 3, "mxfp8 x mxfp4 m 16, n 28672");
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 6, "mxfp8 x mxfp4 m 16, n 28672");
     x.shape.m = 8;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 6, "mxfp8 x mxfp4 m 8, n 28672");
+    x.shape.m = 16;
+    x.shape.n = 8192;
+    small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "mxfp8 x mxfp4 m 16, n 8192");
     x = bs_args(SMMA_BF16, SMMA_E2M1, 8, 8192, 8192);
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 6, "bf16 x mxfp4 m 8");
     x.shape.m = 9;
