@@ -182,17 +182,16 @@ smma_gpu_bs_small_choose(const char *knob, const smma_gpu_gemm_args *x, int *ver
     bool words = (x->scale_layout == SMMA_SL_128X4 || kb % 4 == 0) &&
                  (uintptr_t) x->sb % 4 == 0 &&
                  (s->a_fmt == SMMA_BF16 || (uintptr_t) x->sa % 4 == 0);
-    /* version 3 is built for e8m0 per 32 and NVFP4 */
-    bool v3 = s->scale_fmt == SMMA_UE4M3 ? s->vec == 16 : s->vec == 32;
+    /* version 6 is built for e8m0 per 32 and NVFP4 */
+    bool v6 = s->scale_fmt == SMMA_UE4M3 ? s->vec == 16 : s->vec == 32;
     bool set = knob != NULL && knob[0] != '\0';
 
     *version = 0;
-    if (set && strcmp(knob, "regs") != 0 && strcmp(knob, "transposed") != 0 &&
-        strcmp(knob, "split-transposed") != 0 && strcmp(knob, "split-transposed-wide") != 0 &&
-        strcmp(knob, "transposed-lut") != 0)
+    if (set && strcmp(knob, "regs") != 0 && strcmp(knob, "split-transposed") != 0 &&
+        strcmp(knob, "split-transposed-wide") != 0 && strcmp(knob, "transposed-lut") != 0)
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-small: "
-                            "SMMA_SM80_BS_SMALL=%s: not regs, transposed, transposed-lut, "
-                            "split-transposed or split-transposed-wide", knob);
+                            "SMMA_SM80_BS_SMALL=%s: not regs, transposed-lut, split-transposed "
+                            "or split-transposed-wide", knob);
     if ((set && strcmp(knob, "regs") == 0) || !words ||
         (s->scale_fmt == SMMA_UE4M3 && s->b_fmt != SMMA_E2M1))
         *version = 1;
@@ -200,26 +199,18 @@ smma_gpu_bs_small_choose(const char *knob, const smma_gpu_gemm_args *x, int *ver
         *version = 4; /* 4 and 5: built for every scale format and vector left here */
     else if (set && strcmp(knob, "split-transposed-wide") == 0)
         *version = 5;
-    else if (v3 && set && strcmp(knob, "transposed") == 0)
-        *version = 3;
-    else if (v3 && s->b_fmt == SMMA_E2M1 && set && strcmp(knob, "transposed-lut") == 0)
+    else if (v6 && s->b_fmt == SMMA_E2M1 && set && strcmp(knob, "transposed-lut") == 0)
         *version = 6; /* built for e2m1 B only; other B as if unset */
-    else if (v3 && s->b_fmt == SMMA_E2M1 &&
+    else if (v6 && s->b_fmt == SMMA_E2M1 &&
              (s->a_fmt == SMMA_E2M1 || s->m <= 8 || (s->a_fmt == SMMA_E4M3 && s->n >= 16384)))
         /* e2m1 B through the table (version 6) where it was the faster on
          * an H200 (bench/sm80-kernels.md): MXFP4 and NVFP4 at every shape,
          * MXFP8 x MXFP4 and bf16 x MXFP4 at M <= 8, MXFP8 x MXFP4 at M = 16
          * with N >= 16384 (version 5 elsewhere at M = 16). */
         *version = 6;
-    else if (v3 && s->b_fmt == SMMA_E2M1 && s->scale_fmt == SMMA_E8M0 &&
-             s->a_fmt != SMMA_BF16 && s->n >= 16384)
-        /* Where version 3 was the faster on the H100 (bench/sm80-kernels.md,
-         * seventh round): e2m1 B with e8m0 scales and quantized A, N of at
-         * least 16384 (two warps of 16 rows of B per scheduler). */
-        *version = 3;
     else
         /* Every other scale vector too (e8m0 per 16, ue4m3 per 32 with
-         * e2m1 B), and "transposed" there. */
+         * e2m1 B), and "transposed-lut" there. */
         *version = smma_gpu_bs_small_split(s);
     return SMMA_GPU_STATUS_OK;
 }

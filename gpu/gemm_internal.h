@@ -49,25 +49,27 @@ int smma_gpu_v2_choose(const char *tile, const char *stages, size_t smem, size_t
  * "regs", when the scales cannot be read a word at a time (the linear
  * layout with a number of blocks a row not a multiple of 4, or a pointer
  * not 4-byte aligned), and for ue4m3 scales with B other than e2m1
- * (versions 3, 4 and 5 are built with ue4m3 for NVFP4's B only).
- * Otherwise 3 (B's rows on the mma's m16 side, converted by the mma warps)
- * for e2m1 B with e8m0 scales per 32, A e2m1 or e4m3 and n >= 16384, and
- * for the rest smma_gpu_bs_small_split's 5 or 4 (converter threads and mma
- * warps), the other scale vectors (e8m0 per 16, ue4m3 per 32) included:
- * where each was the faster on the H100.  Knob "transposed" asks for 3
- * (where version 3 is built, e8m0 per 32 or ue4m3 per 16; elsewhere it
- * asks for nothing), "split-transposed" for 4 and "split-transposed-wide"
- * for 5.  A knob NULL or empty asks for nothing; another value ("split",
- * which asked for the removed version 2, too) is refused (EINVAL) with a
- * message that names it.  (The launcher also runs smma_gpu_bs_small_split's
- * version on a device without version 3's shared memory, version 4 on one
- * without version 5's, and version 1 on one without version 4's.) */
+ * (versions 4, 5 and 6 are built with ue4m3 for NVFP4's B only).
+ * Otherwise 6 (B's rows on the mma's m16 side, e2m1 B converted by the mma
+ * warps through a table) for e2m1 B with e8m0 scales per 32 or ue4m3 per
+ * 16 and e2m1 A, m <= 8, or e4m3 A with n >= 16384; for the rest
+ * smma_gpu_bs_small_split's 5 or 4 (converter threads and mma warps), the
+ * other scale vectors (e8m0 per 16, ue4m3 per 32) included: where each was
+ * the faster (bench/sm80-kernels.md).  Knob "transposed-lut" asks for 6
+ * (for e2m1 B with the scales it is built for; elsewhere it asks for
+ * nothing), "split-transposed" for 4 and "split-transposed-wide" for 5.  A
+ * knob NULL or empty asks for nothing; another value ("split" and
+ * "transposed", which asked for the removed versions 2 and 3, too) is
+ * refused (EINVAL) with a message that names it.  (The launcher also runs
+ * smma_gpu_bs_small_split's version on a device without version 6's shared
+ * memory, version 4 on one without version 5's, and version 1 on one
+ * without version 4's.) */
 int smma_gpu_bs_small_choose(const char *knob, const smma_gpu_gemm_args *x, int *version,
                              char *msg, size_t msg_len);
 
 /* Version 5 (converter threads of two blocks: for e2m1 B, and for 6- and
  * 8-bit B with quantized A and n <= 8192) or else 4, for a problem that
- * smma_gpu_bs_small_choose gives neither version 1 nor version 3. */
+ * smma_gpu_bs_small_choose gives neither version 1 nor version 6. */
 int smma_gpu_bs_small_split(const smma_gemm_shape *s);
 
 /* smma_gpu_gemm_check with the device's real shared-memory limit. */

@@ -31,14 +31,10 @@ int smma_sm80_bs_v1_launch(const smma_gpu_gemm_args *args, char *msg, size_t msg
 int smma_sm80_bs_large_launch(const smma_gpu_gemm_args *args, char *msg, size_t msg_len);
 int smma_sm80_bs_small_launch(const smma_gpu_gemm_args *args, char *msg, size_t msg_len);
 
-/* sm80-bs-small's version 3 (at the end of bs_small.cu), which smma_sm80_bs_small_launch
- * runs where smma_gpu_bs_small_choose gives it the problem: *ran is 0, and
- * nothing launched, on a device without its shared memory per block. */
-int smma_sm80_bs_small3_launch(const smma_gpu_gemm_args *args, int *ran, char *msg,
-                               size_t msg_len);
-
-/* Version 6 (e2m1 B through a table in shared memory; the end of bs_small.cu), the
- * same way. */
+/* sm80-bs-small's version 6 (e2m1 B through a table in shared memory; the end of
+ * bs_small.cu), which smma_sm80_bs_small_launch runs where smma_gpu_bs_small_choose
+ * gives it the problem: *ran is 0, and nothing launched, on a device without its shared
+ * memory per block. */
 int smma_sm80_bs_small6_launch(const smma_gpu_gemm_args *args, int *ran, char *msg,
                                size_t msg_len);
 

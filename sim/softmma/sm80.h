@@ -273,6 +273,12 @@ smma_sm80_small_apiece(unsigned p, unsigned row_pieces, unsigned *row, unsigned 
 
 /* ---- 6. sm80-bs-small version 3: B's rows as the mma's A operand ---------
  *
+ * Version 3 itself was removed (2026-11-28); version 6 (section 8) keeps
+ * its ring of raw chunks (smma_sm80_s3_raw_off), its converted A
+ * (smma_sm80_s3_act_off) and its k order for 8-bit codes
+ * (smma_sm80_s3_k0(0, t)).  The ldmatrix addresses and the e2m1 exchange
+ * below are version 3's, kept as layouts the tests check.
+ *
  * Version 3 multiplies D^T = B^T A^T: a warp owns 16 rows n of B (K-major,
  * the quantized weights), which fill the m16 side of mma.m16n8k16, and A's
  * at most 16 rows are the n8 side (one or two n8 tiles).  Each warp copies
@@ -399,8 +405,8 @@ smma_sm80_s4_afrag_off(unsigned nt, unsigned j, unsigned blocks, unsigned lane)
 
 /* ---- 8. sm80-bs-small version 6: e2m1 B through a table in shared memory
  *
- * Version 6 is version 3 (its ring of raw chunks, smma_sm80_s3_raw_off, and
- * its A) for e2m1 B, converted without the ALU's shifts and byte permutes
+ * Version 6 is version 3's orientation (its ring of raw chunks,
+ * smma_sm80_s3_raw_off, and its A) for e2m1 B, converted without the ALU's shifts and byte permutes
  * of every nibble: a table of the bf16 pair of each of the 256 bytes (two
  * codes), with one copy for each lane, so that 32 lanes looking up any 32
  * bytes meet no bank conflict.  A lane reads the 4-byte word of its row

@@ -18,13 +18,13 @@
  *
  * 3. sm80-bs-small's knob SMMA_SM80_BS_SMALL: everything else runs the
  *    version smma_gpu_bs_small_choose picks (6 for e2m1 B with e2m1 A, m
- *    <= 8, or e4m3 A and n >= 16384, else 5 or 4); "regs"
- *    runs version 1 on a problem version 5 would take, "transposed",
- *    "split-transposed", "split-transposed-wide" and "transposed-lut"
- *    versions 3, 4, 5 and 6 on the special values and ragged problems of
- *    every pair (6: e2m1 B), checked like the others; unknown
- *    values ("Regs", and "split", which asked for the removed version 2)
- *    are refused on the device with the value named
+ *    <= 8, or e4m3 A and n >= 16384, else 5 or 4); "regs" runs version 1
+ *    on a problem version 5 would take, "split-transposed",
+ *    "split-transposed-wide" and "transposed-lut" versions 4, 5 and 6 on
+ *    the special values and ragged problems of every pair (6: e2m1 B),
+ *    checked like the others; unknown values ("Regs", and "split" and
+ *    "transposed", which asked for the removed versions 2 and 3) are
+ *    refused on the device with the value named
  *    (smma_gpu_bs_small_choose; tests/gpu/gemm-check-t tests its rules
  *    without a GPU).  sm80-bs-large's SMMA_SM80_BS_LARGE the same way:
  *    everything else runs its version 2 where the device holds it,
@@ -83,8 +83,8 @@ static unsigned scale_offset;
 
 static const kt_geometry large_geometry = { 128, 256, 2, 4 };
 /* sm80-bs-small: version 1's CTAs of 32 columns, 4 warps of 8 (versions 4
- * and 5 have CTAs of 32 and mma warps of 16, versions 3 and 6 CTAs of 64
- * (6: 128 for n >= 16384) and warps of 16: the same samples hit every one
+ * and 5 have CTAs of 32 and mma warps of 16, version 6 CTAs of 64 (128
+ * for n >= 16384) and warps of 16: the same samples hit every one
  * of their tiles, warps and register slots). */
 static const kt_geometry small_geometry = { 16, 32, 1, 4 };
 static const kt_geometry v1_geometry = { 16, 8, 1, 1 };
@@ -353,22 +353,23 @@ main(void)
         unsetenv("SMMA_SM80_BS_SMALL");
         kt_knob_refused(SMMA_GPU_SM80_BS_SMALL, &sm, SMMA_SL_128X4, seed, "SMMA_SM80_BS_SMALL",
                         "Regs");
-        /* version 2's value, since removed */
+        /* versions 2's and 3's values, since removed */
         kt_knob_refused(SMMA_GPU_SM80_BS_SMALL, &sm, SMMA_SL_128X4, seed, "SMMA_SM80_BS_SMALL",
                         "split");
+        kt_knob_refused(SMMA_GPU_SM80_BS_SMALL, &sm, SMMA_SL_128X4, seed, "SMMA_SM80_BS_SMALL",
+                        "transposed");
     }
     /* Everything above ran the version smma_gpu_bs_small_choose picks;
-     * "transposed", "split-transposed", "split-transposed-wide" and
-     * "transposed-lut" run versions 3, 4, 5 and 6 on the special values
-     * and two ragged problems of every pair, one for each number of A's n8
-     * tiles. */
+     * "split-transposed", "split-transposed-wide" and "transposed-lut" run
+     * versions 4, 5 and 6 on the special values and two ragged problems of
+     * every pair, one for each number of A's n8 tiles. */
     if (wanted(SMMA_GPU_SM80_BS_SMALL)) {
-        static const char *const knobs[] = { "transposed", "split-transposed",
-                                             "split-transposed-wide", "transposed-lut" };
-        static const unsigned versions[] = { 3, 4, 5, 6 };
+        static const char *const knobs[] = { "split-transposed", "split-transposed-wide",
+                                             "transposed-lut" };
+        static const unsigned versions[] = { 4, 5, 6 };
         unsigned kv;
 
-        for (kv = 0; kv < 4; kv++) {
+        for (kv = 0; kv < 3; kv++) {
             if (setenv("SMMA_SM80_BS_SMALL", knobs[kv], 1) != 0)
                 bail("setenv SMMA_SM80_BS_SMALL");
             diag("SMMA_SM80_BS_SMALL=%s: sm80-bs-small version %u%s", knobs[kv], versions[kv],

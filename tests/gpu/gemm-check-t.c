@@ -463,11 +463,12 @@ test_v2_knobs(void)
 }
 
 /* sm80-bs-small's version: 1 where asked, where the scales cannot be read a
- * word at a time and for ue4m3 scales with 8-bit B; 3 or 6 where asked (MX's
- * 32 and NVFP4's 16; 6 for e2m1 B only); 6 for e2m1 B with e8m0 scales
+ * word at a time and for ue4m3 scales with 8-bit B; 6 where asked (MX's 32
+ * and NVFP4's 16, e2m1 B); 6 for e2m1 B with e8m0 scales
  * and e2m1 A or m <= 8, and for NVFP4 with n >= 16384; 3 for e2m1 B with e8m0 scales, e4m3 A and n >= 16384; 5 or 4
  * elsewhere, the other scale vectors included; an unknown
- * knob ("split" among them, version 2's) is refused with its value named
+ * knob ("split" and "transposed" among them, the removed versions 2 and
+ * 3) is refused with its value named
  * ("=VALUE:"), and so is the version 0. */
 static void
 small_version(const smma_gpu_gemm_args *x, const char *knob, int want, int want_v,
@@ -494,7 +495,8 @@ test_bs_small_version(void)
 
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "mxfp8 m 1, 128x4");
     small_version(&x, "", SMMA_GPU_STATUS_OK, 5, "knob empty");
-    small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 3, "SMMA_SM80_BS_SMALL=transposed");
+    small_version(&x, "transposed", SMMA_GPU_STATUS_EINVAL, 0, "SMMA_SM80_BS_SMALL=transposed "
+                  "(version 3, removed)");
     small_version(&x, "split", SMMA_GPU_STATUS_EINVAL, 0, "SMMA_SM80_BS_SMALL=split");
     small_version(&x, "split-transposed", SMMA_GPU_STATUS_OK, 4,
                   "SMMA_SM80_BS_SMALL=split-transposed");
@@ -510,11 +512,11 @@ test_bs_small_version(void)
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 1, "linear scales, 258 blocks a row");
     x.scale_layout = SMMA_SL_128X4;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "128x4 scales, 258 blocks a row");
-    small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 3, "128x4 scales, 258 blocks a row, "
-                  "SMMA_SM80_BS_SMALL=transposed");
+    small_version(&x, "transposed-lut", SMMA_GPU_STATUS_OK, 5, "128x4 scales, 258 blocks a "
+                  "row, SMMA_SM80_BS_SMALL=transposed-lut (e4m3 B)");
     x.shape.vec = 16;
-    small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 5, "e8m0 scales per 16, "
-                  "SMMA_SM80_BS_SMALL=transposed");
+    small_version(&x, "transposed-lut", SMMA_GPU_STATUS_OK, 5, "e8m0 scales per 16, "
+                  "SMMA_SM80_BS_SMALL=transposed-lut");
     small_version(&x, "split", SMMA_GPU_STATUS_EINVAL, 0, "e8m0 scales per 16, "
                   "SMMA_SM80_BS_SMALL=split");
     small_version(&x, "split-transposed", SMMA_GPU_STATUS_OK, 4, "e8m0 scales per 16, "
@@ -544,8 +546,6 @@ test_bs_small_version(void)
     x.shape.scale_fmt = SMMA_UE4M3;
     x.shape.vec = 16;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 6, "nvfp4 m 16");
-    small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 3, "nvfp4 m 16, "
-                  "SMMA_SM80_BS_SMALL=transposed");
     small_version(&x, "transposed-lut", SMMA_GPU_STATUS_OK, 6, "nvfp4 m 16, "
                   "SMMA_SM80_BS_SMALL=transposed-lut");
     x.shape.n = 16384;
@@ -553,8 +553,6 @@ test_bs_small_version(void)
     x.shape.n = 8192;
     x.shape.vec = 32;
     small_version(&x, NULL, SMMA_GPU_STATUS_OK, 5, "e2m1 with ue4m3 scales per 32");
-    small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 5, "e2m1 with ue4m3 scales per 32, "
-                  "SMMA_SM80_BS_SMALL=transposed");
     small_version(&x, "transposed-lut", SMMA_GPU_STATUS_OK, 5, "e2m1 with ue4m3 scales per "
                   "32, SMMA_SM80_BS_SMALL=transposed-lut");
     small_version(&x, "split-transposed", SMMA_GPU_STATUS_OK, 4, "e2m1 with ue4m3 scales per "
@@ -612,8 +610,8 @@ test_bs_small_version(void)
     x.sb = (const void *) 0x5001;
     small_version(&x, "split", SMMA_GPU_STATUS_EINVAL, 0, "bf16 x mxfp8 m 16, "
                   "SMMA_SM80_BS_SMALL=split, B's scales not 4-byte aligned");
-    small_version(&x, "transposed", SMMA_GPU_STATUS_OK, 1, "bf16 x mxfp8 m 16, "
-                  "SMMA_SM80_BS_SMALL=transposed, B's scales not 4-byte aligned");
+    small_version(&x, "transposed-lut", SMMA_GPU_STATUS_OK, 1, "bf16 x mxfp8 m 16, "
+                  "SMMA_SM80_BS_SMALL=transposed-lut, B's scales not 4-byte aligned");
     x.sb = (const void *) 0x5000;
     x.shape.b_fmt = SMMA_E2M1;
     x.shape.m = 16;
