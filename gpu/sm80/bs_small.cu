@@ -1023,7 +1023,7 @@ smma_sm80_bs_small_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len
  */
 namespace {
 
-struct s3_params {
+struct s6_params {
     const uint8_t *sa, *sb;
     uint32_t kb, kb_pad;   /* scale blocks along K, and rounded up to 4 */
     int layout;            /* 128x4 layout */
@@ -1033,7 +1033,7 @@ struct s3_params {
 
 /* Version 3's (and 6's) parameters of checked arguments x. */
 static void
-s3_params_fill(const smma_gpu_gemm_args *x, const sm80_params &p, s3_params *s)
+s6_params_fill(const smma_gpu_gemm_args *x, const sm80_params &p, s6_params *s)
 {
     const smma_gemm_shape *sh = &x->shape;
 
@@ -1050,7 +1050,7 @@ s3_params_fill(const smma_gpu_gemm_args *x, const sm80_params &p, s3_params *s)
 
 /* The byte of scale block kb of row `row` (1.0 past the last block). */
 __device__ __forceinline__ uint32_t
-s3_scale_byte(const s3_params &s, const uint8_t *sc, int sfmt, uint32_t row, uint32_t kb)
+s6_scale_byte(const s6_params &s, const uint8_t *sc, int sfmt, uint32_t row, uint32_t kb)
 {
     if (kb >= s.kb)
         return cv_scale_one(sfmt);
@@ -1061,7 +1061,7 @@ s3_scale_byte(const s3_params &s, const uint8_t *sc, int sfmt, uint32_t row, uin
  * A row past N copies row N - 1 (the rows of D^T it feeds are never
  * written), so that the copies of a chunk need no predicate. */
 template <class G>
-struct s3_plan {
+struct s6_plan {
     const uint8_t *b;          /* row lane / 16, byte 16 (lane % 16) of chunk 0 */
     uint32_t b_step;           /* two rows of B */
     uint32_t b_last;           /* piece i >= b_last copies piece b_last - 1's row */
@@ -1073,8 +1073,8 @@ struct s3_plan {
 
 template <class G>
 __device__ __forceinline__ void
-s3_plan_make(const sm80_params &p, const s3_params &s, uint32_t n0, unsigned lane,
-             s3_plan<G> &q)
+s6_plan_make(const sm80_params &p, const s6_params &s, uint32_t n0, unsigned lane,
+             s6_plan<G> &q)
 {
     const uint32_t r0 = min(n0 + lane / 16, p.n - 1);
 
@@ -1105,7 +1105,7 @@ s3_plan_make(const sm80_params &p, const s3_params &s, uint32_t n0, unsigned lan
  * without a predicate, the last one with its bytes past K zeros. */
 template <class G>
 __device__ __forceinline__ void
-s3_issue(const s3_plan<G> &q, const s3_params &s, uint32_t c, uint32_t ws, uint32_t ss,
+s6_issue(const s6_plan<G> &q, const s6_params &s, uint32_t c, uint32_t ws, uint32_t ss,
          unsigned lane)
 {
     const uint32_t off = c * SMMA_SM80_S3_ROW + 16 * (lane % 16);
@@ -1139,7 +1139,7 @@ s3_issue(const s3_plan<G> &q, const s3_params &s, uint32_t c, uint32_t ws, uint3
 
 /* A's pieces of one chunk as this thread loaded them. */
 template <class G>
-struct s3_apieces {
+struct s6_apieces {
     uint4 x[G::AP];
     uint32_t sb[G::AP]; /* scale bytes: the piece's (e2m1 with 16 k a scale: two) */
 };
@@ -1149,20 +1149,20 @@ struct s3_apieces {
  * conversion (the CTA's barrier waits for the slowest). */
 template <class G>
 __device__ __forceinline__ uint32_t
-s3_apiece(int i)
+s6_apiece(int i)
 {
     return G::THREADS * i + threadIdx.x % 32 * G::WARPS + threadIdx.x / 32;
 }
 
-/* Loads this thread's pieces of chunk c of A: piece idx (s3_apiece) is
+/* Loads this thread's pieces of chunk c of A: piece idx (s6_apiece) is
  * bytes 16 (idx % ARP) .. of row idx / ARP's chunk. */
 template <int AF, int SF, class G>
 __device__ __forceinline__ void
-s3_load_a(const sm80_params &p, const s3_params &s, uint32_t c, s3_apieces<G> &a)
+s6_load_a(const sm80_params &p, const s6_params &s, uint32_t c, s6_apieces<G> &a)
 {
 #pragma unroll
     for (int i = 0; i < G::AP; i++) {
-        const uint32_t idx = s3_apiece<G>(i), row = idx / G::ARP;
+        const uint32_t idx = s6_apiece<G>(i), row = idx / G::ARP;
         const uint32_t byte = idx % G::ARP * 16, k = c * G::KC + byte * G::KC / G::CA;
 
         a.x[i] = make_uint4(0, 0, 0, 0);
@@ -1172,9 +1172,9 @@ s3_load_a(const sm80_params &p, const s3_params &s, uint32_t c, s3_apieces<G> &a
         a.x[i] = ld_row16((const uint8_t *) p.a + (size_t) row * s.a_row, c * G::CA + byte,
                           s.a_kbytes);
         if (AF != CV_BF16) {
-            a.sb[i] = s3_scale_byte(s, s.sa, SF, row, k / G::VEC);
+            a.sb[i] = s6_scale_byte(s, s.sa, SF, row, k / G::VEC);
             if (AF == CV_E2M1 && G::VEC == 16)
-                a.sb[i] |= s3_scale_byte(s, s.sa, SF, row, k / G::VEC + 1) << 8;
+                a.sb[i] |= s6_scale_byte(s, s.sa, SF, row, k / G::VEC + 1) << 8;
         }
     }
 }
@@ -1183,11 +1183,11 @@ s3_load_a(const sm80_params &p, const s3_params &s, uint32_t c, s3_apieces<G> &a
  * pairs in k order, -0 past K. */
 template <int AF, int SF, class G>
 __device__ __forceinline__ void
-s3_convert_a(const sm80_params &p, uint32_t c, const s3_apieces<G> &a, uint32_t buf)
+s6_convert_a(const sm80_params &p, uint32_t c, const s6_apieces<G> &a, uint32_t buf)
 {
 #pragma unroll
     for (int i = 0; i < G::AP; i++) {
-        const uint32_t idx = s3_apiece<G>(i), row = idx / G::ARP;
+        const uint32_t idx = s6_apiece<G>(i), row = idx / G::ARP;
         const uint32_t k0 = idx % G::ARP * 16 * G::KC / G::CA, kc = c * G::KC + k0;
         const uint32_t w[4] = { a.x[i].x, a.x[i].y, a.x[i].z, a.x[i].w };
         uint32_t e[G::NP];
@@ -1219,9 +1219,9 @@ s3_convert_a(const sm80_params &p, uint32_t c, const s3_apieces<G> &a, uint32_t 
 /* Launches KERNEL with geometry G where the device holds its shared
  * memory (*ran 1); else launches nothing (*ran 0: the caller runs version
  * 5, 4 or 1). */
-template <class G, void (*KERNEL)(sm80_params, s3_params)>
+template <class G, void (*KERNEL)(sm80_params, s6_params)>
 int
-s6_launch(const sm80_params &p, const s3_params &s, cudaStream_t st, int *ran, char *msg,
+s6_launch(const sm80_params &p, const s6_params &s, cudaStream_t st, int *ran, char *msg,
            size_t msg_len)
 {
     int rc;
@@ -1278,7 +1278,7 @@ s6_launch(const sm80_params &p, const s3_params &s, cudaStream_t st, int *ran, c
  *     with cv_scale_bf16x2's exact conversion instead, chosen once a chunk
  *     for the warp (each lane checks SW / 2 of its warp's scale words).
  *   - The table takes the lower 128 bytes of each 256 of 64 KB.  The raw
- *     ring, B's copies and the barrier a chunk are version 3's (chunks of
+ *     ring, B's copies and the barrier a chunk are the pieces above (chunks of
  *     512 k, 256 bytes a row); a CTA is 4 warps (4 stages), or 8 warps (3
  *     stages) where N >= 16384, one CTA an SM: 149 to 219 KB.  An earlier
  *     form with chunks of 256 k in the table's upper halves, two CTAs of 4
@@ -1310,14 +1310,14 @@ s6_launch(const sm80_params &p, const s3_params &s, cudaStream_t st, int *ran, c
  * or e4m3 A with N >= 16384; SMMA_SM80_BS_SMALL=transposed-lut asks for it
  * for any e2m1 B those scales allow.  The launcher runs version 5 or 4 (or
  * 1) on a device without its shared memory.  Not on compute capability
- * 8.x (k permuted inside 16-k blocks).  Tails as version 3: any N, M <= 16,
- * K a multiple of 8.
+ * 8.x (k permuted inside 16-k blocks).  Tails: any N (rows past N copy
+ * row N - 1 and are never written), M <= 16, K a multiple of 8.
  */
 namespace {
 
 /* The geometry of A x e2m1 B with scale format SF, MT n8 tiles of A's rows
- * and W warps (4, or 8 for a large N); the names version 3's copies and A
- * code (s3_issue, s3_load_a, s3_convert_a) read. */
+ * and W warps (4, or 8 for a large N); the names the copies and A code
+ * above (s6_issue, s6_load_a, s6_convert_a) read. */
 template <int AF, int SF, int MT, int W>
 struct g6 {
     static constexpr int RW = 16, WARPS = W, ROWS = RW * W, THREADS = 32 * W;
@@ -1341,8 +1341,8 @@ struct g6 {
     static constexpr int OFF_A = OFF_S + WARPS * STAGES * SST;
     /* A's raw pieces by cp.async (s6_issue_a), two slots of each thread's
      * AP pieces and scale words; not for bf16 A with two n8 tiles in 8
-     * warps, whose slots the shared memory does not hold (registers, as
-     * version 3) */
+     * warps, whose slots the shared memory does not hold (registers,
+     * s6_load_a) */
     static constexpr bool AASYNC = !(AF == CV_BF16 && MT == 2 && W == 8);
     static constexpr int ASLOT = AASYNC ? AP * THREADS * 16 : 0;
     static constexpr int ASSLOT = AASYNC && AF != CV_BF16 ? AP * THREADS * 4 : 0;
@@ -1391,19 +1391,19 @@ s6_plain(uint32_t w)
 }
 
 /* Version 6's A without a register waiting on a global load: each thread
- * copies its pieces of chunk c of A (s3_apiece; 16 bytes, zeros past K)
+ * copies its pieces of chunk c of A (s6_apiece; 16 bytes, zeros past K)
  * and the 4-byte words holding their scale bytes by cp.async into its own
  * slot (`raw`, `sc`), and after its own wait takes them back (s6_take_a)
- * and converts them (s3_convert_a): a thread sees its own copies without a
+ * and converts them (s6_convert_a): a thread sees its own copies without a
  * barrier.  Measured before this (the loads in registers, as version 3):
  * with them taken out of the loop altogether, 1.13-1.65x as fast. */
 template <int AF, class G>
 __device__ __forceinline__ void
-s6_issue_a(const sm80_params &p, const s3_params &s, uint32_t c, uint32_t raw, uint32_t sc)
+s6_issue_a(const sm80_params &p, const s6_params &s, uint32_t c, uint32_t raw, uint32_t sc)
 {
 #pragma unroll
     for (int i = 0; i < G::AP; i++) {
-        const uint32_t idx = s3_apiece<G>(i), row = idx / G::ARP;
+        const uint32_t idx = s6_apiece<G>(i), row = idx / G::ARP;
         const uint32_t slot = i * G::THREADS + threadIdx.x;
         const uint32_t byte = idx % G::ARP * 16, off = c * G::CA + byte;
         const uint32_t bytes = off < s.a_kbytes ? min(16u, s.a_kbytes - off) : 0;
@@ -1422,17 +1422,17 @@ s6_issue_a(const sm80_params &p, const s3_params &s, uint32_t c, uint32_t raw, u
     }
 }
 
-/* This thread's pieces of chunk c of A from its slot, as s3_load_a gives
+/* This thread's pieces of chunk c of A from its slot, as s6_load_a gives
  * them: the scale byte of a block is byte kb % 4 of its word (in both
  * layouts, the words of a row being aligned), 1.0 past the last block. */
 template <int AF, int SF, class G>
 __device__ __forceinline__ void
-s6_take_a(const sm80_params &p, const s3_params &s, uint32_t c, uint32_t raw, uint32_t sc,
-          s3_apieces<G> &a)
+s6_take_a(const sm80_params &p, const s6_params &s, uint32_t c, uint32_t raw, uint32_t sc,
+          s6_apieces<G> &a)
 {
 #pragma unroll
     for (int i = 0; i < G::AP; i++) {
-        const uint32_t idx = s3_apiece<G>(i), row = idx / G::ARP;
+        const uint32_t idx = s6_apiece<G>(i), row = idx / G::ARP;
         const uint32_t slot = i * G::THREADS + threadIdx.x;
         const uint32_t kb = (c * G::KC + idx % G::ARP * 16 * G::KC / G::CA) / G::VEC;
 
@@ -1542,7 +1542,7 @@ s6_chunk(float (&acc)[MT][4], uint32_t lut, uint32_t ws, const uint32_t (&xo)[8]
 
 template <int AF, int SF, int MT, int W>
 __global__ void __launch_bounds__(g6<AF, SF, MT, W>::THREADS, 1)
-bs_s6_kernel(sm80_params p, s3_params s)
+bs_s6_kernel(sm80_params p, s6_params s)
 {
     using G = g6<AF, SF, MT, W>;
     extern __shared__ __align__(128) uint8_t smem_raw[];
@@ -1559,8 +1559,8 @@ bs_s6_kernel(sm80_params p, s3_params s)
     const uint32_t lsel0 = 0x7604u | smma_sm80_s6_byte(tig, 0) << 4;
     const uint32_t lsel1 = 0x7604u | smma_sm80_s6_byte(tig, 1) << 4;
     uint32_t xo[8], ab[MT];
-    s3_plan<G> q;
-    s3_apieces<G> ap;
+    s6_plan<G> q;
+    s6_apieces<G> ap;
     float acc[MT][4];
 
 #pragma unroll
@@ -1572,7 +1572,7 @@ bs_s6_kernel(sm80_params p, s3_params s)
 
         ab[nt] = abuf + smma_sm80_s3_act_off(r, smma_sm80_s3_k0(0, tig), G::KC);
     }
-    s3_plan_make<G>(p, s, n0, lane, q);
+    s6_plan_make<G>(p, s, n0, lane, q);
     /* the table: every byte's bf16 pair (the low code first), one copy a lane */
     for (unsigned e = threadIdx.x; e < 256 * 8; e += G::THREADS) {
         const uint32_t x = e / 8;
@@ -1602,14 +1602,14 @@ bs_s6_kernel(sm80_params p, s3_params s)
                                   asc + (ai % 2) * G::ASSLOT);
             cp_async_commit();
             if (d < chunks)
-                s3_issue<G>(q, s, d, wring + d * G::WST, sring + d * G::SST, lane);
+                s6_issue<G>(q, s, d, wring + d * G::WST, sring + d * G::SST, lane);
             cp_async_commit();
         }
         tacc_init<MT>(p, acc, n0, lane);
         cp_async_wait<3>();
         s6_take_a<AF, SF, G>(p, s, 0, araw, asc, ap);
         __syncthreads(); /* the zeros before A's rows */
-        s3_convert_a<AF, SF, G>(p, 0, ap, abuf);
+        s6_convert_a<AF, SF, G>(p, 0, ap, abuf);
         for (uint32_t c = 0; c < chunks; c++) {
             const uint32_t st = c % G::STAGES, nst = (c + G::STAGES - 1) % G::STAGES;
             const uint32_t ss = sring + st * G::SST;
@@ -1621,7 +1621,7 @@ bs_s6_kernel(sm80_params p, s3_params s)
                                   asc + (c % 2) * G::ASSLOT);
             cp_async_commit();
             if (c + G::STAGES - 1 < chunks)
-                s3_issue<G>(q, s, c + G::STAGES - 1, wring + nst * G::WST, sring + nst * G::SST,
+                s6_issue<G>(q, s, c + G::STAGES - 1, wring + nst * G::WST, sring + nst * G::SST,
                             lane);
             cp_async_commit();
             s6_chunk<SF, MT, G>(acc, lut, wring + st * G::WST, xo, ss,
@@ -1631,21 +1631,21 @@ bs_s6_kernel(sm80_params p, s3_params s)
 
                 cp_async_wait<3>();
                 s6_take_a<AF, SF, G>(p, s, c + 1, araw + sl * G::ASLOT, asc + sl * G::ASSLOT, ap);
-                s3_convert_a<AF, SF, G>(p, c + 1, ap, abuf + sl * G::ABUF);
+                s6_convert_a<AF, SF, G>(p, c + 1, ap, abuf + sl * G::ABUF);
             }
         }
     } else {
 #pragma unroll
         for (int d = 0; d < G::STAGES - 1; d++) {
             if (d < chunks)
-                s3_issue<G>(q, s, d, wring + d * G::WST, sring + d * G::SST, lane);
+                s6_issue<G>(q, s, d, wring + d * G::WST, sring + d * G::SST, lane);
             cp_async_commit();
         }
         tacc_init<MT>(p, acc, n0, lane);
-        s3_load_a<AF, SF, G>(p, s, 0, ap);
+        s6_load_a<AF, SF, G>(p, s, 0, ap);
         __syncthreads(); /* the zeros before A's rows */
-        s3_convert_a<AF, SF, G>(p, 0, ap, abuf);
-        /* One barrier a chunk, as version 3. */
+        s6_convert_a<AF, SF, G>(p, 0, ap, abuf);
+        /* One barrier a chunk. */
         for (uint32_t c = 0; c < chunks; c++) {
             const uint32_t st = c % G::STAGES, nst = (c + G::STAGES - 1) % G::STAGES;
             const uint32_t ss = sring + st * G::SST;
@@ -1653,15 +1653,15 @@ bs_s6_kernel(sm80_params p, s3_params s)
             cp_async_wait<G::STAGES - 2>();
             __syncthreads();
             if (c + G::STAGES - 1 < chunks)
-                s3_issue<G>(q, s, c + G::STAGES - 1, wring + nst * G::WST, sring + nst * G::SST,
+                s6_issue<G>(q, s, c + G::STAGES - 1, wring + nst * G::WST, sring + nst * G::SST,
                             lane);
             cp_async_commit();
             if (c + 1 < chunks)
-                s3_load_a<AF, SF, G>(p, s, c + 1, ap);
+                s6_load_a<AF, SF, G>(p, s, c + 1, ap);
             s6_chunk<SF, MT, G>(acc, lut, wring + st * G::WST, xo, ss,
                                 ab, (c % 2) * G::ABUF, lsel0, lsel1, l4, g, lane);
             if (c + 1 < chunks)
-                s3_convert_a<AF, SF, G>(p, c + 1, ap, abuf + ((c + 1) % 2) * G::ABUF);
+                s6_convert_a<AF, SF, G>(p, c + 1, ap, abuf + ((c + 1) % 2) * G::ABUF);
         }
     }
     cp_async_wait<0>();
@@ -1670,7 +1670,7 @@ bs_s6_kernel(sm80_params p, s3_params s)
 
 template <int AF, int SF, int MT, int W>
 int
-s6_run(const sm80_params &p, const s3_params &s, cudaStream_t st, int *ran, char *msg,
+s6_run(const sm80_params &p, const s6_params &s, cudaStream_t st, int *ran, char *msg,
        size_t msg_len)
 {
     return s6_launch<g6<AF, SF, MT, W>, bs_s6_kernel<AF, SF, MT, W>>(p, s, st, ran, msg,
@@ -1681,7 +1681,7 @@ s6_run(const sm80_params &p, const s3_params &s, cudaStream_t st, int *ran, char
  * two waves of 4-warp CTAs (N >= 16384), else 4. */
 template <int AF, int SF>
 int
-s6_tiles(const sm80_params &p, const s3_params &s, cudaStream_t st, int *ran, char *msg,
+s6_tiles(const sm80_params &p, const s6_params &s, cudaStream_t st, int *ran, char *msg,
          size_t msg_len)
 {
     if (p.n >= 16384)
@@ -1700,14 +1700,14 @@ smma_sm80_bs_small6_launch(const smma_gpu_gemm_args *x, int *ran, char *msg, siz
     const smma_gemm_shape *sh = &x->shape;
     cudaStream_t st = (cudaStream_t) x->stream;
     const int ue4m3 = sh->scale_fmt == SMMA_UE4M3;
-    s3_params s;
+    s6_params s;
 
     *ran = 0;
     if (sh->b_fmt != SMMA_E2M1 || sh->vec != (ue4m3 ? 16u : 32u))
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-small version 6: "
                             "%s B with %s scales per %zu is not built", smma_format_name(sh->b_fmt),
                             ue4m3 ? "ue4m3" : "e8m0", (size_t) sh->vec);
-    s3_params_fill(x, p, &s);
+    s6_params_fill(x, p, &s);
     return cv_fast_pair(
         sh->a_fmt, sh->b_fmt, "sm80-bs-small",
         [&](auto af, auto bf) {
