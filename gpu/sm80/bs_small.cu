@@ -1031,7 +1031,7 @@ struct s6_params {
     uint32_t a_row, a_kbytes; /* the same of A */
 };
 
-/* Version 3's (and 6's) parameters of checked arguments x. */
+/* Version 6's parameters of checked arguments x. */
 static void
 s6_params_fill(const smma_gpu_gemm_args *x, const sm80_params &p, s6_params *s)
 {
@@ -1570,7 +1570,7 @@ bs_s6_kernel(sm80_params p, s6_params s)
     for (int nt = 0; nt < MT; nt++) {
         const uint32_t r = 8 * nt + g < p.m ? 8 * nt + g : 8 * nt;
 
-        ab[nt] = abuf + smma_sm80_s3_act_off(r, smma_sm80_s3_k0(0, tig), G::KC);
+        ab[nt] = abuf + smma_sm80_s3_act_off(r, smma_sm80_s3_k0(tig), G::KC);
     }
     s6_plan_make<G>(p, s, n0, lane, q);
     /* the table: every byte's bf16 pair (the low code first), one copy a lane */

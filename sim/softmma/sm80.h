@@ -271,61 +271,38 @@ smma_sm80_small_apiece(unsigned p, unsigned row_pieces, unsigned *row, unsigned 
     *byte = (p % row_pieces) * 16;
 }
 
-/* ---- 6. sm80-bs-small version 3: B's rows as the mma's A operand ---------
+/* ---- 6. sm80-bs-small version 6's ring and A (named for version 3) --------
  *
- * Version 3 itself was removed (2026-11-28); version 6 (section 8) keeps
- * its ring of raw chunks (smma_sm80_s3_raw_off), its converted A
- * (smma_sm80_s3_act_off) and its k order for 8-bit codes
- * (smma_sm80_s3_k0(0, t)).  The ldmatrix addresses and the e2m1 exchange
- * below are version 3's, kept as layouts the tests check.
- *
- * Version 3 multiplies D^T = B^T A^T: a warp owns 16 rows n of B (K-major,
- * the quantized weights), which fill the m16 side of mma.m16n8k16, and A's
- * at most 16 rows are the n8 side (one or two n8 tiles).  Each warp copies
- * its rows by cp.async into a ring of raw chunks of 256 bytes a row and
- * reads them with ldmatrix.x4, which gives lane (g, t) the four bytes 4 t ..
- * 4 t + 3 of its rows' 16-byte pieces. */
+ * sm80-bs-small version 6 multiplies D^T = B^T A^T: a warp owns 16 rows n
+ * of B (K-major, the quantized weights), which fill the m16 side of
+ * mma.m16n8k16, and A's at most 16 rows are the n8 side (one or two n8
+ * tiles).  Each warp copies its rows by cp.async into a ring of raw chunks
+ * of 256 bytes a row.  These layouts began as version 3's (removed
+ * 2026-11-28; it read the ring with ldmatrix), hence their names. */
 
-/* The raw bytes of a row of one chunk (256 k of an 8-bit format, 512 of
- * e2m1), and of a warp's chunk (16 rows). */
+/* The raw bytes of a row of one chunk (512 k of e2m1), and of a warp's
+ * chunk (16 rows). */
 #define SMMA_SM80_S3_ROW 256u
 #define SMMA_SM80_S3_CHUNK (16u * SMMA_SM80_S3_ROW)
 
 /* The byte offset of 16-byte piece p (0 .. 15) of row r (0 .. 15) in a
  * warp's raw chunk: rows of 256 bytes, the pieces XORed with r % 8, so that
- * the eight rows of one ldmatrix matrix (one piece of rows 0-7 or 8-15) lie
- * in eight different bank groups. */
+ * the word loads of eight rows at the same k (one row a group of four
+ * lanes) lie in different banks (tests/sim/sm80-plan-t.c). */
 SMMA_HD uint32_t
 smma_sm80_s3_raw_off(unsigned r, unsigned p)
 {
     return r * SMMA_SM80_S3_ROW + ((p ^ (r & 7u)) << 4);
 }
 
-/* The row address lane `lane` gives ldmatrix.x4 for pieces p and p + 1 (p
- * even): matrix 0 is piece p of rows 0-7, 1 piece p of rows 8-15, 2 and 3
- * piece p + 1.  So register q of lane (g, t) holds bytes 4 t .. 4 t + 3 of
- * row g + 8 (q & 1) in piece p + q / 2.  For p = 8 a + b the offset is that
- * of p = b plus 128 a: a warp keeps four addresses and adds immediates. */
-SMMA_HD uint32_t
-smma_sm80_s3_ldsm_off(unsigned lane, unsigned p)
-{
-    return smma_sm80_s3_raw_off((lane & 7u) + 8u * ((lane >> 3) & 1u), p + (lane >> 4));
-}
-
 /* The first of the four consecutive k (inside a 16-k block) that lane tig =
  * lane % 4 holds for every row: its registers a0 / a2 (and b0 / b1 of A's
  * side) take k0, k0 + 1 and k0 + 2, k0 + 3, which the block-FMA sums as
- * one block with the other lanes' twelve.  8-bit codes: the four bytes
- * ldmatrix gives, k0 = 4 tig.  e2m1: ldmatrix gives a lane eight codes of
- * one block (bytes 4 tig .. of a 32-k piece); lanes tig and tig ^ 2 swap
- * halves (tig < 2 keeps its low two bytes and takes its partner's low two,
- * tig >= 2 its high two and the partner's high two), after which the low
- * 16 bits of each register are four codes of the piece's first block and
- * the high 16 bits four of its second, at k0 = 8 (tig & 1) + 4 (tig >> 1). */
+ * one block with the other lanes' twelve: k0 = 4 tig. */
 SMMA_HD unsigned
-smma_sm80_s3_k0(int e2m1, unsigned tig)
+smma_sm80_s3_k0(unsigned tig)
 {
-    return e2m1 ? 8u * (tig & 1u) + 4u * (tig >> 1) : 4u * tig;
+    return 4u * tig;
 }
 
 /* The byte offset of element (m, k) of a converted chunk of A (bf16, kc k a
@@ -405,8 +382,8 @@ smma_sm80_s4_afrag_off(unsigned nt, unsigned j, unsigned blocks, unsigned lane)
 
 /* ---- 8. sm80-bs-small version 6: e2m1 B through a table in shared memory
  *
- * Version 6 is version 3's orientation (its ring of raw chunks,
- * smma_sm80_s3_raw_off, and its A) for e2m1 B, converted without the ALU's shifts and byte permutes
+ * Version 6 (its ring of raw chunks, smma_sm80_s3_raw_off, and its A,
+ * section 6) takes e2m1 B, converted without the ALU's shifts and byte permutes
  * of every nibble: a table of the bf16 pair of each of the 256 bytes (two
  * codes), with one copy for each lane, so that 32 lanes looking up any 32
  * bytes meet no bank conflict.  A lane reads the 4-byte word of its row
@@ -424,7 +401,7 @@ smma_sm80_s6_lut_off(unsigned x, unsigned lane)
 }
 
 /* Lane t = lane % 4 holds k 4 t .. 4 t + 3 of every 16-k block of its rows
- * (smma_sm80_s3_k0(0, t)): bytes 2 t and 2 t + 1 of the block's 8, in the
+ * (smma_sm80_s3_k0(t)): bytes 2 t and 2 t + 1 of the block's 8, in the
  * block's word t / 2.  The byte of that word with codes 4 t + 2 i and 4 t +
  * 2 i + 1 (register a0 for i = 0, a2 for i = 1; a1, a3 of row g + 8). */
 SMMA_HD unsigned

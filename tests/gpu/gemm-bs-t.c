@@ -389,11 +389,16 @@ main(void)
                               pi % 2, pi % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4, seed + q++,
                               samples);
                 if (versions[kv] == 6 && pairs[pi].b == SMMA_E2M1) {
-                    /* n >= 16384: version 6's CTAs of 8 warps, the last ragged */
+                    /* n >= 16384: version 6's CTAs of 8 warps, the last ragged,
+                     * one and two n8 tiles of A (bf16 A with two: its pieces in
+                     * registers, not by cp.async) */
                     smma_gemm_shape w = pair_shape(&pairs[pi], 5, 16400, 1032, SMMA_BF16);
+                    smma_gemm_shape w2 = pair_shape(&pairs[pi], 13, 16400, 1152, SMMA_FP32);
 
                     check_problem(&dev, SMMA_GPU_SM80_BS_SMALL, &small_geometry, &pairs[pi], &w,
                                   true, SMMA_SL_128X4, seed + q++, samples);
+                    check_problem(&dev, SMMA_GPU_SM80_BS_SMALL, &small_geometry, &pairs[pi], &w2,
+                                  false, SMMA_SL_LINEAR, seed + q++, samples);
                 }
             }
         }

@@ -378,11 +378,13 @@ prmt(uint32_t a, uint32_t b, uint32_t sel)
     return r;
 }
 
+/* sm80-bs-small version 6's ring and A (softmma/sm80.h section 6): the raw
+ * pieces of a chunk, each lane's k, and the mma lanes' 8-byte loads of A. */
 static void
 test_s3(void)
 {
     uint8_t seen[SMMA_SM80_S3_CHUNK / 16];
-    unsigned r, p, lane, q, e2, bad = 0, bad_bank = 0, bad_imm = 0, bad_k = 0, bad_act = 0;
+    unsigned r, p, lane, t, i, bad = 0, bad_k = 0, bad_act = 0, cover[16];
 
     memset(seen, 0, sizeof(seen));
     for (r = 0; r < 16; r++)
@@ -393,104 +395,42 @@ test_s3(void)
                 off / SMMA_SM80_S3_ROW != r)
                 bad++;
         }
-    ok(bad == 0, "bs-small v3: the raw pieces of a chunk fill its 4096 bytes once, each row "
+    ok(bad == 0, "bs-small ring: the raw pieces of a chunk fill its 4096 bytes once, each row "
        "its own 256 (%u wrong)", bad);
-    for (p = 0; p < 16; p += 2)
-        for (q = 0; q < 4; q++) { /* matrix q: lanes 8 q .. 8 q + 7 give its rows */
-            unsigned groups = 0;
+    /* every block's 16 k once over the four lanes, four consecutive k from k0 each */
+    memset(cover, 0, sizeof(cover));
+    for (t = 0; t < 4; t++)
+        for (i = 0; i < 4; i++)
+            if (smma_sm80_s3_k0(t) + i < 16)
+                cover[smma_sm80_s3_k0(t) + i]++;
+            else
+                bad_k++;
+    for (i = 0; i < 16; i++)
+        bad_k += cover[i] != 1;
+    ok(bad_k == 0, "bs-small ring: the four lanes hold a block's 16 k once, four consecutive "
+       "from k0 each (%u wrong)", bad_k);
+    {
+        unsigned kc, nt, j, h;
 
-            for (lane = 8 * q; lane < 8 * q + 8; lane++) {
-                uint32_t off = smma_sm80_s3_ldsm_off(lane, p);
+        for (kc = 256; kc <= 512; kc += 256) /* A's 8-byte loads, a half-warp a wavefront */
+            for (nt = 0; nt < 2; nt++)
+                for (j = 0; j < kc / 16; j++)
+                    for (h = 0; h < 2; h++) {
+                        unsigned slots = 0;
 
-                groups |= 1u << (off / 16 % 8);
-                /* row lane % 8 of matrix q: row g + 8 (q & 1) of piece p + q / 2 */
-                if (off != smma_sm80_s3_raw_off(lane % 8 + 8 * (q & 1), p + q / 2))
-                    bad++;
-                if (off != smma_sm80_s3_ldsm_off(lane, p % 8) + 128 * (p / 8))
-                    bad_imm++;
-            }
-            if (groups != 0xffu)
-                bad_bank++;
-        }
-    ok(bad == 0, "bs-small v3: ldmatrix.x4 reads pieces p, p + 1 of rows 0-7 and 8-15 (%u wrong)",
-       bad);
-    ok(bad_bank == 0, "bs-small v3: each ldmatrix matrix's eight rows lie in eight bank groups "
-       "(%u wrong)", bad_bank);
-    ok(bad_imm == 0, "bs-small v3: piece p's address is piece p %% 8's plus 128 (p / 8) (%u wrong)",
-       bad_imm);
-    /* The k each lane holds: 8-bit, the four bytes ldmatrix gives; e2m1,
-     * the eight codes (k 8 t .. 8 t + 7 of a 32-k piece) exchanged with
-     * lane t ^ 2 as the kernel does.  Every block's 16 k once over the four
-     * lanes, four consecutive k from k0 each. */
-    for (e2 = 0; e2 < 2; e2++) {
-        unsigned blocks = e2 ? 2 : 1, b, t, i;
-        unsigned cover[2][16];
+                        for (lane = 16 * h; lane < 16 * h + 16; lane++) {
+                            uint32_t off = smma_sm80_s3_act_off(
+                                8 * nt + lane / 4, 16 * j + smma_sm80_s3_k0(lane % 4), kc);
 
-        memset(cover, 0, sizeof(cover));
-        for (t = 0; t < 4; t++) {
-            if (!e2) {
-                for (i = 0; i < 4; i++)
-                    if (4 * t + i != smma_sm80_s3_k0(0, t) + i)
-                        bad_k++;
-                    else
-                        cover[0][4 * t + i]++;
-                continue;
-            }
-            {
-                /* a code is its k within the piece (0 .. 31), a nibble
-                 * holding k % 16 with the block in a side table */
-                uint32_t mine = 0, part = 0, x, sel = t & 2u ? 0x3276u : 0x5410u;
-                unsigned blk_of[8], pk;
-
-                for (i = 0; i < 8; i++) {
-                    mine |= (uint32_t) ((8 * t + i) % 16) << (4 * i);
-                    part |= (uint32_t) ((8 * (t ^ 2u) + i) % 16) << (4 * i);
-                }
-                x = prmt(mine, part, sel);
-                /* which lane's codes each byte of x came from */
-                for (i = 0; i < 4; i++) {
-                    unsigned from = (sel >> (4 * i)) & 7u;
-                    unsigned owner = from < 4 ? t : t ^ 2u;
-
-                    blk_of[2 * i] = blk_of[2 * i + 1] = owner >> 1;
-                }
-                for (i = 0; i < 8; i++) {
-                    pk = (x >> (4 * i)) & 15u;
-                    b = i / 4; /* low 16 bits: first block; high: second */
-                    if (blk_of[i] != b || pk != smma_sm80_s3_k0(1, t) + i % 4)
-                        bad_k++;
-                    else
-                        cover[b][pk]++;
-                }
-            }
-        }
-        for (b = 0; b < blocks; b++)
-            for (i = 0; i < 16; i++)
-                bad_k += cover[b][i] != 1;
-    }
-    ok(bad_k == 0, "bs-small v3: after the e2m1 exchange every lane holds k0 .. k0 + 3 of each "
-       "block, and the four lanes a block's 16 k once (%u wrong)", bad_k);
-    for (e2 = 0; e2 < 2; e2++) { /* A's 8-byte loads, a half-warp a wavefront */
-        unsigned kc = e2 ? 512 : 256, nt, j, h;
-
-        for (nt = 0; nt < 2; nt++)
-            for (j = 0; j < kc / 16; j++)
-                for (h = 0; h < 2; h++) {
-                    unsigned slots = 0;
-
-                    for (lane = 16 * h; lane < 16 * h + 16; lane++) {
-                        uint32_t off = smma_sm80_s3_act_off(8 * nt + lane / 4,
-                                                            16 * j + smma_sm80_s3_k0(e2, lane % 4), kc);
-
-                        if (off % 8 != 0)
+                            if (off % 8 != 0)
+                                bad_act++;
+                            slots |= 1u << (off / 8 % 16);
+                        }
+                        if (slots != 0xffffu)
                             bad_act++;
-                        slots |= 1u << (off / 8 % 16);
                     }
-                    if (slots != 0xffffu)
-                        bad_act++;
-                }
     }
-    ok(bad_act == 0, "bs-small v3: the mma lanes' 8-byte loads of A meet no bank conflict (%u)",
+    ok(bad_act == 0, "bs-small ring: the mma lanes' 8-byte loads of A meet no bank conflict (%u)",
        bad_act);
 }
 
@@ -690,7 +630,7 @@ test_s4_a(void)
  * gives the table entry of the byte it wants; the word loads of a warp from
  * version 3's ring and its table loads meet no bank conflict; the lanes'
  * bytes cover each block's 16 k once, four consecutive from
- * smma_sm80_s3_k0(0, t). */
+ * smma_sm80_s3_k0(t). */
 static void
 test_s6(void)
 {
@@ -755,7 +695,7 @@ test_s6(void)
                 /* byte b of word t / 2 is byte 4 (t / 2) + b of the block */
                 unsigned kb = 2 * (4 * (t / 2) + smma_sm80_s6_byte(t, i));
 
-                if (kb != smma_sm80_s3_k0(0, t) + 2 * i)
+                if (kb != smma_sm80_s3_k0(t) + 2 * i)
                     bad_k++;
                 cover[kb]++;
                 cover[kb + 1]++;
