@@ -68,26 +68,26 @@ struct large {
 };
 
 static const struct large large[] = {
-    { 4096, 4096, 4096, true, SMMA_FP32, true, SMMA_BF16 },
-    { 4096, 4096, 4096, false, SMMA_BF16, false, SMMA_BF16 },
-    { 8192, 8192, 8192, false, SMMA_FP32, true, SMMA_BF16 },
-    { 1, 4096, 4096, true, SMMA_FP32, true, SMMA_BF16 },
-    { 1, 14336, 4096, false, SMMA_BF16, true, SMMA_BF16 },
-    { 1, 4096, 14336, false, SMMA_FP16, true, SMMA_BF16 },
-    { 16, 4096, 4096, false, SMMA_FP32, true, SMMA_BF16 },
-    { 16, 14336, 4096, true, SMMA_FP32, false, SMMA_BF16 },
-    { 16, 4096, 14336, false, SMMA_BF16, true, SMMA_BF16 },
-    { 4096, 4096, 4096, false, SMMA_FP32, true, SMMA_BF16 },
-    { 4096, 14336, 4096, false, SMMA_BF16, true, SMMA_BF16 },
-    { 4096, 4096, 14336, true, SMMA_FP32, true, SMMA_BF16 },
-    { 2048, 3072, 1024, true, SMMA_FP16, true, SMMA_FP16 },
+    { 4096, 4096, 4096, true, SMMA_FP32, true, SMMA_BF16, 0, false },
+    { 4096, 4096, 4096, false, SMMA_BF16, false, SMMA_BF16, 0, false },
+    { 8192, 8192, 8192, false, SMMA_FP32, true, SMMA_BF16, 0, false },
+    { 1, 4096, 4096, true, SMMA_FP32, true, SMMA_BF16, 0, false },
+    { 1, 14336, 4096, false, SMMA_BF16, true, SMMA_BF16, 0, false },
+    { 1, 4096, 14336, false, SMMA_FP16, true, SMMA_BF16, 0, false },
+    { 16, 4096, 4096, false, SMMA_FP32, true, SMMA_BF16, 0, false },
+    { 16, 14336, 4096, true, SMMA_FP32, false, SMMA_BF16, 0, false },
+    { 16, 4096, 14336, false, SMMA_BF16, true, SMMA_BF16, 0, false },
+    { 4096, 4096, 4096, false, SMMA_FP32, true, SMMA_BF16, 0, false },
+    { 4096, 14336, 4096, false, SMMA_BF16, true, SMMA_BF16, 0, false },
+    { 4096, 4096, 14336, true, SMMA_FP32, true, SMMA_BF16, 0, false },
+    { 2048, 3072, 1024, true, SMMA_FP16, true, SMMA_FP16, 0, false },
 };
 
 /* The LLM shapes at M = 128 (the sm90 kernels' one row of tiles). */
 static const struct large large128[] = {
-    { 128, 4096, 4096, true, SMMA_FP32, true, SMMA_BF16 },
-    { 128, 14336, 4096, false, SMMA_BF16, false, SMMA_BF16 },
-    { 128, 4096, 14336, false, SMMA_BF16, true, SMMA_BF16 },
+    { 128, 4096, 4096, true, SMMA_FP32, true, SMMA_BF16, 0, false },
+    { 128, 14336, 4096, false, SMMA_BF16, false, SMMA_BF16, 0, false },
+    { 128, 4096, 14336, false, SMMA_BF16, true, SMMA_BF16, 0, false },
 };
 
 /* Whether the checks of kernel k run (SMMA_GEMM_KERNEL names one, or is
@@ -122,6 +122,7 @@ check_large(const kt_device *dev, smma_gpu_kernel kernel, const kt_geometry *g,
     char msg[512] = "";
     uint64_t checked = 0, bad;
     double t0 = tap_seconds();
+    bool made;
 
     memset(&s, 0, sizeof(s));
     s.a_fmt = s.b_fmt = l->in;
@@ -143,9 +144,11 @@ check_large(const kt_device *dev, smma_gpu_kernel kernel, const kt_geometry *g,
         ok(false, "no model");
         return;
     }
-    if (!kt_generate(&p, &s, l->c, seed, msg, sizeof(msg)) ||
-        ((l->special) && (kt_make_special(&p, seed), false)) ||
-        (d = malloc(s.m * s.n * sizeof(*d))) == NULL || !kt_run(&p, &h, d, msg, sizeof(msg))) {
+    made = kt_generate(&p, &s, l->c, seed, msg, sizeof(msg));
+    if (made && l->special)
+        kt_make_special(&p, seed);
+    if (!made || (d = malloc(s.m * s.n * sizeof(*d))) == NULL ||
+        !kt_run(&p, &h, d, msg, sizeof(msg))) {
         ok(false, "%s %ux%ux%u: %s", smma_gpu_kernel_name(kernel), l->m, l->n, l->k, msg);
         free(d);
         kt_free(&p);
@@ -177,10 +180,10 @@ test_sm90(const kt_device *dev, uint64_t seed, uint64_t samples)
     /* Ragged M, N, K (K not a multiple of 8 or 16; clusters half outside);
      * D rows not 16-byte aligned (1003 fp32: stored from the registers). */
     static const struct large ragged[] = {
-        { 333, 517, 1030, true, SMMA_BF16, false, SMMA_BF16 },
-        { 129, 1000, 77, false, SMMA_FP16, true, SMMA_FP16 },
-        { 257, 1003, 200, true, SMMA_FP32, true, SMMA_BF16 },
-        { 1, 1, 1, true, SMMA_FP32, true, SMMA_BF16 },
+        { 333, 517, 1030, true, SMMA_BF16, false, SMMA_BF16, 0, false },
+        { 129, 1000, 77, false, SMMA_FP16, true, SMMA_FP16, 0, false },
+        { 257, 1003, 200, true, SMMA_FP32, true, SMMA_BF16, 0, false },
+        { 1, 1, 1, true, SMMA_FP32, true, SMMA_BF16, 0, false },
     };
     static const struct { const char *var, *value; } knobs[] = {
         { "SMMA_SM90_CLUSTER", "1" }, { "SMMA_SM90_BN", "128" }, { "SMMA_SM90_STAGES", "2" },
@@ -296,14 +299,14 @@ main(void)
 
     /* 2. Large problems, sampled. */
     {
-        struct large small = { 333, 517, 1030, true, SMMA_BF16, false, SMMA_BF16 };
+        struct large small = { 333, 517, 1030, true, SMMA_BF16, false, SMMA_BF16, 0, false };
 
         if (test_level() == 0) { /* under the sanitizers: small */
             small.m = 97;
             small.n = 130;
             small.k = 70;
         }
-        struct large edge = { 129, 1000, 24, false, SMMA_FP16, true, SMMA_FP16 };
+        struct large edge = { 129, 1000, 24, false, SMMA_FP16, true, SMMA_FP16, 0, false };
 
         if (wanted(SMMA_GPU_SM80_V1)) {
             check_large(&dev, SMMA_GPU_SM80_V1, &v1_geometry, &small, true, seed, samples);
@@ -335,8 +338,8 @@ main(void)
 
     /* 3. sm80-v2 with 3 stages. */
     if (wanted(SMMA_GPU_SM80_V2)) {
-        struct large ragged = { 333, 517, 1032, true, SMMA_BF16, false, SMMA_BF16 };
-        const struct large cube = { 4096, 4096, 4096, false, SMMA_BF16, true, SMMA_BF16 };
+        struct large ragged = { 333, 517, 1032, true, SMMA_BF16, false, SMMA_BF16, 0, false };
+        const struct large cube = { 4096, 4096, 4096, false, SMMA_BF16, true, SMMA_BF16, 0, false };
 
         if (setenv("SMMA_SM80_V2_STAGES", "3", 1) != 0)
             bail("setenv SMMA_SM80_V2_STAGES");
