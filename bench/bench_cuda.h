@@ -79,6 +79,19 @@ int bench_copy(void *dst, const void *src, size_t bytes);
  * byte) or, for fmt 5 (e8m0) and 6 (ue4m3), with scale bytes near 1. */
 int bench_fill_codes(void *p, size_t bytes, int fmt, uint64_t seed);
 
+/* Up to BENCH_READ_BUFS device buffers (16-byte aligned; a byte count's
+ * remainder past a multiple of 16 is not read; NULL with 0 bytes unused). */
+#define BENCH_READ_BUFS 4
+typedef struct bench_read_bufs {
+    const void *p[BENCH_READ_BUFS];
+    size_t bytes[BENCH_READ_BUFS];
+} bench_read_bufs;
+
+/* Launches one kernel that only reads the buffers, once each, on the
+ * default stream: the time a kernel needs to read a problem's operands,
+ * the ceiling of a memory-bound kernel at that size.  0 or -1. */
+int bench_read(const bench_read_bufs *b);
+
 /* The device-to-device copy bandwidth in GB/s (bytes read plus bytes
  * written), the median of reps copies of 1 GiB. */
 double bench_copy_bandwidth(int reps);

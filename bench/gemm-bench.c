@@ -31,7 +31,11 @@
  * and sm80-bs-small at M in {1, 4, 16} x (N, K) in
  * {(8192, 8192), (28672, 8192), (8192, 28672)} with the bytes moved per
  * second (A, B, their scales, D) beside the device-to-device copy bandwidth
- * and, at M = 1, cuBLAS bf16's time for the same shape.  Operands are
+ * and, at M = 1, cuBLAS bf16's time for the same shape.  Every block-scaled
+ * line also gives "read": the time of a kernel that only reads the same
+ * operands (bench_read, the same rotating copies) as a percentage of the
+ * kernel's, the share of the memory-bound ceiling at that size that the
+ * kernel reaches (a small problem cannot reach the copy bandwidth of 1 GiB).  Operands are
  * random codes (finite, scales near 1) in rotating copies; scales 128x4.
  * sm90-bs, and sm90-promote32 with an e2m1, e2m3 or e3m2 operand, run twice:
  * converting inside the kernel, and with the conversion pass ("+pass").
@@ -145,6 +149,25 @@ run_bs(void *vctx, int iter)
     return 0;
 }
 
+/* A kernel that only reads the problem's operands (A, B, the scale bytes
+ * in use), rotating through the same copies: the ceiling of the "read"
+ * column. */
+static int
+run_read(void *vctx, int iter)
+{
+    const struct bs_run *r = vctx;
+    const size_t kb = (r->x.shape.k + r->x.shape.vec - 1) / r->x.shape.vec;
+    const size_t abytes = fmt_bytes(r->x.shape.a_fmt, r->x.shape.m, r->x.shape.k);
+    bench_read_bufs b = { { r->a[iter % r->copies], r->b[iter % r->copies],
+                            r->a_scaled ? r->sa[iter % r->copies] : NULL,
+                            r->sb[iter % r->copies] },
+                          { abytes, fmt_bytes(r->x.shape.b_fmt, r->x.shape.n, r->x.shape.k),
+                            r->a_scaled ? (r->x.shape.m * kb + 15) / 16 * 16 : 0,
+                            r->x.shape.n * kb } };
+
+    return bench_read(&b);
+}
+
 /* Appended to the kernel's name in a line ("+pass": the conversion pass of
  * sm90-bs and sm90-promote32 forced). */
 static const char *bs_tag = "";
@@ -159,7 +182,7 @@ bench_bs_one(const struct bs_pair *pr, size_t m, size_t n, size_t k, smma_gpu_ke
     size_t kb = (k + pr->vec - 1) / pr->vec, abytes = fmt_bytes(pr->a, m, k);
     size_t bbytes = fmt_bytes(pr->b, n, k), sab = ((m + 127) / 128 * 128) * ((kb + 3) / 4 * 4);
     size_t sbb = ((n + 127) / 128 * 128) * ((kb + 3) / 4 * 4), moved;
-    double flops = 2.0 * m * n * k, med = 0, mn = 0;
+    double flops = 2.0 * m * n * k, med = 0, mn = 0, rd = 0;
     void *d = NULL;
     char msg[256];
     int c;
@@ -213,6 +236,8 @@ bench_bs_one(const struct bs_pair *pr, size_t m, size_t n, size_t k, smma_gpu_ke
     r.x.kernel = kernel;
     r.a_scaled = pr->a != SMMA_BF16;
     moved = abytes + bbytes + (pr->a == SMMA_BF16 ? 0 : m * kb) + n * kb + m * n * 2;
+    if (bench_time(run_read, &r, warmup, reps, &rd, &mn, msg, sizeof(msg)) != 0)
+        rd = 0;
     if (bench_time(run_bs, &r, warmup, reps, &med, &mn, msg, sizeof(msg)) != 0) {
         printf("%-16s %6zux%6zux%6zu %-14s%-6s failed: %s\n", pr->name, m, n, k,
                smma_gpu_kernel_name(kernel), bs_tag, msg);
@@ -221,11 +246,11 @@ bench_bs_one(const struct bs_pair *pr, size_t m, size_t n, size_t k, smma_gpu_ke
 
         bench_last_clocks(&clk);
         printf("%-16s %6zux%6zux%6zu %-14s%-6s %9.4f %8.1f %8.1f %7.3f %6.1f%% %8.0f %6.1f%% "
-               "%6.0f %5.0f\n", pr->name, m, n, k, smma_gpu_kernel_name(kernel), bs_tag, med,
-               flops / med / 1e9, cb_ms > 0 ? flops / cb_ms / 1e9 : 0.0,
+               "%6.1f%% %6.0f %5.0f\n", pr->name, m, n, k, smma_gpu_kernel_name(kernel), bs_tag,
+               med, flops / med / 1e9, cb_ms > 0 ? flops / cb_ms / 1e9 : 0.0,
                cb_ms > 0 ? cb_ms / med : 0.0, 100.0 * flops / med / 1e9 / ceiling,
-               moved / med / 1e6, 100.0 * moved / med / 1e6 / copy_gbs, clk.mhz_mean,
-               clk.watts_mean);
+               moved / med / 1e6, 100.0 * moved / med / 1e6 / copy_gbs, 100.0 * rd / med,
+               clk.mhz_mean, clk.watts_mean);
     }
     fflush(stdout);
     for (c = 0; c < r.copies; c++) {
@@ -286,8 +311,9 @@ bench_formats(const char *formats, const char *sets, int warmup, int reps, doubl
 
     printf("device-to-device copy: %.0f GB/s (read + write), median of %d copies of 1 GiB\n",
            copy, reps);
-    printf("%-16s %20s %-20s %9s %8s %8s %7s %7s %8s %7s %6s %5s\n", "format", "m x n x k",
-           "kernel", "ms", "TFLOP/s", "cuBLAS", "ratio", "ceil", "GB/s", "copy", "MHz", "W");
+    printf("%-16s %20s %-20s %9s %8s %8s %7s %7s %8s %7s %7s %6s %5s\n", "format",
+           "m x n x k", "kernel", "ms", "TFLOP/s", "cuBLAS", "ratio", "ceil", "GB/s", "copy",
+           "read", "MHz", "W");
     if (listed(sets, "large"))
         cb_large = cublas_ms(8192, 8192, 8192, warmup, reps);
     for (li = 0; li < 2 && listed(sets, "llm"); li++)
