@@ -110,9 +110,12 @@ run_seed(void)
     return (uint64_t) time(NULL);
 }
 
+/* One large problem with D stored d_offset bytes past an aligned address
+ * (0: aligned), sampled against the model. */
 static void
-check_large(const kt_device *dev, smma_gpu_kernel kernel, const kt_geometry *g,
-            const struct large *l, bool a_mmajor, uint64_t seed, uint64_t samples)
+check_large_at(const kt_device *dev, smma_gpu_kernel kernel, const kt_geometry *g,
+               const struct large *l, bool a_mmajor, unsigned d_offset, uint64_t seed,
+               uint64_t samples)
 {
     smma_gemm_shape s;
     kt_problem p;
@@ -139,6 +142,7 @@ check_large(const kt_device *dev, smma_gpu_kernel kernel, const kt_geometry *g,
     h.a_mmajor = a_mmajor;
     h.b_kmajor = l->b_kmajor;
     h.layout = SMMA_SL_LINEAR;
+    h.d_offset = d_offset;
     model = kt_model(dev, kernel, &s);
     if (model == NULL) {
         ok(false, "no model");
@@ -155,15 +159,25 @@ check_large(const kt_device *dev, smma_gpu_kernel kernel, const kt_geometry *g,
         return;
     }
     bad = kt_verify(&p, model, g, d, samples, seed, &checked);
-    ok(bad == 0, "%s %ux%ux%u %s, A %s, B %s, C %s, D %s%s%s, seed %llu: %llu sampled "
+    ok(bad == 0, "%s %ux%ux%u %s, A %s, B %s, C %s, D %s%s%s%s, seed %llu: %llu sampled "
        "outputs equal %s, %llu differ (%.1f s)", smma_gpu_kernel_name(kernel), l->m, l->n,
        l->k, smma_format_name(l->in), a_mmajor ? "M-major" : "K-major",
        l->b_kmajor ? "K-major" : "N-major", l->c ? "fp32" : "none", smma_format_name(l->d),
+       d_offset == 0       ? ""
+       : d_offset % 4 == 0 ? " (rows not 16-byte aligned)"
+                           : " (rows not 4-byte aligned)",
        l->alpha != 0 ? ", alpha" : "", l->special ? ", special values" : "",
        (unsigned long long) seed, (unsigned long long) (checked - bad), model->name,
        (unsigned long long) bad, tap_seconds() - t0);
     free(d);
     kt_free(&p);
+}
+
+static void
+check_large(const kt_device *dev, smma_gpu_kernel kernel, const kt_geometry *g,
+            const struct large *l, bool a_mmajor, uint64_t seed, uint64_t samples)
+{
+    check_large_at(dev, kernel, g, l, a_mmajor, 0, seed, samples);
 }
 
 /* 4. The wgmma kernels: suites, sampled large problems, ragged ones,
@@ -330,6 +344,13 @@ main(void)
         for (i = 0; i < sizeof(whole) / sizeof(whole[0]); i++)
             check_large(&dev, SMMA_GPU_SM80_V2, &v2_geometry, &whole[i], false, seed + 40 + i,
                         (uint64_t) whole[i].m * whole[i].n);
+        /* The same whole tiles with D's rows not 16-byte aligned (the store
+         * of D from the registers, d_vec16 false: in pairs at +4 bytes of
+         * a 16-bit D or +8 of fp32, one element at a time at +2) */
+        for (i = 0; i < 3; i++)
+            check_large_at(&dev, SMMA_GPU_SM80_V2, &v2_geometry, &whole[i], false,
+                           whole[i].d == SMMA_FP32 ? 8 : i == 0 ? 4 : 2, seed + 50 + i,
+                           (uint64_t) whole[i].m * whole[i].n);
     }
     if (test_level() >= 1 && wanted(SMMA_GPU_SM80_V2))
         for (i = 0; i < sizeof(large) / sizeof(large[0]); i++)

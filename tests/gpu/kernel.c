@@ -166,18 +166,23 @@ kt_run(const kt_problem *p, const kt_how *h, uint32_t *d, char *msg, size_t len)
             smma_gpu_copy(dc, p->c, s->m * s->n * 4, true, msg, len) != SMMA_GPU_STATUS_OK)
             goto out;
     }
-    if (smma_gpu_malloc(&dd, dbytes, msg, len) != SMMA_GPU_STATUS_OK ||
-        smma_gpu_fill32(dd, dsize == 4 ? POISON32 : POISON16 * 0x10001u, dbytes, msg, len) !=
-            SMMA_GPU_STATUS_OK)
+    if (h->d_offset % dsize != 0) {
+        snprintf(msg, len, "D offset %u: not a multiple of %zu bytes", h->d_offset, dsize);
+        goto out;
+    }
+    if (smma_gpu_malloc(&dd, round_up(dbytes + h->d_offset, 4), msg, len) !=
+            SMMA_GPU_STATUS_OK ||
+        smma_gpu_fill32(dd, dsize == 4 ? POISON32 : POISON16 * 0x10001u,
+                        round_up(dbytes + h->d_offset, 4), msg, len) != SMMA_GPU_STATUS_OK)
         goto out;
     x.a = da;
     x.b = db;
     x.sa = dsa != NULL ? (char *) dsa + h->scale_offset : NULL;
     x.sb = dsb != NULL ? (char *) dsb + h->scale_offset : NULL;
     x.c = dc;
-    x.d = dd;
+    x.d = (char *) dd + h->d_offset;
     if (smma_gpu_gemm(&x, msg, len) != SMMA_GPU_STATUS_OK || smma_gpu_sync(msg, len) != 0 ||
-        smma_gpu_copy(host, dd, dbytes, false, msg, len) != SMMA_GPU_STATUS_OK)
+        smma_gpu_copy(host, x.d, dbytes, false, msg, len) != SMMA_GPU_STATUS_OK)
         goto out;
     good = true;
     for (i = 0; i < s->m * s->n; i++) {

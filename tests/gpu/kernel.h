@@ -33,6 +33,8 @@ typedef struct kt_how {
     smma_scale_layout layout;   /* SMMA_SL_LINEAR or SMMA_SL_128X4 */
     size_t max_m;               /* run only the cases with m <= max_m (0: all) */
     unsigned scale_offset;      /* the scales stored this many bytes past an aligned address */
+    unsigned d_offset;          /* D stored this many bytes past an aligned address (a
+                                 * multiple of 2, of 4 for fp32 D) */
 } kt_how;
 
 /* The device: name, compute capability.  Skips the whole test program (with
