@@ -102,26 +102,6 @@ struct small_params {
     int split;             /* 4 or 5: that version takes the problem, else 1 (small_run) */
 };
 
-/* The fields small_params and version 6's s6_params share, from checked
- * arguments x: the scale pointers, blocks and layout, and the bytes of a
- * row of B and of A (and of it inside K). */
-template <class P>
-static void
-bs_small_fill_common(const smma_gpu_gemm_args *x, const sm80_params &p, P *s)
-{
-    const smma_gemm_shape *sh = &x->shape;
-
-    s->sa = (const uint8_t *) x->sa;
-    s->sb = (const uint8_t *) x->sb;
-    s->kb = (uint32_t) ((sh->k + sh->vec - 1) / sh->vec);
-    s->kb_pad = (s->kb + 3) / 4 * 4;
-    s->layout = x->scale_layout == SMMA_SL_128X4;
-    s->b_row = sh->b_fmt == SMMA_E2M1 ? p.ldb / 2 : p.ldb;
-    s->b_kbytes = sh->b_fmt == SMMA_E2M1 ? p.k / 2 : p.k;
-    s->a_row = sh->a_fmt == SMMA_E2M1 ? p.lda / 2 : sh->a_fmt == SMMA_BF16 ? 2 * p.lda : p.lda;
-    s->a_kbytes = sh->a_fmt == SMMA_E2M1 ? p.k / 2 : sh->a_fmt == SMMA_BF16 ? 2 * p.k : p.k;
-}
-
 /* One chunk of B as a lane loaded it: 16-byte pieces and its scale words. */
 template <int BF>
 struct bchunk {
@@ -982,11 +962,19 @@ smma_sm80_bs_small_launch(const smma_gpu_gemm_args *x, char *msg, size_t msg_len
     unsigned vec = (unsigned) sh->vec;
     small_params s;
 
-    bs_small_fill_common(x, p, &s);
+    s.sa = (const uint8_t *) x->sa;
+    s.sb = (const uint8_t *) x->sb;
+    s.kb = (uint32_t) ((sh->k + vec - 1) / vec);
+    s.kb_pad = (s.kb + 3) / 4 * 4;
+    s.layout = x->scale_layout == SMMA_SL_128X4;
     s.sfmt = sh->scale_fmt == SMMA_UE4M3 ? CV_UE4M3 : CV_E8M0;
     s.sword = ((uintptr_t) x->sb % 4) == 0 && (s.layout || s.kb % 4 == 0);
     s.vec16 = vec == 16;
     s.vshift = vec == 16 ? 4 : 5;
+    s.b_row = sh->b_fmt == SMMA_E2M1 ? p.ldb / 2 : p.ldb;
+    s.b_kbytes = sh->b_fmt == SMMA_E2M1 ? p.k / 2 : p.k;
+    s.a_row = sh->a_fmt == SMMA_E2M1 ? p.lda / 2 : sh->a_fmt == SMMA_BF16 ? 2 * p.lda : p.lda;
+    s.a_kbytes = sh->a_fmt == SMMA_E2M1 ? p.k / 2 : sh->a_fmt == SMMA_BF16 ? 2 * p.k : p.k;
     {
         /* Version 6 (at the end of this file), 5, 4 or 1
          * (gpu/gemm_check_bs.c; SMMA_SM80_BS_SMALL=transposed-lut,
@@ -1042,6 +1030,23 @@ struct s6_params {
     uint32_t b_row, b_kbytes; /* bytes of a row of B, and of it inside K */
     uint32_t a_row, a_kbytes; /* the same of A */
 };
+
+/* Version 6's parameters of checked arguments x. */
+static void
+s6_params_fill(const smma_gpu_gemm_args *x, const sm80_params &p, s6_params *s)
+{
+    const smma_gemm_shape *sh = &x->shape;
+
+    s->sa = (const uint8_t *) x->sa;
+    s->sb = (const uint8_t *) x->sb;
+    s->kb = (uint32_t) ((sh->k + sh->vec - 1) / sh->vec);
+    s->kb_pad = (s->kb + 3) / 4 * 4;
+    s->layout = x->scale_layout == SMMA_SL_128X4;
+    s->b_row = sh->b_fmt == SMMA_E2M1 ? p.ldb / 2 : p.ldb;
+    s->b_kbytes = sh->b_fmt == SMMA_E2M1 ? p.k / 2 : p.k;
+    s->a_row = sh->a_fmt == SMMA_E2M1 ? p.lda / 2 : sh->a_fmt == SMMA_BF16 ? 2 * p.lda : p.lda;
+    s->a_kbytes = sh->a_fmt == SMMA_E2M1 ? p.k / 2 : sh->a_fmt == SMMA_BF16 ? 2 * p.k : p.k;
+}
 
 /* The byte of scale block kb of row `row` (1.0 past the last block). */
 __device__ __forceinline__ uint32_t
@@ -1702,7 +1707,7 @@ smma_sm80_bs_small6_launch(const smma_gpu_gemm_args *x, int *ran, char *msg, siz
         return smma_gpu_msg(msg, msg_len, SMMA_GPU_STATUS_EINVAL, "sm80-bs-small version 6: "
                             "%s B with %s scales per %zu is not built", smma_format_name(sh->b_fmt),
                             ue4m3 ? "ue4m3" : "e8m0", (size_t) sh->vec);
-    bs_small_fill_common(x, p, &s);
+    s6_params_fill(x, p, &s);
     return cv_fast_pair(
         sh->a_fmt, sh->b_fmt, "sm80-bs-small",
         [&](auto af, auto bf) {
