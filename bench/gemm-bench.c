@@ -149,9 +149,10 @@ run_bs(void *vctx, int iter)
     return 0;
 }
 
-/* A kernel that only reads the problem's operands (A, B, the scale bytes
- * in use), rotating through the same copies: the ceiling of the "read"
- * column. */
+/* A kernel that only reads the problem's operands, rotating through the
+ * same copies: A, B, B's scales and as many bytes of A's scales as A's
+ * rows use (from the start of the buffer: at M <= 16 a few KB, whatever
+ * bytes the layout puts them in): the ceiling of the "read" column. */
 static int
 run_read(void *vctx, int iter)
 {
@@ -236,21 +237,28 @@ bench_bs_one(const struct bs_pair *pr, size_t m, size_t n, size_t k, smma_gpu_ke
     r.x.kernel = kernel;
     r.a_scaled = pr->a != SMMA_BF16;
     moved = abytes + bbytes + (pr->a == SMMA_BF16 ? 0 : m * kb) + n * kb + m * n * 2;
-    if (bench_time(run_read, &r, warmup, reps, &rd, &mn, msg, sizeof(msg)) != 0)
+    if (bench_time(run_read, &r, warmup, reps, &rd, &mn, msg, sizeof(msg)) != 0) {
+        fprintf(stderr, "gemm-bench: the read-only kernel failed (%s); read prints -\n", msg);
         rd = 0;
+    }
     if (bench_time(run_bs, &r, warmup, reps, &med, &mn, msg, sizeof(msg)) != 0) {
         printf("%-16s %6zux%6zux%6zu %-14s%-6s failed: %s\n", pr->name, m, n, k,
                smma_gpu_kernel_name(kernel), bs_tag, msg);
     } else {
         bench_clocks clk;
+        char read[16];
 
         bench_last_clocks(&clk);
+        if (rd > 0)
+            snprintf(read, sizeof(read), "%.1f%%", 100.0 * rd / med);
+        else
+            snprintf(read, sizeof(read), "-");
         printf("%-16s %6zux%6zux%6zu %-14s%-6s %9.4f %8.1f %8.1f %7.3f %6.1f%% %8.0f %6.1f%% "
-               "%6.1f%% %6.0f %5.0f\n", pr->name, m, n, k, smma_gpu_kernel_name(kernel), bs_tag,
+               "%7s %6.0f %5.0f\n", pr->name, m, n, k, smma_gpu_kernel_name(kernel), bs_tag,
                med, flops / med / 1e9, cb_ms > 0 ? flops / cb_ms / 1e9 : 0.0,
                cb_ms > 0 ? cb_ms / med : 0.0, 100.0 * flops / med / 1e9 / ceiling,
-               moved / med / 1e6, 100.0 * moved / med / 1e6 / copy_gbs, 100.0 * rd / med,
-               clk.mhz_mean, clk.watts_mean);
+               moved / med / 1e6, 100.0 * moved / med / 1e6 / copy_gbs, read, clk.mhz_mean,
+               clk.watts_mean);
     }
     fflush(stdout);
     for (c = 0; c < r.copies; c++) {

@@ -344,13 +344,14 @@ main(void)
         for (i = 0; i < sizeof(whole) / sizeof(whole[0]); i++)
             check_large(&dev, SMMA_GPU_SM80_V2, &v2_geometry, &whole[i], false, seed + 40 + i,
                         (uint64_t) whole[i].m * whole[i].n);
-        /* The same whole tiles with D's rows not 16-byte aligned (the store
-         * of D from the registers, d_vec16 false: in pairs at +4 bytes of
-         * a 16-bit D or +8 of fp32, one element at a time at +2) */
-        for (i = 0; i < 3; i++)
-            check_large_at(&dev, SMMA_GPU_SM80_V2, &v2_geometry, &whole[i], false,
-                           whole[i].d == SMMA_FP32 ? 8 : i == 0 ? 4 : 2, seed + 50 + i,
-                           (uint64_t) whole[i].m * whole[i].n);
+        /* The first three with D's rows not 16-byte aligned: D stored from
+         * the registers (d_vec16 false), in pairs at +4 bytes of the bf16 D
+         * and +8 of the fp32 D, one element at a time at +2 of the fp16 D. */
+        static const unsigned d_offset[] = { 4, 2, 8 };
+
+        for (i = 0; i < sizeof(d_offset) / sizeof(d_offset[0]); i++)
+            check_large_at(&dev, SMMA_GPU_SM80_V2, &v2_geometry, &whole[i], false, d_offset[i],
+                           seed + 50 + i, (uint64_t) whole[i].m * whole[i].n);
     }
     if (test_level() >= 1 && wanted(SMMA_GPU_SM80_V2))
         for (i = 0; i < sizeof(large) / sizeof(large[0]); i++)
