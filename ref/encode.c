@@ -8,7 +8,6 @@
  */
 #include <config.h>
 
-#include <math.h>
 #include <string.h>
 
 #include <softmma/format.h>
@@ -183,31 +182,26 @@ e8m0_rn_ml_dtypes(const smma_format_desc *d, uint64_t m, int e, const smma_cvt *
     return (uint32_t) code;
 }
 
-uint32_t
-smma_encode(smma_format f, double x, const smma_cvt *cvt)
+/*
+ * The encoder proper, on the bits xb of a double: every decision below is
+ * made on integers, so that no host floating-point operation (and no
+ * floating-point exception or rounding-mode state) is involved.  d is the
+ * target's descriptor.
+ */
+static uint32_t
+encode_bits(const smma_format_desc *d, uint64_t xb, const smma_cvt *cvt)
 {
-    const smma_format_desc *d = smma_format_info(f);
-    smma_cvt defc;
-    const smma_profile *p;
-    uint64_t xb, m;
-    unsigned sign;
+    const smma_profile *p = cvt->profile != NULL ? cvt->profile : smma_profile_cuda();
+    uint64_t m, mag = xb & 0x7fffffffffffffffull;
+    unsigned sign = (unsigned) (xb >> 63);
     int e, q, shift;
     unsigned lsb;
     uint64_t n;
     int64_t expf, magcode;
 
-    if (d == NULL)
-        return 0;
-    if (cvt == NULL) {
-        defc = smma_cvt_default();
-        cvt = &defc;
-    }
-    p = cvt->profile != NULL ? cvt->profile : smma_profile_cuda();
-    xb = smma_f64_bits(x);
-    if (isnan(x))
+    if (mag > 0x7ff0000000000000ull)
         return encode_nan(d, xb, p);
-    sign = (unsigned) (xb >> 63);
-    if (!d->has_sign && sign && x != 0) {
+    if (!d->has_sign && sign && mag != 0) {
         switch (p->neg_unsigned) {
         case SMMA_NEGU_NAN:
             return nan_magnitude(d, false);
@@ -220,9 +214,9 @@ smma_encode(smma_format f, double x, const smma_cvt *cvt)
     }
     if (!d->has_sign)
         sign = 0;
-    if (isinf(x))
+    if (mag == 0x7ff0000000000000ull)
         return encode_inf(d, sign, cvt, p);
-    if (x == 0) {
+    if (mag == 0) {
         if (!d->has_zero)
             return p->e8m0_zero == SMMA_E8Z_NAN ? nan_magnitude(d, false) : d->min_sub_code;
         return sign_bit(d, sign);
@@ -278,19 +272,48 @@ smma_encode(smma_format f, double x, const smma_cvt *cvt)
     return sign_bit(d, sign) | (uint32_t) magcode;
 }
 
+/* encode_bits for format f, with the default conversion when cvt is NULL;
+ * 0 for an unknown format. */
+static uint32_t
+encode_with(smma_format f, uint64_t xb, const smma_cvt *cvt)
+{
+    const smma_format_desc *d = smma_format_info(f);
+    smma_cvt defc;
+
+    if (d == NULL)
+        return 0;
+    if (cvt == NULL) {
+        defc = smma_cvt_default();
+        cvt = &defc;
+    }
+    return encode_bits(d, xb, cvt);
+}
+
+uint32_t
+smma_encode(smma_format f, double x, const smma_cvt *cvt)
+{
+    return encode_with(f, smma_f64_bits(x), cvt);
+}
+
 uint32_t
 smma_encode_f32bits(smma_format f, uint32_t bits, const smma_cvt *cvt)
 {
-    uint64_t db;
+    uint64_t db = (uint64_t) (bits >> 31) << 63;
     uint32_t ex = (bits >> 23) & 0xff, fr = bits & 0x7fffff;
+    int e;
 
-    /* Widen NaNs in integers, so that no floating-point exception state is
-     * touched by a signalling NaN. */
-    if (ex == 0xff)
-        db = ((uint64_t) (bits >> 31) << 63) | 0x7ff0000000000000ull | ((uint64_t) fr << 29);
-    else
-        return smma_encode(f, (double) smma_f32_from_bits(bits), cvt);
-    return smma_encode(f, smma_f64_from_bits(db), cvt);
+    /* The double of the same value (and a NaN with the same payload), built
+     * from the bits: an fp32 subnormal becomes a normal double. */
+    if (ex == 0xff) {
+        db |= 0x7ff0000000000000ull | ((uint64_t) fr << 29);
+    } else if (ex != 0) {
+        db |= ((uint64_t) (ex - 127 + 1023) << 52) | ((uint64_t) fr << 29);
+    } else if (fr != 0) {
+        for (e = -126; (fr & 0x800000u) == 0; e--)
+            fr <<= 1;
+        db |= ((uint64_t) (e + 1023) << 52) | ((uint64_t) (fr & 0x7fffffu) << 29);
+    }
+    return encode_with(f, db, cvt);
 }
 
 smma_cvt

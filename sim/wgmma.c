@@ -642,6 +642,16 @@ smma_wgmma_exec(const smma_wgmma_variant *v, const smma_model *model, const uint
                 uint64_t a_desc, uint64_t b_desc, const uint8_t *smem, size_t smem_size,
                 const uint32_t *d_in, uint32_t *d_out, smma_error *err)
 {
+    return smma_wgmma_exec_part(v, model, a_regs, a_desc, b_desc, smem, smem_size, d_in, d_out,
+                                TILE_M, v != NULL ? v->n : 0, err);
+}
+
+int
+smma_wgmma_exec_part(const smma_wgmma_variant *v, const smma_model *model,
+                     const uint32_t *a_regs, uint64_t a_desc, uint64_t b_desc,
+                     const uint8_t *smem, size_t smem_size, const uint32_t *d_in,
+                     uint32_t *d_out, unsigned rows, unsigned cols, smma_error *err)
+{
     smma_gemm_shape s;
     smma_wgmma_frag fa, fd;
     uint32_t *a, *b, *bt, *c, *d;
@@ -655,6 +665,9 @@ smma_wgmma_exec(const smma_wgmma_variant *v, const smma_model *model, const uint
     if (model == NULL || d_out == NULL || (v->scale_d && d_in == NULL) ||
         (!v->a_smem && a_regs == NULL))
         return smma_error_set(err, SMMA_EINVAL, "wgmma: NULL model, A, D or register array");
+    if (rows > TILE_M || cols > v->n)
+        return smma_error_set(err, SMMA_EINVAL, "wgmma: part of %u x %u cells of a %u x %u D",
+                              rows, cols, TILE_M, v->n);
     rc = smma_model_check(model, &s, err);
     if (rc != SMMA_OK)
         return rc;
@@ -691,8 +704,9 @@ smma_wgmma_exec(const smma_wgmma_variant *v, const smma_model *model, const uint
             bt[j * k + kk] = b[kk * n + j] ^ sign_b;
     for (i = 0; i < TILE_M; i++)
         for (j = 0; j < n; j++)
-            d[i * n + j] = smma_dot(model, &s, &a[i * k], &bt[j * k], NULL, NULL,
-                                    v->scale_d ? c[i * n + j] : 0);
+            d[i * n + j] = i >= rows || j >= cols ? SMMA_WGMMA_UNCOMPUTED
+                           : smma_dot(model, &s, &a[i * k], &bt[j * k], NULL, NULL,
+                                      v->scale_d ? c[i * n + j] : 0);
     smma_wgmma_pack(&fd, d, d_out);
     free(a);
     return SMMA_OK;

@@ -590,3 +590,39 @@ t100_sm90_tile_store(const t100_prob *p, uint32_t *d, const uint32_t *acc, unsig
                                       acc[(wg * 128 + t) * regs + r]);
             }
 }
+
+/* The width class of an operand's format: "bf16", "fp16" or its bits. */
+static const char *
+width_class(smma_format f)
+{
+    const smma_format_desc *d = smma_format_info(f);
+
+    if (f == SMMA_BF16 || f == SMMA_FP16 || d == NULL)
+        return smma_format_name(f);
+    return d->bits == 8 ? "8" : d->bits == 6 ? "6" : d->bits == 4 ? "4" : "?";
+}
+
+void
+t100_pair_class(const smma_gemm_shape *s, char *out, size_t len)
+{
+    snprintf(out, len, "%sx%s %s/%u", width_class(s->a_fmt), width_class(s->b_fmt),
+             s->scale_fmt == SMMA_NONE ? "none" : smma_format_name(s->scale_fmt), s->vec);
+}
+
+bool
+t100_sample(const char *kernel, const smma_gemm_shape *s, smma_scale_layout layout,
+            unsigned bm, unsigned bn, unsigned bk, const char *what)
+{
+    char cls[200], pair[100];
+
+    t100_pair_class(s, pair, sizeof(pair));
+    snprintf(cls, sizeof(cls), "%s %s %s ragged %d%d%d", kernel, pair,
+             smma_scale_layout_name(layout), s->m % bm != 0, s->n % bn != 0, s->k % bk != 0);
+    return sample_point(cls, what);
+}
+
+unsigned
+t100_part(size_t size, uint32_t origin, unsigned len)
+{
+    return size <= origin ? 0 : size - origin < len ? (unsigned) (size - origin) : len;
+}

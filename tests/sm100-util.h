@@ -74,6 +74,23 @@ typedef int (*t100_run_fn)(void *ctx, uint32_t *d, smma_error *err);
 long t100_diff_run(const t100_prob *p, t100_run_fn run, void *ctx, const uint32_t *want,
                    const char *what);
 
+/* Whether a dry-run point runs under TEST_SAMPLE (tap/basic.h): true for
+ * the first point of its class and for a seeded one in K of the rest.  The
+ * class is the kernel, the pair class (each operand bf16, 8-, 6- or 4-bit;
+ * the scales' format and block), the scale layout and which of m, n and k
+ * are ragged for tiles of bm x bn x bk; the key is what, the point's
+ * name. */
+bool t100_sample(const char *kernel, const smma_gemm_shape *s, smma_scale_layout layout,
+                 unsigned bm, unsigned bn, unsigned bk, const char *what);
+
+/* The cells of a run of len from origin that lie inside a dimension of
+ * size (0 to len): the part of an edge tile smma_wgmma_exec_part computes
+ * in the sm90 dry runs (the rest are never stored). */
+unsigned t100_part(size_t size, uint32_t origin, unsigned len);
+
+/* The pair class of t100_sample for a shape, as text ("8x4 e8m0/32"). */
+void t100_pair_class(const smma_gemm_shape *s, char *out, size_t len);
+
 /* The epilogue of the kernels on the host: D = rn_fp32(alpha * acc) when
  * has_alpha (IEEE 754 multiplication; NaN results canonical), then to
  * nearest into a bf16 or fp16 D (NaN: 0x7fff, as smma_gemm). */

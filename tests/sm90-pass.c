@@ -137,3 +137,16 @@ t90_pass_diff(smma_gpu_kernel kernel, const smma_gpu_gemm_args *a, const t100_pr
     }
     return r->rc;
 }
+
+bool
+t90_sample(smma_gpu_kernel kernel, const smma_gpu_gemm_args *a, const t100_prob *p,
+           unsigned sms, const smma_sm90_tune *tu, const char *what)
+{
+    smma_sm90_plan pl;
+    char msg[256];
+
+    if (smma_sm90_plan_init(&pl, a, kernel, sms, tu, msg, sizeof(msg)) != SMMA_GPU_STATUS_OK)
+        return true;
+    return t100_sample(smma_gpu_kernel_name(kernel), &p->s, p->layout, pl.bm, pl.bn, pl.bk,
+                       what);
+}

@@ -2,7 +2,8 @@
  * tests/sm90-pass.h - the conversion pass of sm90-bs and sm90-promote32
  * (gpu/sm90/gemm_bs.cu s90_bs_pre, gemm_p32.cu s90_p32_pre) on the host,
  * for their dry runs: its units, read and written where plan.h says
- * (smma_sm90_pre_unit, _pre_off, _sf_goff), the values from the reference.
+ * (smma_sm90_pre_unit, _pre_off, _sf_goff), the values from the reference;
+ * and the sampling of those dry runs' points (t90_sample).
  */
 #ifndef SOFTMMA_TESTS_SM90_PASS_H
 #define SOFTMMA_TESTS_SM90_PASS_H 1
@@ -51,5 +52,12 @@ typedef struct t90_pass_result {
 int t90_pass_diff(smma_gpu_kernel kernel, const smma_gpu_gemm_args *a, const t100_prob *p,
                   const char *inner, const uint32_t *want, t90_pass_result *r, char *msg,
                   size_t len);
+
+/* Whether the dry run of problem p (arguments a) by the sm90 kernel on sms
+ * multiprocessors with the choices tu is a point of this run: t100_sample
+ * with the tiles of its plan (a plan refused here is a point, so that the
+ * test reports the refusal). */
+bool t90_sample(smma_gpu_kernel kernel, const smma_gpu_gemm_args *a, const t100_prob *p,
+                unsigned sms, const smma_sm90_tune *tu, const char *what);
 
 #endif /* SOFTMMA_TESTS_SM90_PASS_H */

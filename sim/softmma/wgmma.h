@@ -312,6 +312,24 @@ int smma_wgmma_exec(const smma_wgmma_variant *v, const smma_model *model,
                     const uint8_t *smem, size_t smem_size, const uint32_t *d_in,
                     uint32_t *d_out, smma_error *err);
 
+/* The bits smma_wgmma_exec_part gives the cells of D it does not compute:
+ * a NaN that no model returns (they return 0x7fffffff). */
+#define SMMA_WGMMA_UNCOMPUTED UINT32_C(0x7fa5a5a5)
+
+/*
+ * smma_wgmma_exec computing part of D: the cells (row, col) with row < rows
+ * and col < cols (rows <= 64, cols <= N; the rest of the tile computed as
+ * zeros of a ragged matrix, say, whose results nobody reads) are computed
+ * as smma_wgmma_exec computes them, and every other cell of d_out is set to
+ * SMMA_WGMMA_UNCOMPUTED.  For dry runs of large problems: the edge tiles of
+ * a matrix cost only their part inside it.  SMMA_EINVAL also for rows > 64
+ * or cols > N.
+ */
+int smma_wgmma_exec_part(const smma_wgmma_variant *v, const smma_model *model,
+                         const uint32_t *a_regs, uint64_t a_desc, uint64_t b_desc,
+                         const uint8_t *smem, size_t smem_size, const uint32_t *d_in,
+                         uint32_t *d_out, unsigned rows, unsigned cols, smma_error *err);
+
 /* ---- PTX text ------------------------------------------------------------------ */
 
 /*

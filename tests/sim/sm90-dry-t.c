@@ -264,6 +264,15 @@ enum { RUN_ALL = 0, RUN_NO_FIXUP = 1 };
  * order, the stage slots as the kernel cycles through them.  d receives
  * m x n codes of D (ld n).
  */
+/* The cells of a run of len from origin that lie inside a dimension of
+ * size: what smma_wgmma_exec_part computes of an edge tile (the rest are
+ * never stored). */
+static unsigned
+part(size_t size, uint32_t origin, unsigned len)
+{
+    return size <= origin ? 0 : size - origin < len ? (unsigned) (size - origin) : len;
+}
+
 static int
 run_plan(const smma_sm90_plan *pl, const prob *p, unsigned flags, uint32_t *d, smma_error *err)
 {
@@ -317,10 +326,11 @@ run_plan(const smma_sm90_plan *pl, const prob *p, unsigned flags, uint32_t *d, s
                         uint32_t *acc = regs + (size_t) wg * 128 * R;
 
                         v.scale_d = smma_sm90_scale_d(pl, kit, j);
-                        rc = smma_wgmma_exec(&v, tap_model("h100-bf16"), NULL,
-                                             smma_sm90_desc_a(pl, st, wg, j),
-                                             smma_sm90_desc_b(pl, st, j), smem, smem_size,
-                                             acc, acc, err);
+                        rc = smma_wgmma_exec_part(&v, tap_model("h100-bf16"), NULL,
+                                                  smma_sm90_desc_a(pl, st, wg, j),
+                                                  smma_sm90_desc_b(pl, st, j), smem, smem_size,
+                                                  acc, acc, part(p->s.m, m0 + 64 * wg, 64),
+                                                  part(p->s.n, n0, pl->bn), err);
                     }
             }
             if (!inside || rc != SMMA_OK)
@@ -405,20 +415,28 @@ diff_plan(const smma_sm90_plan *pl, const prob *p, unsigned flags, const uint32_
 }
 
 /* Kernel k's plan with the choices *tu on `sms` multiprocessors against
- * want; one TAP point. */
+ * want; one TAP point (none where TEST_SAMPLE leaves it out: its class is
+ * the kernel, the pair, B's majorness -- its layout -- and which of m, n
+ * and k are ragged for the plan's tiles). */
 static void
 check_plan(const prob *p, smma_gpu_kernel k, unsigned sms, const smma_sm90_tune *tu,
            const uint32_t *want, const char *what)
 {
     smma_gpu_gemm_args a = prob_args(p);
     smma_sm90_plan pl;
-    char msg[256];
+    char msg[256], cls[200], key[400];
     long bad;
 
     if (smma_sm90_plan_init(&pl, &a, k, sms, tu, msg, sizeof(msg)) != SMMA_GPU_STATUS_OK) {
         ok(false, "%s: plan: %s", what, msg);
         return;
     }
+    snprintf(cls, sizeof(cls), "v%u %s B %s ragged %d%d%d", pl.version,
+             smma_format_name(p->s.a_fmt), p->b_nmajor ? "N-major" : "K-major",
+             p->s.m % pl.bm != 0, p->s.n % pl.bn != 0, p->s.k % pl.bk != 0);
+    snprintf(key, sizeof(key), "v%u %s", pl.version, what);
+    if (!sample_point(cls, key))
+        return;
     bad = diff_plan(&pl, p, RUN_ALL, want, what);
     ok(bad == 0, "v%u %s, B %s (tile %ux%u, %u k-steps, %u stages, %u CTAs in clusters of %u, "
        "D %s): %ld of %zu outputs differ", pl.version, what, p->b_nmajor ? "N-major" : "K-major",

@@ -730,6 +730,10 @@ test_exec_literals(void)
        "A registers NULL are refused");
     ok(smma_wgmma_exec(&v, exact, a, 0, bd, smem, 256, NULL, d, &err) == SMMA_EINVAL,
        "D in NULL with scale-d is refused");
+    ok(smma_wgmma_exec_part(&v, exact, a, 0, bd, smem, 256, c, d, 65, 8, &err) == SMMA_EINVAL
+       && strstr(err.msg, "65 x 8"), "a part of 65 rows is refused (%s)", err.msg);
+    ok(smma_wgmma_exec_part(&v, exact, a, 0, bd, smem, 256, c, d, 64, 9, &err) == SMMA_EINVAL
+       && strstr(err.msg, "64 x 9"), "a part of 9 columns of N 8 is refused (%s)", err.msg);
     ok(smma_wgmma_exec(&v, exact, a, 0, bd | 1ull << 47, smem, 256, c, d, &err) == SMMA_EINVAL,
        "a descriptor with bit 47 set is refused");
     v.a_smem = true;
@@ -758,7 +762,7 @@ exec_vs_gemm(const smma_wgmma_variant *v, const smma_model *model, smma_wgmma_sw
     smma_wgmma_desc da, db;
     uint64_t wa = 0, wb = 0;
     uint32_t abytes = 0, bbytes = 0, bstart;
-    unsigned k, n = v->n, i, j, kk;
+    unsigned k, n = v->n, i, j, kk, rows, cols;
     uint32_t sign = v->a_fmt == SMMA_BF16 || v->a_fmt == SMMA_FP16 ? 0x8000 : 0x80;
     smma_error err = { "" };
     bool good = true;
@@ -813,6 +817,23 @@ exec_vs_gemm(const smma_wgmma_variant *v, const smma_model *model, smma_wgmma_sw
             if (got[i] != want[i]) {
                 diag("  D[%u][%u]: want 0x%08lx got 0x%08lx", i / n, i % n,
                      (unsigned long) want[i], (unsigned long) got[i]);
+                good = false;
+            }
+    }
+    /* The same over part of D (smma_wgmma_exec_part): the cells of the
+     * first rows x cols equal, the others SMMA_WGMMA_UNCOMPUTED. */
+    rows = (unsigned) ((seed >> 40) % 65);
+    cols = (unsigned) ((seed >> 48) % (n + 1));
+    if (good && smma_wgmma_exec_part(v, model, aregs, wa, wb, smem, bstart + bbytes, dregs, dout,
+                                     rows, cols, &err) != SMMA_OK) {
+        diag("exec_part: %s", err.msg);
+        good = false;
+    } else if (good) {
+        smma_wgmma_unpack(&fd, dout, got);
+        for (i = 0; i < 64 * n && good; i++)
+            if (got[i] != (i / n < rows && i % n < cols ? want[i] : SMMA_WGMMA_UNCOMPUTED)) {
+                diag("  part %u x %u: D[%u][%u]: want 0x%08lx got 0x%08lx", rows, cols, i / n,
+                     i % n, (unsigned long) want[i], (unsigned long) got[i]);
                 good = false;
             }
     }

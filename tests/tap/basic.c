@@ -18,9 +18,15 @@ static bool lazy;
 static bool plan_done;
 static const char *todo_reason;
 
+/* The counts of sample_point, for the line beside the plan. */
+static unsigned long sample_run, sample_all, sample_nclass;
+
+static void sample_report(void);
+
 static void
 finish(void)
 {
+    sample_report();
     if (lazy && plan_done)
         printf("1..%lu\n", current - 1);
     fflush(stdout);
@@ -226,6 +232,8 @@ sysbail(const char *fmt, ...)
 int
 exit_status(void)
 {
+    if (!lazy)
+        sample_report();
     if (!lazy && planned != current - 1) {
         diag("planned %lu tests but ran %lu", planned, current - 1);
         return 255;
@@ -246,6 +254,125 @@ test_level(void)
     if (*end != '\0' || v < 0 || v > 2)
         bail("TEST_LEVEL must be 0, 1 or 2, not '%s'", s);
     return (int) v;
+}
+
+/* TEST_SAMPLE, parsed once. */
+static unsigned long sample_k;
+static uint64_t sample_seed;
+
+static void
+sample_parse(void)
+{
+    const char *s = getenv("TEST_SAMPLE");
+    char *end;
+    unsigned long long seed = 1;
+    long k;
+
+    if (sample_k != 0)
+        return;
+    sample_k = 1;
+    if (s == NULL || *s == '\0')
+        return;
+    k = strtol(s, &end, 10);
+    if (end == s || k < 1 || k > 1000 || (*end != '\0' && *end != ':'))
+        bail("TEST_SAMPLE must be K or K:SEED with K from 1 to 1000, not '%s'", s);
+    if (*end == ':') {
+        const char *t = end + 1;
+
+        errno = 0;
+        seed = strtoull(t, &end, 0);
+        if (end == t || *end != '\0' || errno != 0 || *t == '-')
+            bail("TEST_SAMPLE must be K or K:SEED with SEED a number, not '%s'", s);
+    }
+    sample_k = (unsigned long) k;
+    sample_seed = seed;
+}
+
+unsigned long
+sample_every(void)
+{
+    sample_parse();
+    return sample_k;
+}
+
+/* FNV-1a over the seed's bytes and the string, then a final mix. */
+static uint64_t
+sample_hash(uint64_t seed, const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    int i;
+
+    for (i = 0; i < 8; i++)
+        h = (h ^ ((seed >> (8 * i)) & 0xff)) * 0x100000001b3ull;
+    for (; *s != '\0'; s++)
+        h = (h ^ (unsigned char) *s) * 0x100000001b3ull;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return h;
+}
+
+/* The classes met so far: an open-addressed set of their 64-bit hashes
+ * (odd, so that 0 marks a free slot; two classes whose hashes collide
+ * would count as one). */
+static uint64_t *sample_classes;
+static size_t sample_cap;
+
+static bool
+sample_new_class(const char *cls)
+{
+    uint64_t h = sample_hash(0, cls) | 1;
+    size_t i;
+
+    if (2 * (sample_nclass + 1) > sample_cap) {
+        size_t cap = sample_cap ? 2 * sample_cap : 256, j;
+        uint64_t *t = calloc(cap, sizeof(*t));
+
+        if (t == NULL)
+            sysbail("cannot allocate the sample's classes");
+        for (j = 0; j < sample_cap; j++)
+            if (sample_classes[j] != 0) {
+                for (i = (sample_classes[j] >> 1) % cap; t[i] != 0; i = (i + 1) % cap)
+                    ;
+                t[i] = sample_classes[j];
+            }
+        free(sample_classes);
+        sample_classes = t;
+        sample_cap = cap;
+    }
+    for (i = (h >> 1) % sample_cap; sample_classes[i] != 0; i = (i + 1) % sample_cap)
+        if (sample_classes[i] == h)
+            return false;
+    sample_classes[i] = h;
+    sample_nclass++;
+    return true;
+}
+
+bool
+sample_point(const char *cls, const char *key)
+{
+    bool run;
+
+    sample_parse();
+    sample_all++;
+    run = sample_k == 1 || sample_new_class(cls) || sample_hash(sample_seed, key) % sample_k == 0;
+    sample_run += run;
+    return run;
+}
+
+static void
+sample_report(void)
+{
+    static bool reported;
+
+    if (reported || sample_run == sample_all)
+        return;
+    reported = true;
+    diag("sampled (TEST_SAMPLE=%lu:%llu): ran %lu of %lu points, the first of each of %lu "
+         "classes and one in %lu of the rest by the seed", sample_k,
+         (unsigned long long) sample_seed, sample_run, sample_all, sample_nclass, sample_k);
+    free(sample_classes);
+    sample_classes = NULL;
 }
 
 static char *

@@ -68,6 +68,23 @@ int exit_status(void);
  * under valgrind), 1 (default) or 2 (exhaustive). */
 int test_level(void);
 
+/* Sampled runs (make check-valgrind).  TEST_SAMPLE="K" or "K:SEED" asks
+ * the heavy tests to run a seeded one in K of their sampled points: each
+ * such point is named by a class (what must still be reached: for a dry
+ * run the kernel, the pair of formats, the scale layout and which of m, n
+ * and k are ragged) and a key (the point itself).  sample_point(cls, key)
+ * is true for the first point of every class, and otherwise when a hash of
+ * SEED and key falls in one K-th of its range; without TEST_SAMPLE, or with
+ * K = 1, it is always true.  K is 1 to 1000, SEED a decimal or 0x number
+ * (default 1); anything else bails out.  When any point was sampled away,
+ * the program prints beside its plan line (automake's TAP driver takes no
+ * text after a non-zero plan) how many of how many points ran, K, SEED
+ * and the number of classes. */
+bool sample_point(const char *cls, const char *key);
+
+/* K of TEST_SAMPLE (1 when unset). */
+unsigned long sample_every(void);
+
 /* Paths to files in the source and build trees ($SMMA_SRCDIR/$SMMA_BUILDDIR,
  * or "." when unset).  The result is malloc'd; free it with test_file_free. */
 char *test_file_path(const char *relative);

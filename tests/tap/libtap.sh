@@ -36,19 +36,72 @@ is() {
     fi
 }
 
+# Sampled memcheck (make check-valgrind).  With SMMA_VALGRIND set and
+# TEST_SAMPLE=K or K:SEED (tests/tap/basic.h), tap_vg_pick PROG ARGS...
+# sets $tap_vg to $SMMA_VALGRIND for the first run of each class -- the
+# program, its first argument (softmma's command) and whether the run is
+# expected to fail -- and for a seeded one in K of the other runs, and to
+# nothing for the rest, which run without valgrind (every check of the test
+# still runs).  Without TEST_SAMPLE, or with K = 1, $tap_vg is always
+# $SMMA_VALGRIND.  tap_done prints the counts beside the plan.
+tap_vg_all=0
+tap_vg_run=0
+tap_vg_classes=0
+tap_vg_seen='|'
+tap_vg_kind=ok
+tap_vg_k=1
+tap_vg_seed=1
+case ${TEST_SAMPLE:-} in
+    '') ;;
+    *:*) tap_vg_k=${TEST_SAMPLE%%:*}; tap_vg_seed=${TEST_SAMPLE#*:} ;;
+    *) tap_vg_k=$TEST_SAMPLE ;;
+esac
+case $tap_vg_k:$tap_vg_seed in
+    *[!0-9:]* | :* | *:)
+        echo "Bail out! TEST_SAMPLE must be K or K:SEED (decimal numbers), not '$TEST_SAMPLE'"
+        exit 255 ;;
+esac
+if [ "$tap_vg_k" -lt 1 ] || [ "$tap_vg_k" -gt 1000 ]; then
+    echo "Bail out! TEST_SAMPLE's K must be 1 to 1000, not '$tap_vg_k'"
+    exit 255
+fi
+
+tap_vg_pick() {
+    tap_vg=$SMMA_VALGRIND
+    [ -n "$SMMA_VALGRIND" ] || return 0
+    tap_vg_all=$((tap_vg_all + 1))
+    if [ "$tap_vg_k" -gt 1 ]; then
+        tap_vg_cls="${1##*/} ${2:-} $tap_vg_kind"
+        case $tap_vg_seen in
+            *"|$tap_vg_cls|"*)
+                # The key: the seed, the run's number and its class (not its
+                # arguments, which may name temporary files).
+                tap_vg_h=$(printf '%s %s %s' "$tap_vg_seed" "$tap_vg_all" "$tap_vg_cls" |
+                    cksum | cut -d' ' -f1)
+                [ $((tap_vg_h % tap_vg_k)) -eq 0 ] || tap_vg= ;;
+            *)
+                tap_vg_seen="$tap_vg_seen$tap_vg_cls|"
+                tap_vg_classes=$((tap_vg_classes + 1)) ;;
+        esac
+    fi
+    [ -z "$tap_vg" ] || tap_vg_run=$((tap_vg_run + 1))
+}
+
 # run_prog PROG ARGS...: runs a program, setting $tap_out, $tap_err and
-# $tap_rc.  Under SMMA_VALGRIND the program runs under valgrind, and a
-# valgrind error (exit 99) fails the test through tap_rc.
+# $tap_rc.  Under SMMA_VALGRIND the program runs under valgrind (or not:
+# tap_vg_pick), and a valgrind error (exit 99) fails the test through
+# tap_rc.
 run_prog() {
     tap_tmp_out=${TMPDIR:-/tmp}/smma-tap-out.$$
     tap_tmp_err=${TMPDIR:-/tmp}/smma-tap-err.$$
+    tap_vg_pick "$@"
     # shellcheck disable=SC2086
-    $SMMA_VALGRIND "$@" >"$tap_tmp_out" 2>"$tap_tmp_err" </dev/null
+    $tap_vg "$@" >"$tap_tmp_out" 2>"$tap_tmp_err" </dev/null
     tap_rc=$?
     tap_out=$(cat "$tap_tmp_out")
     tap_err=$(cat "$tap_tmp_err")
     rm -f "$tap_tmp_out" "$tap_tmp_err"
-    if [ "$tap_rc" -eq 99 ] && [ -n "$SMMA_VALGRIND" ]; then
+    if [ "$tap_rc" -eq 99 ] && [ -n "$tap_vg" ]; then
         diag "valgrind reported errors running: $*"
         diag "$tap_err"
     fi
@@ -82,7 +135,9 @@ expect_err() {
     ee_desc=$1
     ee_needle=$2
     shift 2
+    tap_vg_kind=err
     run_prog "$prog" "$@"
+    tap_vg_kind=ok
     ee_lines=$(printf '%s\n' "$tap_err" | wc -l | tr -d ' ')
     ee_ok=1
     if [ "$tap_rc" -eq 2 ] && [ -z "$tap_out" ] && [ -n "$tap_err" ] && [ "$ee_lines" -eq 1 ]
@@ -101,6 +156,11 @@ expect_err() {
 }
 
 tap_done() {
+    if [ "$tap_vg_run" -ne "$tap_vg_all" ]; then
+        diag "sampled (TEST_SAMPLE=$tap_vg_k:$tap_vg_seed): $tap_vg_run of $tap_vg_all runs" \
+            "under valgrind, the first of each of $tap_vg_classes classes and one in" \
+            "$tap_vg_k of the rest by the seed; the others ran without it"
+    fi
     if [ -n "$tap_lazy" ]; then
         echo "1..$tap_count"
     elif [ "$tap_count" != "$tap_planned" ]; then

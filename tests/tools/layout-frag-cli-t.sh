@@ -84,8 +84,9 @@ expect_cell() {
 run_svg() {
     rs_out=$1
     shift
+    tap_vg_pick "$prog" "$@"
     # shellcheck disable=SC2086
-    $SMMA_VALGRIND "$prog" "$@" >"$rs_out" 2>"$work/err" </dev/null
+    $tap_vg "$prog" "$@" >"$rs_out" 2>"$work/err" </dev/null
     tap_rc=$?
 }
 

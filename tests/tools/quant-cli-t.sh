@@ -62,8 +62,9 @@ block 0 scale 0x7f 2^0 codes 38 40 44 7e"
 expect_out "quant mxfp8e4m3 cuda: scale 2^0, codes 1 2 3 448" \
     "$q_cuda" quant --format mxfp8e4m3 --profile cuda "$tmp/a.txt"
 # run_prog closes standard input, so this one runs directly.
+tap_vg_pick "$prog" quant
 # shellcheck disable=SC2086
-seen=$($SMMA_VALGRIND "$prog" quant --format mxfp8e4m3 - <"$tmp/a.txt")
+seen=$($tap_vg "$prog" quant --format mxfp8e4m3 - <"$tmp/a.txt")
 is "$q_cuda" "$seen" "quant reads standard input as -"
 
 printf '500 1\n' >"$tmp/b.txt"
