@@ -1,8 +1,8 @@
 /*
  * gpu/gemm.cu - smma_gpu_gemm and smma_gpu_info (softmma/gpu.h): checks the
- * problem against the rules of gpu/gemm_check.c with the real device's
- * compute capability and shared memory, then hands it to the kernel's
- * launcher.
+ * problem against the kernel table (gpu/kernels.h) with the real device's
+ * compute capability and shared memory, then hands it to the chosen
+ * kernel's launcher from the same table.
  */
 #include <cuda_runtime.h>
 
@@ -11,8 +11,7 @@
 #include <string.h>
 
 #include "gemm_internal.h"
-#include "sm80/sm80.h"
-#include "sm100/sm100.h"
+#include "kernels.h"
 #include "sm90/sm90.h"
 
 namespace {
@@ -102,8 +101,10 @@ smma_gpu_gemm_choose(const smma_gpu_gemm_args *x, smma_gpu_kernel *chosen, char 
         SMMA_GPU_STATUS_OK)
         return rc;
     /* AUTO's rules assume the sm_90a code is there; where this build has
-     * none for the device, the sm_80 kernels run, and the message says so. */
-    if (x->kernel == SMMA_GPU_AUTO && (*chosen == SMMA_GPU_SM90_V1 || *chosen == SMMA_GPU_SM90_V2)
+     * none for the device, the next kernel of the preference table runs,
+     * and the message says so. */
+    if (x->kernel == SMMA_GPU_AUTO && smma_gpu_kernel_row_of(*chosen) != NULL
+        && strcmp(smma_gpu_kernel_row_of(*chosen)->code, "sm_90a") == 0
         && smma_sm90_ready(why, sizeof(why)) != SMMA_GPU_STATUS_OK)
         return smma_gpu_gemm_check_ex(x, major, minor, smem, false, chosen, msg, len);
     return SMMA_GPU_STATUS_OK;
@@ -124,28 +125,16 @@ smma_gpu_gemm(const smma_gpu_gemm_args *x, char *msg, size_t len)
                             "C when c_fmt is fp32, the scales of a scaled operand)");
     if ((rc = smma_gpu_gemm_choose(x, &k, msg, len)) != SMMA_GPU_STATUS_OK)
         return rc;
-    switch (k) {
-    case SMMA_GPU_SM80_V1:
-        return smma_sm80_v1_launch(x, msg, len);
-    case SMMA_GPU_SM80_V2:
-        return smma_sm80_v2_launch(x, msg, len);
-    case SMMA_GPU_SM80_BS_V1:
-        return smma_sm80_bs_v1_launch(x, msg, len);
-    case SMMA_GPU_SM80_BS_LARGE:
-        return smma_sm80_bs_large_launch(x, msg, len);
-    case SMMA_GPU_SM80_BS_SMALL:
-        return smma_sm80_bs_small_launch(x, msg, len);
-    case SMMA_GPU_SM100_V1:
-    case SMMA_GPU_SM100_V2:
-        return smma_sm100_gemm(x, k, msg, len);
-    case SMMA_GPU_SM90_V1:
-    case SMMA_GPU_SM90_V2:
-    case SMMA_GPU_SM90_PROMOTE32:
-    case SMMA_GPU_SM90_BS:
-        return smma_sm90_gemm(x, k, msg, len);
-    default:
-        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s is not built",
-                            smma_gpu_kernel_name(k));
+    {
+        /* The chosen kernel's launcher, from the kernel table. */
+        const smma_gpu_kernel_row *r = smma_gpu_kernel_row_of(k);
+        smma_gpu_gemm_args y = *x;
+
+        if (r == NULL)
+            return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s is not built",
+                                smma_gpu_kernel_name(k));
+        y.kernel = k;
+        return r->launch(&y, msg, len);
     }
 }
 

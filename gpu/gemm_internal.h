@@ -1,7 +1,8 @@
 /*
- * gpu/gemm_internal.h - what the dispatcher (gpu/gemm.cu, gpu/nocuda.c) and
- * the rules of the kernels (gpu/gemm_check.c, gpu/gemm_check_bs.c) share.
- * Plain C.
+ * gpu/gemm_internal.h - what the dispatcher (gpu/gemm.cu, gpu/nocuda.c),
+ * the kernel table (gpu/kernels.h, gpu/gemm_check.c), the rules of the
+ * kernels (gpu/rules.c, gpu/sm80/check.c, gpu/sm90/check.c) and the
+ * launchers share.  Plain C.
  */
 #ifndef SOFTMMA_GPU_GEMM_INTERNAL_H
 #define SOFTMMA_GPU_GEMM_INTERNAL_H 1
@@ -29,6 +30,26 @@ int smma_gpu_msg(char *msg, size_t msg_len, int status, const char *fmt, ...)
 
 /* The shared memory a block may opt in to on a compute capability. */
 size_t smma_gpu_smem_optin(int major, int minor);
+
+/* Whether f is bf16 or fp16. */
+bool smma_gpu_is16(smma_format f);
+
+/* The rules every problem passes whatever the kernel (gpu/rules.c): the
+ * shape, m, n, k and the leading dimensions below 2^31 and large enough,
+ * C fp32 or absent, a kernel number in range. */
+int smma_gpu_check_common(const smma_gpu_gemm_args *x, char *msg, size_t msg_len);
+
+/* The rules every block-scaled kernel makes (gpu/rules.c): scales e8m0 or
+ * ue4m3; A quantized or bf16 and B quantized; A and B K-major; the linear
+ * or 128x4 scale layout; k and the leading dimension of an e2m1 operand
+ * even. */
+int smma_gpu_bs_common(const smma_gpu_gemm_args *x, char *msg, size_t msg_len);
+
+/* The rules of the fast block-scaled kernels, named kn in the message: a
+ * pair they are built for (smma_gpu_bs_pair_fast), k a multiple of 8, rows
+ * of A and B multiples of 16 bytes, A and B 16-byte aligned, lda and ldb
+ * below 2^24. */
+int smma_gpu_bs_fast(const smma_gpu_gemm_args *x, const char *kn, char *msg, size_t msg_len);
 
 /* The number of stages sm80-v2 runs with in smem bytes (0: it cannot). */
 size_t smma_gpu_v2_stages(size_t smem);
@@ -82,9 +103,10 @@ int smma_gpu_gemm_check_smem(const smma_gpu_gemm_args *x, int major, int minor, 
 int smma_gpu_gemm_check_ex(const smma_gpu_gemm_args *x, int major, int minor, size_t smem,
                            bool sm90a, smma_gpu_kernel *chosen, char *msg, size_t msg_len);
 
-/* Whether the fast block-scaled kernels (sm80-bs-large, sm80-bs-small) are
- * built for A x B in formats a and b, and the shared memory sm80-bs-large
- * needs for them (gpu/gemm_check_bs.c; the kernel checks it agrees). */
+/* Whether the fast block-scaled kernels (sm80-bs-large, sm80-bs-small,
+ * sm90-bs) are built for A x B in formats a and b (gpu/rules.c), and the
+ * shared memory sm80-bs-large needs for them (gpu/sm80/check.c; the
+ * kernel checks it agrees). */
 bool smma_gpu_bs_pair_fast(smma_format a, smma_format b);
 size_t smma_gpu_bs_large_smem(smma_format a, smma_format b);
 
@@ -102,14 +124,6 @@ size_t smma_gpu_bs_large_smem(smma_format a, smma_format b);
 size_t smma_gpu_bs_large_smem2(smma_format a, smma_format b);
 int smma_gpu_bs_large_choose(const char *knob, const smma_gpu_gemm_args *x, int *version,
                              char *msg, size_t msg_len);
-
-/* The rules and models of the block-scaled kernels (gpu/gemm_check_bs.c):
- * called for every problem that is not a 16-bit product without scales
- * (sm90a: whether the build holds sm_90a code, for AUTO on 9.0). */
-int smma_gpu_check_scaled(const smma_gpu_gemm_args *x, int major, int minor, size_t smem,
-                          bool sm90a, smma_gpu_kernel *chosen, char *msg, size_t msg_len);
-int smma_gpu_model_scaled(smma_gpu_kernel kernel, const smma_gemm_shape *s, int major,
-                          int minor, const char **model, char *msg, size_t msg_len);
 
 #ifdef __cplusplus
 }

@@ -1,12 +1,14 @@
 /*
  * gpu/nocuda.c - smma_gpu_gemm, smma_gpu_gemm_choose, smma_gpu_time_gemm, smma_gpu_info,
- * smma_gpu_bs_large_version, smma_sm90_ready and the device memory helpers in a build
- * without CUDA: they say so.  The rules (gpu/gemm_check.c) are built all
- * the same.
+ * smma_gpu_bs_large_version, smma_sm90_ready, the device memory helpers and the kernels'
+ * launchers in a build without CUDA: they say so.  The kernel table and the rules
+ * (gpu/kernels.h) are built all the same.
  */
 #include <config.h>
 
 #include "gemm_internal.h"
+#include "sm100/sm100.h"
+#include "sm80/sm80.h"
 #include "sm90/sm90.h"
 
 #define NO_CUDA "softmma was built without CUDA (configure found no working nvcc, or " \
@@ -101,5 +103,36 @@ smma_gpu_fill32(void *dst, uint32_t pattern, size_t bytes, char *msg, size_t len
 int
 smma_gpu_sync(char *msg, size_t len)
 {
+    return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_ENODEV, NO_CUDA);
+}
+
+/* The launchers the kernel table names (gpu/kernels.h). */
+
+#define NO_LAUNCH(name)                                                                 \
+    int name(const smma_gpu_gemm_args *x, char *msg, size_t len)                        \
+    {                                                                                   \
+        (void) x;                                                                       \
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_ENODEV, NO_CUDA);                 \
+    }
+
+NO_LAUNCH(smma_sm80_v1_launch)
+NO_LAUNCH(smma_sm80_v2_launch)
+NO_LAUNCH(smma_sm80_bs_v1_launch)
+NO_LAUNCH(smma_sm80_bs_large_launch)
+NO_LAUNCH(smma_sm80_bs_small_launch)
+
+int
+smma_sm90_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t len)
+{
+    (void) a;
+    (void) k;
+    return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_ENODEV, NO_CUDA);
+}
+
+int
+smma_sm100_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t len)
+{
+    (void) a;
+    (void) k;
     return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_ENODEV, NO_CUDA);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kernels.h"
 #include "options.h"
 
 static bool
@@ -74,8 +75,8 @@ gemm_args(const smma_gemm_shape *s, smma_gpu_kernel kernel, smma_gpu_gemm_args *
 static void
 representative(smma_gpu_kernel k, smma_gpu_gemm_args *x)
 {
-    bool bs = k != SMMA_GPU_SM80_V1 && k != SMMA_GPU_SM80_V2 && k != SMMA_GPU_SM90_V1
-              && k != SMMA_GPU_SM90_V2 && k != SMMA_GPU_AUTO;
+    const smma_gpu_kernel_row *r = smma_gpu_kernel_row_of(k);
+    bool bs = r != NULL && r->kind == SMMA_GPU_KIND_SCALED;
     smma_gemm_shape s;
 
     memset(&s, 0, sizeof(s));
@@ -91,24 +92,69 @@ representative(smma_gpu_kernel k, smma_gpu_gemm_args *x)
     gemm_args(&s, k, x);
 }
 
+/* softmma gpu --table: the kernel table and AUTO's preference table
+ * (gpu/kernels.h), which doc/kernels.md shows as they are. */
+static void
+print_tables(void)
+{
+    size_t i;
+    int k;
+
+    printf("| kernel | code | runs on | kind | file | what it is |\n");
+    printf("|---|---|---|---|---|---|\n");
+    for (k = SMMA_GPU_AUTO + 1; k < SMMA_GPU_KERNEL_COUNT; k++) {
+        const smma_gpu_kernel_row *r = smma_gpu_kernel_row_of((smma_gpu_kernel) k);
+
+        if (r != NULL)
+            printf("| `%s` | %s | %s | %s | `%s` | %s |\n", r->name, r->code, r->needs,
+                   r->kind == SMMA_GPU_KIND_16BIT ? "16-bit" : "block-scaled", r->file,
+                   r->summary);
+    }
+    printf("\n| place | kernel | auto | why |\n");
+    printf("|---|---|---|---|\n");
+    for (i = 0; i < smma_gpu_nprefs; i++)
+        printf("| %zu | `%s` | %s | %s |\n", i + 1, smma_gpu_kernel_name(smma_gpu_prefs[i].id),
+               smma_gpu_prefs[i].in_auto ? "yes" : "by its model", smma_gpu_prefs[i].why);
+}
+
 int
 cmd_gpu(int argc, char **argv)
 {
     static const char usage[] =
-        "Usage: softmma gpu\n\n"
+        "Usage: softmma gpu [--table]\n\n"
         "Prints device 0: its name, compute capability, multiprocessors, clocks,\n"
         "memory and the shared memory a block may opt in to; then, for every GPU\n"
         "kernel, whether it runs on this device and the numerics model it reproduces\n"
         "there bit for bit (for bf16 x bf16 with the 16-bit kernels, for mxfp8 with\n"
         "the block-scaled ones).  Without CUDA, a driver or a device it says why and\n"
-        "exits 2.\n";
+        "exits 2.\n\n"
+        "--table prints instead, on any machine, the kernel table (each kernel's code,\n"
+        "the devices it runs on, its kind, file and summary) and the preference\n"
+        "table auto walks, as Markdown (doc/kernels.md shows them).\n";
+    bool table = false;
+    const struct opt_spec specs[] = {
+        { "table", false, NULL, &table },
+        { NULL, false, NULL, NULL }
+    };
+    struct opt_result r;
     smma_gpu_device dev;
     char msg[512];
-    bool done;
-    int rc = opt_no_args(argc, argv, usage, &done), k;
+    int rc = opt_parse(argc, argv, specs, &r), k;
 
-    if (rc != CLI_OK || done)
+    if (rc == CLI_OK && r.help) {
+        fputs(usage, stdout);
+        opt_free(&r);
+        return CLI_OK;
+    }
+    if (rc == CLI_OK && r.npos > 0)
+        rc = cli_error("unexpected argument '%s'", r.pos[0]);
+    opt_free(&r);
+    if (rc != CLI_OK)
         return rc;
+    if (table) {
+        print_tables();
+        return CLI_OK;
+    }
     if (smma_gpu_info(&dev, msg, sizeof(msg)) != SMMA_GPU_STATUS_OK)
         return cli_error("no GPU: %s", msg);
     printf("device: %s\n", dev.name);

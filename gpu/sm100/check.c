@@ -1,7 +1,8 @@
 /*
- * gpu/sm100/check.c - which problems the sm_100 kernels accept, and their
- * plan (plan.h).  Plain C without CUDA, so that the rules and the plan are
- * tested on every machine (tests/sim/sm100-dry-t.c).
+ * gpu/sm100/check.c - which problems the sm_100 kernels accept, their plan
+ * (plan.h), and their rows in the kernel table (gpu/kernels.h).  Plain C
+ * without CUDA, so that the rules and the plan are tested on every machine
+ * (tests/sim/sm100-dry-t.c); it calls nothing else of gpu/.
  */
 #include <config.h>
 
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../kernels.h"
 #include "sm100.h"
 
 /* The tcgen05 codes (softmma/tcgen05.h), repeated here as numbers so that
@@ -312,3 +314,41 @@ smma_sm100_model(const smma_gemm_shape *s)
         return NULL;
     return "b200-fp8";
 }
+
+/* ---- the rows ---------------------------------------------------------------------------- */
+
+static int
+accepts(const smma_gpu_gemm_args *x, const smma_gpu_dev *dev, char *msg, size_t len)
+{
+    (void) dev;
+    return smma_sm100_check(x, x->kernel, msg, len);
+}
+
+static int
+model(const smma_gemm_shape *s, int major, int minor, const char **m, char *msg, size_t len)
+{
+    if (major != 10 || minor != 0 || smma_sm100_model(s) == NULL)
+        return refuse(msg, len, "sm100", "no model for %s x %s on compute capability %d.%d",
+                      smma_format_name(s->a_fmt), smma_format_name(s->b_fmt), major, minor);
+    *m = smma_sm100_model(s);
+    return SMMA_GPU_STATUS_OK;
+}
+
+static int
+launch(const smma_gpu_gemm_args *x, char *msg, size_t len)
+{
+    return smma_sm100_gemm(x, x->kernel, msg, len);
+}
+
+#define SM100_NEEDS "sm_100a", 10, 0, false, "10.0 (tcgen05, sm_100a)"
+
+const smma_gpu_kernel_row smma_sm100_rows[] = {
+    { SMMA_GPU_SM100_V1, "sm100-v1", "gpu/sm100/gemm_v1.cu", SM100_NEEDS,
+      SMMA_GPU_KIND_SCALED, "tcgen05 teaching kernel: MX and NVFP4 pairs of at most 8 bits",
+      accepts, model, launch },
+    { SMMA_GPU_SM100_V2, "sm100-v2", "gpu/sm100/gemm_v2.cu", SM100_NEEDS,
+      SMMA_GPU_KIND_SCALED, "tcgen05: TMA, warp-specialized, persistent",
+      accepts, model, launch },
+};
+
+const size_t smma_sm100_nrows = sizeof(smma_sm100_rows) / sizeof(smma_sm100_rows[0]);

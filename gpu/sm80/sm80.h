@@ -1,5 +1,5 @@
 /*
- * gpu/sm80/sm80.h - the launchers of the mma.sync kernels (gpu/sm80/*.cu),
+ * gpu/sm80/sm80.h - the launchers of the mma.sync kernels (the .cu files of gpu/sm80/),
  * called by the dispatcher (gpu/gemm.cu) once smma_gpu_gemm_check accepted
  * the problem.  Plain C declarations.
  *

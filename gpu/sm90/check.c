@@ -1,8 +1,9 @@
 /*
  * gpu/sm90/check.c - which problems the sm_90a kernels accept, their plan
- * (plan.h) and their tuning knobs.  Plain C without CUDA, so that the rules
- * and the plan are tested on every machine (tests/sim/sm90-dry-t.c,
- * tests/gpu/gemm-check-t.c).
+ * (plan.h), their tuning knobs, and their rows in the kernel table
+ * (gpu/kernels.h).  Plain C without CUDA, so that the rules and the plan
+ * are tested on every machine (tests/sim/sm90-dry-t.c,
+ * tests/gpu/gemm-check-t.c); it calls nothing of gpu/ above gpu/rules.c.
  */
 #include <config.h>
 
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "../gemm_internal.h"
+#include "../kernels.h"
 #include "sm90.h"
 
 /* Reads one knob: unset or empty leaves *v alone; otherwise a decimal
@@ -294,13 +296,25 @@ plan_bs(smma_sm90_plan *p, const smma_sm90_tune *t, const char *kn, char *msg, s
     return SMMA_GPU_STATUS_OK;
 }
 
+/* The name of sm90 kernel k ("sm90" for any other). */
+static const char *
+sm90_name(smma_gpu_kernel k)
+{
+    size_t i;
+
+    for (i = 0; i < smma_sm90_nrows; i++)
+        if (smma_sm90_rows[i].id == k)
+            return smma_sm90_rows[i].name;
+    return "sm90";
+}
+
 int
 smma_sm90_plan_init(smma_sm90_plan *p, const smma_gpu_gemm_args *a, smma_gpu_kernel k,
                     unsigned sms, const smma_sm90_tune *t, char *msg, size_t len)
 {
     static const smma_sm90_tune none = { 0, 0, 0, 0, 0, 0 };
     const smma_gemm_shape *s;
-    const char *kn = smma_gpu_kernel_name(k);
+    const char *kn = sm90_name(k);
     uint32_t esz, group, room, nq, epi, end;
     int rc;
 
@@ -469,3 +483,85 @@ smma_sm90_check(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_
 
     return smma_sm90_plan_init(&p, a, k, SMMA_SM90_DEFAULT_SMS, NULL, msg, len);
 }
+
+/* ---- the rows ---------------------------------------------------------------------------- */
+
+static int
+accepts(const smma_gpu_gemm_args *x, const smma_gpu_dev *dev, char *msg, size_t len)
+{
+    if (!dev->sm90a)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "%s: this build loaded no sm_90a "
+                            "code for the sm90 kernels", sm90_name(x->kernel));
+    return smma_sm90_check(x, x->kernel, msg, len);
+}
+
+/* wgmma.m64nNk16 with bf16 or fp16: the block-FMA model of the device,
+ * validated for wgmma on an H100 (softmma/gemm.h). */
+static int
+model_16bit(const smma_gemm_shape *s, int major, int minor, const char **model, char *msg,
+            size_t len)
+{
+    (void) major;
+    (void) minor;
+    if (smma_gpu_kind_of(s) != SMMA_GPU_KIND_16BIT || s->a_fmt != s->b_fmt)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "sm90-v1 and sm90-v2 compute "
+                            "bf16 x bf16 and fp16 x fp16 only");
+    *model = "h100-bf16";
+    return SMMA_GPU_STATUS_OK;
+}
+
+/* fp8 wgmma.m64n128k32 per 32-k block from zero, promoted in fp32
+ * (gemm_p32.cu). */
+static int
+model_p32(const smma_gemm_shape *s, int major, int minor, const char **model, char *msg,
+          size_t len)
+{
+    (void) major;
+    (void) minor;
+    if (s->scale_fmt != SMMA_E8M0 || s->vec != 32 || !smma_sm90_p32_pair(s->a_fmt, s->b_fmt))
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "sm90-promote32 computes the "
+                            "MX pairs only (MXFP8, MXFP6, MXFP4, MXFP8 x MXFP4 with e8m0 "
+                            "scales per 32)");
+    *model = "h100-fp8-promote32";
+    return SMMA_GPU_STATUS_OK;
+}
+
+/* Every element times its scale rounded to bf16, then the bf16 wgmma
+ * chain of sm90-v2 (gemm_bs.cu). */
+static int
+model_bs(const smma_gemm_shape *s, int major, int minor, const char **model, char *msg,
+         size_t len)
+{
+    (void) major;
+    (void) minor;
+    if (s->scale_fmt != SMMA_E8M0 && s->scale_fmt != SMMA_UE4M3)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "sm90-bs computes block-scaled "
+                            "products only");
+    *model = "bf16-upcast-h100";
+    return SMMA_GPU_STATUS_OK;
+}
+
+static int
+launch(const smma_gpu_gemm_args *x, char *msg, size_t len)
+{
+    return smma_sm90_gemm(x, x->kernel, msg, len);
+}
+
+#define SM90_NEEDS "sm_90a", 9, 0, false, "9.0 (wgmma, sm_90a)"
+
+const smma_gpu_kernel_row smma_sm90_rows[] = {
+    { SMMA_GPU_SM90_V1, "sm90-v1", "gpu/sm90/gemm_v1.cu", SM90_NEEDS, SMMA_GPU_KIND_16BIT,
+      "wgmma teaching kernel: bf16/fp16, one consumer warpgroup, TMA ring",
+      accepts, model_16bit, launch },
+    { SMMA_GPU_SM90_V2, "sm90-v2", "gpu/sm90/gemm_v2.cu", SM90_NEEDS, SMMA_GPU_KIND_16BIT,
+      "bf16/fp16: wgmma, TMA, warp-specialized, persistent clusters",
+      accepts, model_16bit, launch },
+    { SMMA_GPU_SM90_PROMOTE32, "sm90-promote32", "gpu/sm90/gemm_p32.cu", SM90_NEEDS,
+      SMMA_GPU_KIND_SCALED, "the MX pairs on fp8 wgmma, promoted into fp32 every 32 k",
+      accepts, model_p32, launch },
+    { SMMA_GPU_SM90_BS, "sm90-bs", "gpu/sm90/gemm_bs.cu", SM90_NEEDS, SMMA_GPU_KIND_SCALED,
+      "block-scaled pairs upcast to bf16 (a pass, then sm90-v2's chain)",
+      accepts, model_bs, launch },
+};
+
+const size_t smma_sm90_nrows = sizeof(smma_sm90_rows) / sizeof(smma_sm90_rows[0]);

@@ -13,6 +13,7 @@
 #include <softmma/gpu.h>
 
 #include "../../gpu/gemm_internal.h"
+#include "../../gpu/kernels.h"
 
 #include "tap/basic.h"
 
@@ -888,10 +889,57 @@ test_by_model(void)
     chooses(&x, 9, 0, SMMA_GPU_SM80_V1, "a named kernel does not read the model");
 }
 
+/* The kernel table: every kernel a row, found by its number, with a
+ * distinct name, a kind, a file, the functions; the preference table names
+ * every kernel once, and AUTO's places are of both kinds. */
+static void
+test_table(void)
+{
+    unsigned k, j, bad = 0, seen[SMMA_GPU_KERNEL_COUNT] = { 0 }, nauto[2] = { 0, 0 };
+    size_t i;
+
+    for (k = 1; k < SMMA_GPU_KERNEL_COUNT; k++) {
+        const smma_gpu_kernel_row *r = smma_gpu_kernel_row_of((smma_gpu_kernel) k);
+
+        if (r == NULL || r->id != (smma_gpu_kernel) k || r->name == NULL ||
+            r->file == NULL || r->code == NULL || r->needs == NULL || r->summary == NULL ||
+            r->accepts == NULL || r->model == NULL || r->launch == NULL ||
+            strncmp(r->file, "gpu/", 4) != 0 ||
+            strcmp(smma_gpu_kernel_name((smma_gpu_kernel) k), r->name) != 0) {
+            diag("kernel %u: row missing or incomplete", k);
+            bad++;
+            continue;
+        }
+        for (j = 1; j < k; j++)
+            bad += strcmp(smma_gpu_kernel_name((smma_gpu_kernel) j), r->name) == 0;
+    }
+    ok(bad == 0 && smma_gpu_kernel_row_of(SMMA_GPU_AUTO) == NULL
+       && smma_gpu_kernel_row_of(SMMA_GPU_KERNEL_COUNT) == NULL,
+       "every kernel is one row of the table, with its own name (%u bad)", bad);
+    for (bad = 0, i = 0; i < smma_gpu_nprefs; i++) {
+        const smma_gpu_kernel_row *r = smma_gpu_kernel_row_of(smma_gpu_prefs[i].id);
+
+        if (r == NULL || seen[r->id]++ != 0 || smma_gpu_prefs[i].why == NULL)
+            bad++;
+        else if (smma_gpu_prefs[i].in_auto)
+            nauto[r->kind]++;
+    }
+    ok(bad == 0 && smma_gpu_nprefs == SMMA_GPU_KERNEL_COUNT - 1 && nauto[0] > 0 && nauto[1] > 0,
+       "the preference table names every kernel once (%zu places, %u and %u for AUTO's two "
+       "kinds)", smma_gpu_nprefs, nauto[0], nauto[1]);
+    ok(smma_gpu_row_runs_on(smma_gpu_kernel_row_of(SMMA_GPU_SM80_V1), 12, 0)
+       && !smma_gpu_row_runs_on(smma_gpu_kernel_row_of(SMMA_GPU_SM80_V1), 7, 5)
+       && smma_gpu_row_runs_on(smma_gpu_kernel_row_of(SMMA_GPU_SM90_BS), 9, 0)
+       && !smma_gpu_row_runs_on(smma_gpu_kernel_row_of(SMMA_GPU_SM90_BS), 10, 0)
+       && !smma_gpu_row_runs_on(smma_gpu_kernel_row_of(SMMA_GPU_SM100_V2), 10, 3),
+       "sm_80 code runs on 8.0 and later, sm_90a on 9.0 alone, sm_100a on 10.0 alone");
+}
+
 int
 main(void)
 {
     plan_lazy();
+    test_table();
     test_names();
     test_choice();
     test_sm90();

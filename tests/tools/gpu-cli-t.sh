@@ -59,6 +59,19 @@ has "$tap_out" "  gpu " && [ "$tap_rc" -eq 0 ]
 ok $? "softmma --help lists the gpu command"
 expect_err "gpu takes no argument" "'extra'" gpu extra
 
+# ---------------------------------------------------------------- the kernel table
+
+run_prog "$prog" gpu --table
+[ "$tap_rc" -eq 0 ] && [ -z "$tap_err" ] &&
+    has "$tap_out" '| `sm90-bs` | sm_90a | 9.0 (wgmma, sm_90a) | block-scaled |' &&
+    has "$tap_out" '| 1 | `sm100-v2` | yes |'
+ok $? "gpu --table prints the kernel and preference tables, on any machine"
+table=$tap_out
+doc=$(awk '/^<!-- softmma gpu --table: end -->$/ { f = 0 } f { print }
+           /^<!-- softmma gpu --table: begin -->$/ { f = 1 }' "$SMMA_SRCDIR/doc/kernels.md")
+is "$table" "$doc" "doc/kernels.md shows softmma gpu --table as the program prints it"
+expect_err "gpu --table takes no argument either" "'x'" gpu --table x
+
 # ---------------------------------------------------------------- arguments
 #
 # Refused before any device is looked for: the same on every machine.
