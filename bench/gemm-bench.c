@@ -19,7 +19,7 @@
  *     bench/gemm-bench [--reps N] [--warmup N] [--kernels sm80-v2,sm80-v1]
  *                      [--shapes square,llm] [--d bf16|fp32] [--b kmajor|nmajor]
  *                      [--passes N]
- *     bench/gemm-bench --formats mxfp8,nvfp4,...|all [--shapes large,llm,mid,small]
+ *     bench/gemm-bench --formats mxfp8,nvfp4,...|all [--shapes large,llm,mid,small,mixed]
  *     bench/gemm-bench --ceilings
  * --passes N goes over the 16-bit shapes N times in one process, each time
  * with operands allocated anew (whether a figure follows the process or
@@ -29,9 +29,10 @@
  * 14336 (set "llm"), at M from 32 to 2048 x 8192 x 8192 and at 8192 x {256,
  * 1024} x 8192 (set "mid"),
  * and sm80-bs-small at M in {1, 4, 16} x (N, K) in
- * {(8192, 8192), (28672, 8192), (8192, 28672)} with the bytes moved per
- * second (A, B, their scales, D) beside the device-to-device copy bandwidth
- * and, at M = 1, cuBLAS bf16's time for the same shape.  Every block-scaled
+ * {(8192, 8192), (28672, 8192), (8192, 28672)} (set "small") with the bytes
+ * moved per second (A, B, their scales, D) beside the device-to-device copy
+ * bandwidth and cuBLAS bf16's time for the same shape; and sm90-mixed at M
+ * in {1, 2, 4, ..., 512} on those (N, K) (set "mixed", bench_mixed).  Every block-scaled
  * line also gives "read": the time of a kernel that only reads the same
  * operands (bench_read, the same rotating copies) as a percentage of the
  * kernel's, the share of the memory-bound ceiling at that size that the
@@ -172,6 +173,9 @@ run_read(void *vctx, int iter)
 /* Appended to the kernel's name in a line ("+pass": the conversion pass of
  * sm90-bs and sm90-promote32 forced). */
 static const char *bs_tag = "";
+/* The last bench_bs_one's median and that of its read-only kernel, in ms
+ * (0 where either failed). */
+static double last_ms, last_read_ms;
 
 /* One shape of one pair with one kernel; prints a line.  cb_ms is cuBLAS
  * bf16's time for the same shape (0: not timed). */
@@ -241,10 +245,13 @@ bench_bs_one(const struct bs_pair *pr, size_t m, size_t n, size_t k, smma_gpu_ke
         fprintf(stderr, "gemm-bench: the read-only kernel failed (%s); read prints -\n", msg);
         rd = 0;
     }
+    last_ms = 0;
+    last_read_ms = rd;
     if (bench_time(run_bs, &r, warmup, reps, &med, &mn, msg, sizeof(msg)) != 0) {
         printf("%-16s %6zux%6zux%6zu %-14s%-6s failed: %s\n", pr->name, m, n, k,
                smma_gpu_kernel_name(kernel), bs_tag, msg);
     } else {
+        last_ms = med;
         bench_clocks clk;
         char read[16];
 
@@ -298,6 +305,50 @@ bench_sm90(const struct bs_pair *pr, size_t m, size_t n, size_t k, smma_gpu_kern
 /* cuBLAS bf16 on the shape (A, B bf16, rotating copies), in ms. */
 static double
 cublas_ms(size_t m, size_t n, size_t k, int warmup, int reps);
+
+/* The shapes of LLM decoding and small prefill (set "mixed"): M in {1,
+ * 2, 4, ..., 512} x (N, K) in {(8192, 8192), (28672, 8192), (8192,
+ * 28672)}: sm90-mixed, sm80-bs-small where M <= 16 and sm90-bs where
+ * M >= 32, beside cuBLAS bf16 at every shape; then for sm90-mixed one
+ * line a shape, "<pair> M=<m> N=<n> K=<k>: <r>x cuBLAS bf16, <p>% of read
+ * (<card>)", the form of the record (bench/sm90-kernels.md). */
+static void
+bench_mixed(const struct bs_pair *pr, int warmup, int reps, double ceiling, double copy)
+{
+    static const size_t ms[] = { 1, 2, 4, 8, 16, 32, 64, 128, 256, 512 };
+    static const size_t nk[][2] = { { 8192, 8192 }, { 28672, 8192 }, { 8192, 28672 } };
+    char lines[sizeof(ms) / sizeof(ms[0]) * 3][320];
+    smma_gpu_device dev;
+    char msg[256];
+    size_t si, mi, nl = 0;
+
+    if (smma_gpu_info(&dev, msg, sizeof(msg)) != SMMA_GPU_STATUS_OK)
+        snprintf(dev.name, sizeof(dev.name), "?");
+    for (si = 0; si < 3; si++)
+        for (mi = 0; mi < sizeof(ms) / sizeof(ms[0]); mi++) {
+            size_t m = ms[mi], n = nk[si][0], k = nk[si][1];
+            double cb = cublas_ms(m, n, k, warmup, reps), t, rd;
+
+            bench_bs_one(pr, m, n, k, SMMA_GPU_SM90_MIXED, warmup, reps, ceiling, copy, cb);
+            t = last_ms;
+            rd = last_read_ms;
+            if (m <= 16)
+                bench_bs_one(pr, m, n, k, SMMA_GPU_SM80_BS_SMALL, warmup, reps, ceiling, copy,
+                             cb);
+            else
+                bench_bs_one(pr, m, n, k, SMMA_GPU_SM90_BS, warmup, reps, ceiling, copy, cb);
+            if (t > 0 && cb > 0 && rd > 0)
+                snprintf(lines[nl++], sizeof(lines[0]), "%s M=%zu N=%zu K=%zu: %.2fx cuBLAS "
+                         "bf16, %.0f%% of read (%s)", pr->name, m, n, k, cb / t, 100 * rd / t,
+                         dev.name);
+            else
+                snprintf(lines[nl++], sizeof(lines[0]), "%s M=%zu N=%zu K=%zu: not measured "
+                         "(%s failed)", pr->name, m, n, k, t <= 0 ? "sm90-mixed"
+                         : cb <= 0 ? "cuBLAS" : "the read-only kernel");
+        }
+    for (si = 0; si < nl; si++)
+        printf("RECORD %s\n", lines[si]);
+}
 
 static void
 bench_formats(const char *formats, const char *sets, int warmup, int reps, double ceiling)
@@ -369,9 +420,10 @@ bench_formats(const char *formats, const char *sets, int warmup, int reps, doubl
             for (si = 0; si < sizeof(small) / sizeof(small[0]); si++)
                 bench_bs_one(&bs_pairs[pi], small[si][0], small[si][1], small[si][2],
                              SMMA_GPU_SM80_BS_SMALL, warmup, reps, ceiling, copy,
-                             small[si][0] == 1 ? cublas_ms(small[si][0], small[si][1],
-                                                           small[si][2], warmup, reps)
-                                               : 0);
+                             cublas_ms(small[si][0], small[si][1], small[si][2], warmup,
+                                       reps));
+        if (listed(sets, "mixed"))
+            bench_mixed(&bs_pairs[pi], warmup, reps, ceiling, copy);
     }
 }
 

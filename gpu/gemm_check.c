@@ -86,6 +86,8 @@ const smma_gpu_pref smma_gpu_prefs[] = {
       "N = K = 8192 on an H200, where sm90-bs takes 0.18 ms at m = 32" },
     { SMMA_GPU_SM90_BS, true, "compute capability 9.0 with sm_90a code: a conversion pass and "
       "wgmma, 1.15-2.6x sm80-bs-large from m = 32 to 8192^3 on an H200" },
+    { SMMA_GPU_SM90_MIXED, false, "not chosen by AUTO until measured against the others "
+      "on a GPU; runs by name" },
     { SMMA_GPU_SM80_BS_LARGE, true, "mma.sync with converter warps, where the device's shared "
       "memory holds its ring" },
     { SMMA_GPU_SM80_BS_V1, true, "the teaching block-scaled kernel takes every pair" },

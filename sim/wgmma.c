@@ -296,8 +296,7 @@ smma_wgmma_coord(const smma_wgmma_frag *f, unsigned thread, unsigned reg, unsign
     i = reg * f->elems + elem;
     switch (f->elem_bits) {
     case 16:
-        *row = 16 * w + group + 8 * ((i >> 1) & 1);
-        *col = 2 * tig + (i & 1) + 8 * (i >> 2);
+        smma_wgmma_a16_cell(thread, reg, elem, row, col);
         break;
     case 8:
         *row = 16 * w + group + 8 * ((i >> 2) & 1);

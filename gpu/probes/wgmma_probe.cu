@@ -56,20 +56,23 @@ __host__ __device__ constexpr unsigned
 wg_n(int i)
 {
     return i == SMMA_GPU_WGMMA_M64N64K16_BF16 || i == SMMA_GPU_WGMMA_M64N64K32_E4M3_E4M3 ? 64
-                                                                                         : 8;
+           : i == SMMA_GPU_WGMMA_M64N16K16_BF16 ? 16 : i == SMMA_GPU_WGMMA_M64N32K16_BF16 ? 32
+           : i == SMMA_GPU_WGMMA_M64N128K16_BF16 ? 128
+           : i == SMMA_GPU_WGMMA_M64N256K16_BF16 ? 256 : 8;
 }
 
 __host__ __device__ constexpr bool
 wg_half(int i)
 {
     return i == SMMA_GPU_WGMMA_M64N8K16_BF16 || i == SMMA_GPU_WGMMA_M64N8K16_F16 ||
-           i == SMMA_GPU_WGMMA_M64N64K16_BF16;
+           i == SMMA_GPU_WGMMA_M64N64K16_BF16 || i >= SMMA_GPU_WGMMA_M64N16K16_BF16;
 }
 
 static const char *const wg_names[SMMA_GPU_WGMMA_COUNT] = {
     "wgmma.m64n8k16.bf16",       "wgmma.m64n8k16.f16",        "wgmma.m64n8k32.e4m3.e4m3",
     "wgmma.m64n8k32.e4m3.e5m2",  "wgmma.m64n8k32.e5m2.e4m3",  "wgmma.m64n8k32.e5m2.e5m2",
-    "wgmma.m64n64k16.bf16",      "wgmma.m64n64k32.e4m3.e4m3",
+    "wgmma.m64n64k16.bf16",      "wgmma.m64n64k32.e4m3.e4m3", "wgmma.m64n16k16.bf16",
+    "wgmma.m64n32k16.bf16",      "wgmma.m64n128k16.bf16",     "wgmma.m64n256k16.bf16",
 };
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -124,6 +127,104 @@ static const char *const wg_names[SMMA_GPU_WGMMA_COUNT] = {
                         WG_N64_D ", {%32, %33, %34, %35}, %36, p, %38, %39", "%37")       \
                  : WG_N64_OUT : WG_N64_IN : "memory")
 
+/* The bf16 wgmma of the other N that sm90-mixed issues with A from
+ * registers (its X rows). */
+/* N = 16: d %0-%7, a %8-%11, desc %12, scale-d %13, imm-scale-a %14, -b
+ * %15, imm-trans-b %16. */
+#define WG_N16_D "{" \
+    "%0, %1, %2, %3, %4, %5, %6, %7" \
+    "}"
+#define WG_N16_OUT \
+    "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), \
+    "+f"(d[6]), "+f"(d[7])
+#define WG_N16_HALF(T) \
+    asm volatile(WG_ASM("m64n16k16.f32." T, \
+                        WG_N16_D ", {%8, %9, %10, %11}, %12, p, %14, %15, %16", "%13") \
+                 : WG_N16_OUT : WG_N8_IN, "n"(TB) : "memory")
+
+/* N = 32: d %0-%15, a %16-%19, desc %20, scale-d %21, imm-scale-a %22, -b
+ * %23, imm-trans-b %24. */
+#define WG_N32_D "{" \
+    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15" \
+    "}"
+#define WG_N32_OUT \
+    "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), \
+    "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), \
+    "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+#define WG_N32_HALF(T) \
+    asm volatile(WG_ASM("m64n32k16.f32." T, \
+                        WG_N32_D ", {%16, %17, %18, %19}, %20, p, %22, %23, %24", "%21") \
+                 : WG_N32_OUT : WG_N8_IN, "n"(TB) : "memory")
+
+/* N = 128: d %0-%63, a %64-%67, desc %68, scale-d %69, imm-scale-a %70, -b
+ * %71, imm-trans-b %72. */
+#define WG_N128_D "{" \
+    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, " \
+    "%30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, " \
+    "%44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, " \
+    "%58, %59, %60, %61, %62, %63" \
+    "}"
+#define WG_N128_OUT \
+    "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), \
+    "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), \
+    "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), \
+    "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+    "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), \
+    "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), \
+    "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), \
+    "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+    "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), \
+    "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), \
+    "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+#define WG_N128_HALF(T) \
+    asm volatile(WG_ASM("m64n128k16.f32." T, \
+                        WG_N128_D ", {%64, %65, %66, %67}, %68, p, %70, %71, %72", "%69") \
+                 : WG_N128_OUT : WG_N8_IN, "n"(TB) : "memory")
+
+/* N = 256: d %0-%127, a %128-%131, desc %132, scale-d %133, imm-scale-a %134, -b
+ * %135, imm-trans-b %136. */
+#define WG_N256_D "{" \
+    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, " \
+    "%30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, " \
+    "%44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, " \
+    "%58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, " \
+    "%72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, " \
+    "%86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, " \
+    "%100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
+    "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, " \
+    "%124, %125, %126, %127" \
+    "}"
+#define WG_N256_OUT \
+    "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), \
+    "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), \
+    "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), \
+    "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+    "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), \
+    "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), \
+    "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), \
+    "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+    "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), \
+    "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), \
+    "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), \
+    "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), \
+    "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), \
+    "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), \
+    "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), \
+    "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), \
+    "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), \
+    "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), \
+    "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), \
+    "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), \
+    "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), \
+    "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), \
+    "+f"(d[126]), "+f"(d[127])
+#define WG_N256_HALF(T) \
+    asm volatile(WG_ASM("m64n256k16.f32." T, \
+                        WG_N256_D ", {%128, %129, %130, %131}, %132, p, %134, %135, %136", "%133") \
+                 : WG_N256_OUT : WG_N8_IN, "n"(TB) : "memory")
+
 /* One wgmma of instruction I with imm-scale-a SA, imm-scale-b SB and
  * imm-trans-b TB on d (N/2 accumulators), a (4 registers) and the B
  * descriptor; scale_d is the predicate's value. */
@@ -147,6 +248,14 @@ wg_mma(float *d, const uint32_t *a, uint64_t desc, int scale_d)
         WG_N64_HALF("bf16.bf16");
     else if constexpr (I == SMMA_GPU_WGMMA_M64N64K32_E4M3_E4M3)
         WG_N64_FP8("e4m3.e4m3");
+    else if constexpr (I == SMMA_GPU_WGMMA_M64N16K16_BF16)
+        WG_N16_HALF("bf16.bf16");
+    else if constexpr (I == SMMA_GPU_WGMMA_M64N32K16_BF16)
+        WG_N32_HALF("bf16.bf16");
+    else if constexpr (I == SMMA_GPU_WGMMA_M64N128K16_BF16)
+        WG_N128_HALF("bf16.bf16");
+    else if constexpr (I == SMMA_GPU_WGMMA_M64N256K16_BF16)
+        WG_N256_HALF("bf16.bf16");
 }
 
 #endif /* __CUDA_ARCH_FEAT_SM90_ALL */
@@ -244,6 +353,14 @@ pick(int instr, unsigned flags)
         return pick_flags<SMMA_GPU_WGMMA_M64N8K32_E5M2_E5M2>(flags);
     case SMMA_GPU_WGMMA_M64N64K16_BF16:
         return pick_flags<SMMA_GPU_WGMMA_M64N64K16_BF16>(flags);
+    case SMMA_GPU_WGMMA_M64N16K16_BF16:
+        return pick_flags<SMMA_GPU_WGMMA_M64N16K16_BF16>(flags);
+    case SMMA_GPU_WGMMA_M64N32K16_BF16:
+        return pick_flags<SMMA_GPU_WGMMA_M64N32K16_BF16>(flags);
+    case SMMA_GPU_WGMMA_M64N128K16_BF16:
+        return pick_flags<SMMA_GPU_WGMMA_M64N128K16_BF16>(flags);
+    case SMMA_GPU_WGMMA_M64N256K16_BF16:
+        return pick_flags<SMMA_GPU_WGMMA_M64N256K16_BF16>(flags);
     default:
         return pick_flags<SMMA_GPU_WGMMA_M64N64K32_E4M3_E4M3>(flags);
     }

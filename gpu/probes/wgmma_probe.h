@@ -25,7 +25,8 @@ extern "C" {
  *   ...m64n8k16.f32.f16.f16
  *   ...m64n8k32.f32.{e4m3,e5m2}.{e4m3,e5m2}                 (4 combinations)
  *   ...m64n64k16.f32.bf16.bf16                               (N 64, 32 D registers)
- *   ...m64n64k32.f32.e4m3.e4m3 */
+ *   ...m64n64k32.f32.e4m3.e4m3
+ *   ...m64n{16,32,128,256}k16.f32.bf16.bf16                  (sm90-mixed's other N) */
 enum {
     SMMA_GPU_WGMMA_M64N8K16_BF16 = 0,
     SMMA_GPU_WGMMA_M64N8K16_F16,
@@ -35,6 +36,10 @@ enum {
     SMMA_GPU_WGMMA_M64N8K32_E5M2_E5M2,
     SMMA_GPU_WGMMA_M64N64K16_BF16,
     SMMA_GPU_WGMMA_M64N64K32_E4M3_E4M3,
+    SMMA_GPU_WGMMA_M64N16K16_BF16,      /* sm90-mixed's other N, A from registers */
+    SMMA_GPU_WGMMA_M64N32K16_BF16,
+    SMMA_GPU_WGMMA_M64N128K16_BF16,
+    SMMA_GPU_WGMMA_M64N256K16_BF16,
     SMMA_GPU_WGMMA_COUNT
 };
 
@@ -49,7 +54,7 @@ enum {
 /* The largest B image per case, in bytes. */
 #define SMMA_GPU_WGMMA_SMEM_MAX 16384
 
-/* N of an instruction (8 or 64), or 0 when instr is unknown. */
+/* N of an instruction (8 to 256), or 0 when instr is unknown. */
 unsigned smma_gpu_wgmma_n(int instr);
 
 /* The simulator's name of an instruction ("wgmma.m64n8k16.bf16",

@@ -296,6 +296,159 @@ plan_bs(smma_sm90_plan *p, const smma_sm90_tune *t, const char *kn, char *msg, s
     return SMMA_GPU_STATUS_OK;
 }
 
+static const char *sm90_name(smma_gpu_kernel k);
+
+/* The plan of sm90-mixed (version 5): D^T = W X^T, W the caller's B
+ * (block-scaled, converted in registers), X its A (bf16). */
+static int
+plan_mixed(smma_sm90_plan *p, const smma_gpu_gemm_args *a, unsigned sms,
+           const smma_sm90_tune *t, char *msg, size_t len)
+{
+    const char *kn = "sm90-mixed";
+    const smma_gemm_shape *s = &a->shape;
+    smma_error err;
+    uint32_t room, nq, xbytes;
+
+    if (smma_gemm_shape_check(s, &err) != SMMA_OK)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: %s", kn, err.msg);
+    if (s->m > INT32_MAX || s->n > INT32_MAX || s->k > INT32_MAX)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: m, n and k must be below "
+                            "2^31", kn);
+    if (s->scale_fmt != SMMA_E8M0 && s->scale_fmt != SMMA_UE4M3)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s computes block-scaled "
+                            "products (e8m0 or ue4m3 scales), not %s x %s without scales", kn,
+                            smma_format_name(s->a_fmt), smma_format_name(s->b_fmt));
+    if (!smma_gpu_bs_pair_fast(s->a_fmt, s->b_fmt))
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: %s x %s is not built (it "
+                            "takes the pairs of sm80-bs-large)", kn, smma_format_name(s->a_fmt),
+                            smma_format_name(s->b_fmt));
+    if (s->scale_fmt == SMMA_UE4M3 && (s->a_fmt != SMMA_E2M1 || s->b_fmt != SMMA_E2M1))
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: ue4m3 scales are built for "
+                            "e2m1 x e2m1 (NVFP4) only, not %s x %s", kn,
+                            smma_format_name(s->a_fmt), smma_format_name(s->b_fmt));
+    if (s->a_fmt != SMMA_BF16)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: A (the activations) must be "
+                            "bf16 (bf16 x MXFP4, bf16 x MXFP8), not %s", kn,
+                            smma_format_name(s->a_fmt));
+    if (!a->a_kmajor || !a->b_kmajor)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: A and B must be K-major "
+                            "(the scales run along K)", kn);
+    if (a->scale_layout != SMMA_SL_LINEAR && a->scale_layout != SMMA_SL_128X4)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: scales must be in the linear "
+                            "or the 128x4 layout, not %s", kn,
+                            smma_scale_layout_name(a->scale_layout));
+    if (s->b_fmt == SMMA_E2M1 && (s->k % 2 != 0 || a->ldb % 2 != 0))
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: e2m1 operands come two "
+                            "codes per byte: k and the leading dimension must be even", kn);
+    if (s->c_fmt != SMMA_NONE && s->c_fmt != SMMA_FP32)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: C must be fp32 or absent, "
+                            "not %s", kn, smma_format_name(s->c_fmt));
+    if (s->d_fmt != SMMA_FP32 && s->d_fmt != SMMA_BF16 && s->d_fmt != SMMA_FP16)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: D must be fp32, bf16 or "
+                            "fp16, not %s", kn, smma_format_name(s->d_fmt));
+    if (a->lda < s->k || a->ldb < s->k || a->ldd < s->n
+        || (s->c_fmt != SMMA_NONE && a->ldc < s->n))
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: a leading dimension is "
+                            "shorter than its row (lda %zu, ldb %zu, ldc %zu, ldd %zu)", kn,
+                            a->lda, a->ldb, a->ldc, a->ldd);
+    if (a->lda > INT32_MAX || a->ldb > INT32_MAX || a->ldc > INT32_MAX || a->ldd > INT32_MAX)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: leading dimensions must be "
+                            "below 2^31", kn);
+    if (a->lda % 8 != 0 || a->ldb * smma_sm90_fmt_bits(s->b_fmt) % 128 != 0)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: TMA reads rows at 16-byte "
+                            "aligned addresses: lda = %zu and ldb = %zu must be multiples of "
+                            "8 and %u", kn, a->lda, a->ldb, 128 / smma_sm90_fmt_bits(s->b_fmt));
+    if ((uintptr_t) a->a % 16 != 0 || (uintptr_t) a->b % 16 != 0)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: TMA needs A and B at "
+                            "16-byte aligned addresses", kn);
+
+    memset(p, 0, sizeof(*p));
+    p->version = 5;
+    p->w_is_b = 1;
+    /* The plan's A is W (the caller's B: n rows), its B is X (the caller's
+     * A: m rows). */
+    p->m = (uint32_t) s->n;
+    p->n = (uint32_t) s->m;
+    p->k = (uint32_t) s->k;
+    p->a_fmt = s->b_fmt;
+    p->b_fmt = SMMA_BF16;
+    p->a_ld = a->ldb;
+    p->b_ld = a->lda;
+    p->ebytes = 2;
+    p->bk = 64;
+    p->kq = p->bk / 64;
+    p->ra = p->bk * smma_sm90_fmt_bits(p->a_fmt) / 8;
+    p->sf_fmt = s->scale_fmt;
+    p->vshift = s->vec == 16 ? 4 : 5;
+    p->sf_128x4 = a->scale_layout == SMMA_SL_128X4;
+    p->kb_cols = (uint32_t) ((s->k + s->vec - 1) / s->vec);
+    p->kb_pad = (p->kb_cols + 3) / 4 * 4;
+
+    /* The tile: 64 rows of W (one consumer warpgroup) by the X rows the
+     * smallest wgmma N of 8, 16, 32, 64, 128, 256 holds (256 a tile past
+     * that). */
+    p->wgs = 1;
+    p->bm = 64;
+    if (t->bn != 0)
+        p->bn = t->bn;
+    else
+        for (p->bn = 8; p->bn < 256 && p->bn < p->n; p->bn *= 2)
+            ;
+    if (p->bn != 8 && p->bn != 16 && p->bn != 32 && p->bn != 64 && p->bn != 128
+        && p->bn != 256)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: a tile of %u rows of X is "
+                            "not 8, 16, 32, 64, 128 or 256", kn, p->bn);
+    p->pipe.kiters = (p->k + p->bk - 1) / p->bk;
+    p->pipe.tiles_m = (p->m + p->bm - 1) / p->bm;
+    p->pipe.tiles_n = (p->n + p->bn - 1) / p->bn;
+    p->pipe.cluster = t->cluster != 0 ? t->cluster
+                      : p->pipe.tiles_m >= 2 && p->bn >= 16 ? 2 : 1;
+    if (p->pipe.cluster != 1 && p->pipe.cluster != 2)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: clusters of %u CTAs (1 or "
+                            "2)", kn, p->pipe.cluster);
+    if (p->bn / p->pipe.cluster < 8)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: a tile of %u rows of X "
+                            "cannot be shared by %u CTAs (8 rows each at least)", kn, p->bn,
+                            p->pipe.cluster);
+    p->pipe.group = t->group != 0 ? t->group : 1;
+    p->b_rows = p->bn / p->pipe.cluster;
+
+    /* Shared memory: per stage W's rows as stored, then X's atoms; the
+     * barriers; D is stored from the registers. */
+    p->off_ra = 0;
+    xbytes = p->kq * p->bn * SMMA_SM90_ROWB;
+    p->off_b = (p->bm * p->ra + 1023) / 1024 * 1024;
+    p->pipe.stage_bytes = (p->off_b + xbytes + 1023) / 1024 * 1024;
+    p->pipe.stage_tx = p->bm * p->ra + xbytes;
+    /* Each of the SMMA_SM90_MX_CTAS(bn) CTAs of an SM takes its share of the
+     * SM's shared memory (1 KB of it reserved a CTA). */
+    room = (SMMA_SM90_SMEM_LIMIT + 1024) / SMMA_SM90_MX_CTAS(p->bn) - 2048
+           - SMMA_SM90_BAR_BYTES;
+    p->pipe.stages = t->stages != 0 ? t->stages
+                     : room / p->pipe.stage_bytes > 8 ? 8 : room / p->pipe.stage_bytes;
+    if (p->pipe.stages < 2 || p->pipe.stages > 8 || p->pipe.stages * p->pipe.stage_bytes > room)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: %u stages of %u bytes do "
+                            "not fit in %u bytes of shared memory", kn, p->pipe.stages,
+                            p->pipe.stage_bytes, room);
+    p->pipe.off_bar = p->pipe.stages * p->pipe.stage_bytes;
+    p->smem_bytes = p->pipe.off_bar + SMMA_SM90_BAR_BYTES + 1024;
+
+    /* Persistent clusters, SMMA_SM90_MX_CTAS(bn) CTAs an SM. */
+    nq = (sms == 0 ? 1 : sms) * SMMA_SM90_MX_CTAS(p->bn) / p->pipe.cluster;
+    if (nq > smma_pipe_units(&p->pipe))
+        nq = smma_pipe_units(&p->pipe);
+    p->pipe.grid = (nq == 0 ? 1 : nq) * p->pipe.cluster;
+
+    p->c_kind = kind_of(s->c_fmt);
+    p->d_kind = kind_of(s->d_fmt);
+    p->c_ld = a->ldc;
+    p->d_ld = a->ldd;
+    p->has_alpha = s->has_alpha;
+    p->alpha = s->alpha;
+    p->epi_tma = 0;
+    return SMMA_GPU_STATUS_OK;
+}
+
 /* The name of sm90 kernel k ("sm90" for any other). */
 static const char *
 sm90_name(smma_gpu_kernel k)
@@ -319,13 +472,15 @@ smma_sm90_plan_init(smma_sm90_plan *p, const smma_gpu_gemm_args *a, smma_gpu_ker
     int rc;
 
     if (k != SMMA_GPU_SM90_V1 && k != SMMA_GPU_SM90_V2 && k != SMMA_GPU_SM90_PROMOTE32
-        && k != SMMA_GPU_SM90_BS)
+        && k != SMMA_GPU_SM90_BS && k != SMMA_GPU_SM90_MIXED)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "sm90: kernel %d is not sm90-v1, "
-                            "sm90-v2, sm90-promote32 or sm90-bs", (int) k);
+                            "sm90-v2, sm90-promote32, sm90-bs or sm90-mixed", (int) k);
     if (a == NULL || p == NULL)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: no problem given", kn);
     if (t == NULL)
         t = &none;
+    if (k == SMMA_GPU_SM90_MIXED)
+        return plan_mixed(p, a, sms, t, msg, len);
     if ((rc = check_problem(a, k, kn, msg, len)) != SMMA_GPU_STATUS_OK)
         return rc;
     s = &a->shape;
@@ -526,8 +681,9 @@ model_p32(const smma_gemm_shape *s, int major, int minor, const char **model, ch
     return SMMA_GPU_STATUS_OK;
 }
 
-/* Every element times its scale rounded to bf16, then the bf16 wgmma
- * chain of sm90-v2 (gemm_bs.cu). */
+/* Every element times its scale rounded to bf16, then a bf16 wgmma chain:
+ * sm90-v2's after sm90-bs's pass (gemm_bs.cu), or sm90-mixed's with the
+ * converted operand as A (gemm_mixed.cu). */
 static int
 model_bs(const smma_gemm_shape *s, int major, int minor, const char **model, char *msg,
          size_t len)
@@ -535,8 +691,8 @@ model_bs(const smma_gemm_shape *s, int major, int minor, const char **model, cha
     (void) major;
     (void) minor;
     if (s->scale_fmt != SMMA_E8M0 && s->scale_fmt != SMMA_UE4M3)
-        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "sm90-bs computes block-scaled "
-                            "products only");
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EARCH, "sm90-bs and sm90-mixed compute "
+                            "block-scaled products only");
     *model = "bf16-upcast-h100";
     return SMMA_GPU_STATUS_OK;
 }
@@ -562,6 +718,9 @@ const smma_gpu_kernel_row smma_sm90_rows[] = {
     { SMMA_GPU_SM90_BS, "sm90-bs", "gpu/sm90/gemm_bs.cu", SM90_NEEDS, SMMA_GPU_KIND_SCALED,
       "block-scaled pairs upcast to bf16 (a pass, then sm90-v2's chain)",
       accepts, model_bs, launch },
+    { SMMA_GPU_SM90_MIXED, "sm90-mixed", "gpu/sm90/gemm_mixed.cu", SM90_NEEDS,
+      SMMA_GPU_KIND_SCALED, "small M: the block-scaled operand streamed once, converted in "
+      "registers as wgmma's A", accepts, model_bs, launch },
 };
 
 const size_t smma_sm90_nrows = sizeof(smma_sm90_rows) / sizeof(smma_sm90_rows[0]);

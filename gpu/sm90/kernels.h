@@ -61,6 +61,9 @@ int s90_launch_v1(const smma_sm90_plan *p, const s90_maps *maps, const s90_bufs 
 const void *s90_v2_kernel(const smma_sm90_plan *p);
 const void *s90_p32_kernel(const smma_sm90_plan *p);
 const void *s90_bs_kernel(const smma_sm90_plan *p);
+/* sm90-mixed's instance (256 threads, two CTAs an SM): NULL for a plan it
+ * is not built for. */
+const void *s90_mixed_kernel(const smma_sm90_plan *p);
 
 /* The conversion passes (256 threads a block, a unit of 16 elements a
  * thread, launched with (plan, op)): sm90-bs's operand `is_b` of plan *p

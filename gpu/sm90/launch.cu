@@ -74,10 +74,11 @@ s90_encode_maps(const smma_sm90_plan *p, const s90_bufs *b, s90_maps *out, char 
     for (w = 0; w < 3; w++) {
         uint64_t dims[2], strides[1];
         uint32_t box[2];
-        /* sm90-bs's A and B, and sm90-promote32's converted operands, are
-         * the bytes as stored, unswizzled. */
+        /* sm90-bs's A and B, sm90-mixed's W, and sm90-promote32's converted
+         * operands, are the bytes as stored, unswizzled. */
         bool raw = w != SMMA_SM90_MAP_D
-                   && (p->version == 4 || (w == SMMA_SM90_MAP_A ? p->a_conv : p->b_conv));
+                   && (p->version == 4 || (p->version == 5 && w == SMMA_SM90_MAP_A)
+                       || (w == SMMA_SM90_MAP_A ? p->a_conv : p->b_conv));
         CUtensorMapDataType t = p->ebytes == 1 || raw ? CU_TENSOR_MAP_DATA_TYPE_UINT8
                                 : p->fp16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
                                           : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
@@ -107,7 +108,7 @@ ws_config(const smma_sm90_plan *p, cudaStream_t st, cudaLaunchAttribute *attr)
     cudaLaunchConfig_t cfg = {};
 
     cfg.gridDim = dim3(p->pipe.grid);
-    cfg.blockDim = dim3(384);
+    cfg.blockDim = dim3(128 * (1 + p->wgs)); /* the producer and the consumer warpgroups */
     cfg.dynamicSmemBytes = p->smem_bytes;
     cfg.stream = st;
     attr->id = cudaLaunchAttributeClusterDimension;
@@ -179,7 +180,8 @@ ws_launch(const void *k, smma_sm90_plan *p, const s90_maps *maps, const s90_bufs
         || (e = cudaGetLastError()) != cudaSuccess)
         return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA,
                          p->version == 2 ? "sm90-v2 launch"
-                         : p->version == 3 ? "sm90-promote32 launch" : "sm90-bs launch", e);
+                         : p->version == 3 ? "sm90-promote32 launch"
+                         : p->version == 4 ? "sm90-bs launch" : "sm90-mixed launch", e);
     return SMMA_GPU_STATUS_OK;
 }
 
@@ -197,11 +199,11 @@ run_plan(smma_sm90_plan *p, const s90_bufs *b, cudaStream_t st, char *msg, size_
     if (p->version == 1)
         return s90_launch_v1(p, &maps, b, st, msg, len);
     kern = p->version == 2 ? s90_v2_kernel(p) : p->version == 3 ? s90_p32_kernel(p)
-                                                                 : s90_bs_kernel(p);
+           : p->version == 4 ? s90_bs_kernel(p) : s90_mixed_kernel(p);
     if (kern == NULL)
         return set_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: no instance for this problem",
                        p->version == 2 ? "sm90-v2" : p->version == 3 ? "sm90-promote32"
-                                                                     : "sm90-bs");
+                       : p->version == 4 ? "sm90-bs" : "sm90-mixed");
     return ws_launch(kern, p, &maps, b, st, msg, len);
 }
 
@@ -335,9 +337,10 @@ smma_sm90_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t
     if (k == SMMA_GPU_SM90_PROMOTE32 && (a->sa == NULL || a->sb == NULL))
         return set_msg(msg, len, SMMA_GPU_STATUS_EINVAL,
                        "sm90-promote32: the scales sa and sb must be given");
-    if (k == SMMA_GPU_SM90_BS && (a->sb == NULL || (a->shape.a_fmt != SMMA_BF16 && a->sa == NULL)))
-        return set_msg(msg, len, SMMA_GPU_STATUS_EINVAL,
-                       "sm90-bs: the scales of a scaled operand must be given");
+    if ((k == SMMA_GPU_SM90_BS || k == SMMA_GPU_SM90_MIXED)
+        && (a->sb == NULL || (a->shape.a_fmt != SMMA_BF16 && a->sa == NULL)))
+        return set_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: the scales of a scaled operand "
+                       "must be given", smma_gpu_kernel_name(k));
     if ((rc = smma_sm90_ready(msg, len)) != SMMA_GPU_STATUS_OK)
         return rc;
     if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0)) != cudaSuccess)
@@ -365,5 +368,13 @@ smma_sm90_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t
     b.d = a->d;
     b.sa = (const uint8_t *) a->sa;
     b.sb = (const uint8_t *) a->sb;
+    if (p.version == 5 && p.w_is_b) {
+        /* sm90-mixed: the plan's A is W, the caller's B, with its scales;
+         * its B is X, the caller's A. */
+        b.a = a->b;
+        b.b = a->a;
+        b.sa = (const uint8_t *) a->sb;
+        b.sb = NULL;
+    }
     return run_plan(&p, &b, st, msg, len);
 }

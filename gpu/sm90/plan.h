@@ -57,6 +57,24 @@
  * into a slot of the ring `conv`, laid out as v2's stage ("The conversion
  * of sm90-bs" below).
  *
+ * sm90-mixed (version 5) computes D^T = W X^T where W, the block-scaled
+ * operand with the larger number of rows (the weights of a model), is
+ * streamed once as stored and X, the few rows of activations, is bf16:
+ *   - W lands by TMA as stored (e2m1 two a byte, the others a byte each),
+ *     unswizzled, ra = bk * bits / 8 bytes of each of the tile's bm = 64
+ *     rows per k-step, at off_ra; each consumer thread reads the bytes of
+ *     its A fragment (smma_sm90_mx_a_cell: rows 16 w + group and + 8, k
+ *     2 tig .. + 1 and 2 tig + 8 .. + 9 of each 16-k block), multiplies
+ *     them by their scales into bf16 (bf16-upcast: one rounding each) and
+ *     hands them to wgmma.m64nNk16 as A from registers;
+ *   - X (rows of the tile: bn, the N of that wgmma, 8 to 256) lands in kq
+ *     atoms of 64 k, each K-major 128B-swizzled as v2's B, at off_b +
+ *     q * bn * 128; in a cluster of two each CTA loads half of the rows and
+ *     multicasts them;
+ *   - the accumulator holds the plan's D, W's rows by X's: the caller's D
+ *     transposed when W is the caller's B (w_is_b), as it is otherwise
+ *     (smma_sm90_mx_dpos).
+ *
  * K that is not a multiple of 64: TMA fills elements past the end of a row
  * with 0; in the last k-step only the wgmma that hold a k below K are
  * issued, and the "fix-up" (v1, v2) writes -0 into A's columns from K to
@@ -107,7 +125,8 @@ typedef struct smma_sm90_tune {
 } smma_sm90_tune;
 
 typedef struct smma_sm90_plan {
-    uint32_t version;           /* 1 sm90-v1, 2 sm90-v2, 3 sm90-promote32, 4 sm90-bs */
+    uint32_t version;           /* 1 sm90-v1, 2 sm90-v2, 3 sm90-promote32, 4 sm90-bs,
+                                   5 sm90-mixed */
     /* The pipeline (gpu/pipe.h): the ring (stage s at s * pipe.stage_bytes
      * from a 1024-aligned base, its barriers at pipe.off_bar), the k-steps
      * per tile, the tiles, the clusters, the tile order and the CTAs. */
@@ -144,8 +163,16 @@ typedef struct smma_sm90_plan {
     uint32_t off_conv;          /* the bf16 ring */
     smma_pipe conv;             /* its slots (stages, stage_bytes) and barriers (off_bar);
                                    CTA-local (cluster 1) */
+    /* sm90-mixed (version 5): the plan's A is W, the block-scaled operand
+     * converted in the consumers' registers (a_fmt, a_ld, ra bytes a row
+     * per k-step at off_ra, its scales as sm90-bs's), its B is X, bf16,
+     * K-major, kq atoms of 64 k (128 bytes) a k-step from off_b, each of
+     * bn rows (the N of the wgmma); w_is_b: the caller's B is W, and the
+     * plan's D (W rows by X rows) is the caller's D transposed. */
+    uint32_t w_is_b;
+    uint32_t kq;
     /* The tiling. */
-    uint32_t wgs;               /* consumer warpgroups: 1 (v1) or 2 (v2, v3) */
+    uint32_t wgs;               /* consumer warpgroups: 1 (v1, v5) or 2 (v2, v3, v4) */
     uint32_t bm, bn;            /* the tile: 64 * wgs rows by bn columns */
     uint32_t b_rows;            /* rows of B (K-major) or 64-column boxes (N-major) that
                                    one CTA loads per k-step: all, or half in a cluster */
@@ -237,10 +264,11 @@ smma_sm90_tma_geom(const smma_sm90_plan *p, unsigned which, uint64_t dims[2],
                    uint64_t strides[1], uint32_t box[2])
 {
     if (which != SMMA_SM90_MAP_D
-        && (p->version == 4 || (which == SMMA_SM90_MAP_A ? p->a_conv : p->b_conv))) {
-        /* sm90-bs, and sm90-promote32's converted operands: the bytes as
-         * stored, ra (rb) of each row per k-step, unswizzled (the
-         * converters read them row by row). */
+        && (p->version == 4 || (p->version == 5 && which == SMMA_SM90_MAP_A)
+            || (which == SMMA_SM90_MAP_A ? p->a_conv : p->b_conv))) {
+        /* sm90-bs, sm90-mixed's W, and sm90-promote32's converted
+         * operands: the bytes as stored, ra (rb) of each row per k-step,
+         * unswizzled (the converters read them row by row). */
         bool a = which == SMMA_SM90_MAP_A;
         uint32_t bits = smma_sm90_fmt_bits(a ? p->a_fmt : p->b_fmt);
 
@@ -261,7 +289,7 @@ smma_sm90_tma_geom(const smma_sm90_plan *p, unsigned which, uint64_t dims[2],
         dims[0] = p->b_nmajor ? p->n : p->k;
         dims[1] = p->b_nmajor ? p->k : p->n;
         strides[0] = p->b_ld * p->ebytes;
-        box[0] = p->b_nmajor ? 64 : p->bk;
+        box[0] = p->b_nmajor || p->version == 5 ? 64 : p->bk; /* v5: an atom of 64 k */
         box[1] = p->b_nmajor ? p->bk : p->b_rows;
     } else {
         uint32_t esz = p->d_kind == SMMA_PIPE_F32 ? 4 : 2;
@@ -275,10 +303,12 @@ smma_sm90_tma_geom(const smma_sm90_plan *p, unsigned which, uint64_t dims[2],
 }
 
 /* The boxes one CTA issues per k-step: A, then B's (one for K-major, or
- * b_rows boxes of 64 columns for N-major). */
+ * b_rows boxes of 64 columns for N-major; sm90-mixed: one per atom of X). */
 SMMA_HD uint32_t
 smma_sm90_nboxes(const smma_sm90_plan *p)
 {
+    if (p->version == 5)
+        return 1 + p->kq; /* W's rows, then X's atoms */
     return 1 + (p->b_nmajor ? p->b_rows : 1);
 }
 
@@ -296,6 +326,23 @@ smma_sm90_box(const smma_sm90_plan *p, uint32_t i, uint32_t m0, uint32_t n0, uin
 {
     uint32_t q;
 
+    if (p->version == 5) {
+        /* sm90-mixed: W's rows as stored; this CTA's half of X's rows of
+         * atom i - 1. */
+        if (i == 0) {
+            *map = SMMA_SM90_MAP_A;
+            c[0] = (int32_t) (kit * p->ra);
+            c[1] = (int32_t) m0;
+            *off = p->off_ra;
+            return false;
+        }
+        *map = SMMA_SM90_MAP_B;
+        q = rank * p->b_rows;
+        c[0] = (int32_t) (kit * p->bk + 64 * (i - 1));
+        c[1] = (int32_t) (n0 + q);
+        *off = p->off_b + (i - 1) * p->bn * SMMA_SM90_ROWB + q * SMMA_SM90_ROWB;
+        return p->pipe.cluster > 1;
+    }
     if (p->version == 4 || (i == 0 ? p->a_conv : p->b_conv)) {
         /* sm90-bs (and a converted operand of sm90-promote32): A's stored
          * rows, then this CTA's half of B's. */
@@ -807,6 +854,71 @@ smma_sm90_epi_coord(const smma_sm90_plan *p, uint32_t m0, uint32_t n0, uint32_t 
 {
     c[0] = (int32_t) (n0 + q * smma_sm90_epi_cols(p));
     c[1] = (int32_t) (m0 + 64 * wg);
+}
+
+/* ---- sm90-mixed (version 5) --------------------------------------------------------------- */
+
+/* sm90-mixed's CTAs an SM for bn rows of X: two, each with half the
+ * shared memory, so that an SM keeps more loads of W in flight; one for
+ * 256 rows, whose accumulators need more registers than two CTAs leave. */
+#define SMMA_SM90_MX_CTAS(bn) ((bn) >= 256 ? 1u : 2u)
+
+/* The stage offset of the byte that holds element kk (0 .. bk-1) of the
+ * k-step of W's tile row `row` (0 .. bm-1), as stored. */
+SMMA_HD uint32_t
+smma_sm90_mx_w_off(const smma_sm90_plan *p, uint32_t row, uint32_t kk)
+{
+    return p->off_ra + row * p->ra + kk * smma_sm90_fmt_bits(p->a_fmt) / 8;
+}
+
+/* Element e (0, 1) of register reg (0 .. 3) of the A fragment of thread t
+ * (0 .. 127) of warpgroup wg for the k-step's 16-k block j: W's tile row
+ * and the k in the k-step. */
+SMMA_HD void
+smma_sm90_mx_a_cell(uint32_t wg, uint32_t t, uint32_t j, uint32_t reg, uint32_t e,
+                    uint32_t *row, uint32_t *kk)
+{
+    unsigned r, c;
+
+    smma_wgmma_a16_cell(t, reg, e, &r, &c);
+    *row = 64 * wg + r;
+    *kk = 16 * j + c;
+}
+
+/* The stage offset of X's element (x, kk) (x 0 .. bn-1, kk 0 .. bk-1):
+ * atom kk / 64, K-major 128B. */
+SMMA_HD uint32_t
+smma_sm90_mx_x_off(const smma_sm90_plan *p, uint32_t x, uint32_t kk)
+{
+    uint64_t bits = smma_tc05_canon_bits(false, SMMA_SM90_ROWB, 16, 16, SMMA_SM90_SBO, x,
+                                         kk % 64);
+
+    return smma_tc05_swz(SMMA_TC05_SW_128B, p->off_b + (kk / 64) * p->bn * SMMA_SM90_ROWB
+                                                + (uint32_t) (bits / 8));
+}
+
+/* The descriptor of X for the k-step's 16-k block j in the stage slot at
+ * shared address st: atom j / 4, 32 bytes further per block. */
+SMMA_HD uint64_t
+smma_sm90_mx_desc_x(const smma_sm90_plan *p, uint32_t st, uint32_t j)
+{
+    return smma_wgmma_desc_word(st + p->off_b + (j / 4) * p->bn * SMMA_SM90_ROWB + 32 * (j % 4),
+                                16, SMMA_SM90_SBO, 0, SMMA_WGMMA_SW_128B);
+}
+
+/* The element of the caller's D (or C, with ld its leading dimension) that
+ * the plan's D holds at W's row w and X's row x. */
+SMMA_HD uint64_t
+smma_sm90_mx_dpos(const smma_sm90_plan *p, uint64_t ld, uint32_t w, uint32_t x)
+{
+    return p->w_is_b ? (uint64_t) x * ld + w : (uint64_t) w * ld + x;
+}
+
+/* The scales of W a k-step of a row reads: bk / vec (2 or 4 for bk 64). */
+SMMA_HD uint32_t
+smma_sm90_mx_nscales(const smma_sm90_plan *p)
+{
+    return p->bk >> p->vshift;
 }
 
 /* ---- the conversion pass ---------------------------------------------------------------- */

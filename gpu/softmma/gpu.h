@@ -76,6 +76,8 @@ typedef enum smma_gpu_kernel {
     SMMA_GPU_SM90_V2,           /* "sm90-v2": wgmma, TMA, warp-specialized, persistent */
     SMMA_GPU_SM90_PROMOTE32,    /* "sm90-promote32": MX on fp8 wgmma, fp32 promotion per 32 k */
     SMMA_GPU_SM90_BS,           /* "sm90-bs": block-scaled, upcast to bf16, bf16 wgmma */
+    SMMA_GPU_SM90_MIXED,        /* "sm90-mixed": the block-scaled operand converted in
+                                   registers as wgmma's A, the other bf16 (small M) */
     SMMA_GPU_KERNEL_COUNT
 } smma_gpu_kernel;
 

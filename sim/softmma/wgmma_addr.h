@@ -55,4 +55,15 @@ smma_wgmma_d_cell(unsigned t, unsigned reg, unsigned *row, unsigned *col)
     *col = 8u * (reg >> 2) + 2u * (t % 4u) + (reg & 1u);
 }
 
+/* A of 16-bit elements from registers (64 x 16): element e (0, 1) of
+ * register reg (0 .. 3) of thread t holds row 16 w + group + 8 (reg & 1)
+ * and column 2 tig + e + 8 (reg >> 1) (the arrangement of mma.m16n8k16's
+ * A, one warp per 16 rows). */
+SMMA_HD void
+smma_wgmma_a16_cell(unsigned t, unsigned reg, unsigned e, unsigned *row, unsigned *col)
+{
+    *row = 16u * (t / 32u) + t % 32u / 4u + 8u * (reg & 1u);
+    *col = 2u * (t % 4u) + e + 8u * (reg >> 1);
+}
+
 #endif /* SOFTMMA_WGMMA_ADDR_H */

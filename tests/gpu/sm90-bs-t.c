@@ -2,8 +2,8 @@
  * tests/gpu/sm90-bs-t.c - the block-scaled sm_90a kernels on the GPU
  * against the golden vectors and the reference: sm90-promote32 (fp8 wgmma
  * per 32-k block, promoted in fp32) under h100-fp8-promote32, and sm90-bs
- * (every element times its scale rounded to bf16, bf16 wgmma) under
- * bf16-upcast-h100.
+ * and sm90-mixed (every element times its scale rounded to bf16, bf16
+ * wgmma) under bf16-upcast-h100.
  *
  * For each kernel and each pair it takes (sm90-promote32: MXFP8 e4m3, e5m2
  * and both mixes, MXFP6 e2m3 and e3m2, MXFP4, MXFP8 x MXFP4; sm90-bs: those,
@@ -18,7 +18,9 @@
  *    zeros: C = -0 with blocks whose every product is -0.
  * 4. Scales at an odd address (3 bytes past an aligned one).
  * 5. Level 1: 8192^3 for every pair and LLM shapes, sampled (at least
- *    20,000 outputs each, every tile, warp and register slot hit).
+ *    20,000 outputs each, every tile, warp and register slot hit);
+ *    sm90-mixed instead M from 1 to 512 on the decoding shapes N x K
+ *    8192 x 8192, 28672 x 8192 and 8192 x 28672.
  * Each kernel twice: its conversion inside the kernel (SMMA_SM90_PRE=0)
  * and as a pass before the GEMM (SMMA_SM90_PRE=1; for sm90-promote32 the
  * pairs with an e2m1, e2m3 or e3m2 operand); SMMA_SM90_PRE set to 0 or 1
@@ -85,6 +87,12 @@ static const struct pair bs_pairs[] = {
     { "bf16-mxfp8", SMMA_BF16, SMMA_E4M3, SMMA_E8M0, 32, true, false },
 };
 
+/* The pairs of sm90-mixed: bf16 activations times block-scaled weights. */
+static const struct pair mx_pairs[] = {
+    { "bf16-mxfp4", SMMA_BF16, SMMA_E2M1, SMMA_E8M0, 32, true, false },
+    { "bf16-mxfp8", SMMA_BF16, SMMA_E4M3, SMMA_E8M0, 32, true, false },
+};
+
 /* A kernel, its model's name in the suites, its pairs and its tile:
  * sm90-promote32 128 x 128, sm90-bs 128 x 256, two warpgroups of four
  * warps of 16 rows; pre: SMMA_SM90_PRE's value for its checks (0: the
@@ -115,6 +123,10 @@ static const struct kern kerns[] = {
       0 },
     { SMMA_GPU_SM90_BS, "bf16-upcast-h100", bs_pairs, NPAIRS(bs_pairs), { 128, 256, 8, 1 }, 1,
       0 },
+    /* sm90-mixed: D^T = W X^T, a tile of the caller's D is up to 256 rows
+     * of X (A) by 64 of W (B), whose four warps hold 16 columns each. */
+    { SMMA_GPU_SM90_MIXED, "bf16-upcast-h100", mx_pairs, NPAIRS(mx_pairs), { 256, 64, 1, 4 },
+      0, 0 },
 };
 #define NKERNS (sizeof(kerns) / sizeof(kerns[0]))
 
@@ -300,7 +312,7 @@ main(void)
         for (ki = 0; ki < NKERNS; ki++)
             hits += strcmp(only, smma_gpu_kernel_name(kerns[ki].k)) == 0;
         if (hits == 0)
-            bail("SMMA_GEMM_KERNEL=%s: not sm90-promote32 or sm90-bs", only);
+            bail("SMMA_GEMM_KERNEL=%s: not sm90-promote32, sm90-bs or sm90-mixed", only);
     }
     if (pre != NULL && *pre != '\0') {
         if (strcmp(pre, "0") != 0 && strcmp(pre, "1") != 0)
@@ -314,8 +326,8 @@ main(void)
     if (smma_sm90_ready(why, sizeof(why)) != SMMA_GPU_STATUS_OK)
         skip_all("%s", why);
     plan_lazy();
-    diag("sm90-promote32 and sm90-bs on %s; seed %llu (SMMA_SEED replays it)", dev.dev.name,
-         (unsigned long long) seed);
+    diag("sm90-promote32, sm90-bs and sm90-mixed on %s; seed %llu (SMMA_SEED replays it)",
+         dev.dev.name, (unsigned long long) seed);
 
     for (ki = 0; ki < NKERNS; ki++) {
         const struct kern *kn = &kerns[ki];
@@ -372,6 +384,34 @@ main(void)
             check_problem(&dev, kn, pr, &r, false, SMMA_SL_LINEAR, seed + q++, samples, PLAIN);
         }
         scale_offset = 0;
+
+        /* 5. sm90-mixed: every tile of X's rows (M 1 .. 512) on the shapes
+         * of LLM decoding, N x K 8192 x 8192, 28672 x 8192 and 8192 x
+         * 28672 (level 0: M 1 and 100 on the first; level 1: every M on
+         * the first, 1, 16 and 512 on the others; level 2: all). */
+        if (kn->k == SMMA_GPU_SM90_MIXED) {
+            static const size_t ms[] = { 1, 2, 4, 8, 16, 32, 64, 128, 256, 512 };
+            static const size_t nk[][2] = { { 8192, 8192 }, { 28672, 8192 }, { 8192, 28672 } };
+            size_t si, mi;
+
+            for (pi = 0; pi < kn->npairs; pi++)
+                for (si = 0; si < 3; si++)
+                    for (mi = 0; mi < sizeof(ms) / sizeof(ms[0]); mi++) {
+                        smma_gemm_shape l = pair_shape(&kn->pairs[pi], ms[mi], nk[si][0],
+                                                       nk[si][1], SMMA_BF16);
+
+                        if (test_level() == 0 && (si > 0 || (ms[mi] != 1 && ms[mi] != 256)))
+                            continue;
+                        if (test_level() == 1 && si > 0 && ms[mi] != 1 && ms[mi] != 16
+                            && ms[mi] != 512)
+                            continue;
+                        check_problem(&dev, kn, &kn->pairs[pi], &l, mi % 3 == 0,
+                                      (mi + si) % 2 ? SMMA_SL_LINEAR : SMMA_SL_128X4,
+                                      seed + q++, samples,
+                                      PLAIN);
+                    }
+            continue;
+        }
         if (test_level() < 1)
             continue;
 

@@ -4,7 +4,8 @@
  *
  * For each instruction of the probe (gpu/probes/wgmma_probe.h: m64n8k16
  * bf16 and f16, m64n8k32 with the four fp8 pairs, m64n64k16 bf16, m64n64k32
- * e4m3): seeded tiles are packed into per-thread registers (A, C) and into
+ * e4m3, and m64n{16,32,128,256}k16 bf16, the N sm90-mixed issues with A
+ * from registers): seeded tiles are packed into per-thread registers (A, C) and into
  * a shared-memory image through a descriptor (B) with the simulator, run on
  * the GPU, and every D register is compared bit for bit with the
  * simulator's executor (smma_wgmma_exec) under a numerics model.
@@ -32,6 +33,10 @@
  * D elements); the other points a tenth of the N = 8 count (a fortieth for
  * N = 64).
  * Skips without CUDA, without a device, or on a device other than sm_90.
+ *
+ * SMMA_WGMMA_CASES=N sets the cases of every numerics point (a tenth of
+ * them for the other points), whatever N and the level; SMMA_WGMMA_ONLY=
+ * NAME,... runs the points of the instructions named ("wgmma.m64n16k16.bf16").
  *
  * SMMA_WGMMA_EMULATE=MODEL runs the whole test without a GPU, the probe
  * replaced by the simulator under MODEL (to check this program itself);
@@ -271,14 +276,31 @@ flag_names(unsigned f)
 }
 
 /* The test's list of points. */
+/* Whether name is one of the comma-separated list. */
+static bool
+kt_listed_in(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    const char *p;
+
+    for (p = list; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == list || p[-1] == ',') && (p[n] == '\0' || p[n] == ','))
+            return true;
+    return false;
+}
+
 static size_t
 make_configs(struct config *cf)
 {
+    const char *only = getenv("SMMA_WGMMA_ONLY");
     size_t n = 0;
     int i, lay;
 
     for (i = 0; i < SMMA_GPU_WGMMA_COUNT; i++) {
         bool half = strstr(smma_gpu_wgmma_name(i), "k16") != NULL;
+
+        if (only != NULL && *only != '\0' && !kt_listed_in(only, smma_gpu_wgmma_name(i)))
+            continue;
 
         cf[n++] = (struct config) { i, 1, LAY_K_NONE, 0, false };
         for (lay = 0; lay < (half ? 8 : 4); lay++)
@@ -389,7 +411,9 @@ main(void)
     int level = test_level(), major = 0, minor = 0, rc;
     char name[128], msg[256];
     size_t n = level == 0 ? 1000 : level == 1 ? 100000 : 1000000, ncf, ci;
-    const char *emu = getenv("SMMA_WGMMA_EMULATE");
+    const char *emu = getenv("SMMA_WGMMA_EMULATE"), *cases = getenv("SMMA_WGMMA_CASES");
+    const char *only = getenv("SMMA_WGMMA_ONLY");
+    bool wide_cases = false;
     double start;
 
     if (emu != NULL && *emu != '\0') {
@@ -403,7 +427,18 @@ main(void)
         if (major != 9 || minor != 0)
             skip_all("wgmma needs an sm_90 device (found sm_%d%d)", major, minor);
     }
+    if (cases != NULL && *cases != '\0') {
+        char *end;
+        unsigned long v = strtoul(cases, &end, 10);
+
+        if (*end != '\0' || v < 10 || v > 100000000)
+            bail("SMMA_WGMMA_CASES=%s: not a number of cases from 10 to 10^8", cases);
+        n = v;
+        wide_cases = true;
+    }
     ncf = make_configs(cf);
+    if (ncf == 0)
+        bail("SMMA_WGMMA_ONLY=%s names no instruction of the probe", only);
     plan(ncf);
     start = tap_seconds();
     diag("device 0: %s; %zu cases per numerics point; %u threads", name, n, sweep_threads());
@@ -415,7 +450,8 @@ main(void)
         const char *iname = smma_gpu_wgmma_name(c->instr);
         bool fp8 = strstr(iname, "k32") != NULL;
         bool wide = smma_gpu_wgmma_n(c->instr) > 8;
-        size_t ncases = n / (c->kind == 1 ? (wide ? 4 : 1) : (wide ? 40 : 10));
+        size_t ncases = n / (c->kind == 1 ? (wide && !wide_cases ? 4 : 1)
+                                          : (wide && !wide_cases ? 40 : 10));
         size_t batch = wide ? 4096 : 32768, done;
         const smma_model *primary = tap_model(fp8 ? "h100-fp8" : "h100-bf16");
         const smma_model *other = NULL;

@@ -911,7 +911,7 @@ test_check(void)
     a = args_of(SMMA_BF16, 16, 16, 16);
     a.shape.m = 0;
     expect_refusal(&a, SMMA_GPU_SM90_V1, "sm90-v1: ", "m = 0");
-    expect_refusal(&a, SMMA_GPU_SM80_V1, "not sm90-v1, sm90-v2, sm90-promote32 or sm90-bs",
+    expect_refusal(&a, SMMA_GPU_SM80_V1, "not sm90-v1, sm90-v2, sm90-promote32, sm90-bs or sm90-mixed",
                    "an sm80 kernel");
     a = args_of(SMMA_BF16, 16, 16, 16);
     memset(&tu, 0, sizeof(tu));
