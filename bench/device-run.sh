@@ -5,11 +5,11 @@
 # ./out).  The records under bench/ name the steps that produced them.
 #
 #   bench/device-run.sh softmma-X.tar.gz build check gemm bench sanitize sass
-#   bench/device-run.sh DIR sm90 sanitize-sm90 bench-sm90 cutlass-sm90 sass-sm90
+#   bench/device-run.sh DIR sm90 sanitize-sm90 bench-sm90 sass-sm90
 #
 # A directory in place of the tarball is a tree of programs built elsewhere
 # (bench/sm90-kernels.md says how: tests/gpu/*-t, bench/gemm-bench,
-# tools/softmma, cutlass-sm90), gzipped or not; the vectors are read from
+# tools/softmma), gzipped or not; the vectors are read from
 # SMMA_SRCDIR (default: the directory above it).
 #
 # Steps:
@@ -57,9 +57,6 @@
 #             square and LLM shapes, bf16 D, then fp32 D and N-major B at
 #             the square shapes, then sm90-v2's knobs (clusters of 1, groups
 #             of 8 and 32 tile rows, 3 stages) (bench-sm90.log)
-#   cutlass-sm90  CUTLASS 3's sm90 GEMMs beside cuBLAS and sm90-v2 in one
-#             process: ./cutlass-sm90 REPS (default 20), bf16 D then fp32 D
-#             (cutlass-sm90.log)
 #   sass-sm90 cuobjdump -sass of gpu/sm90/gemm_v2.o and gemm_v1.o: instruction
 #             counts per kernel (sass-sm90.txt), the listings (sass-sm90.tgz)
 #   cli-sm90  softmma gpu, softmma gemm --on gpu with sm90-v2, auto and a
@@ -67,6 +64,17 @@
 #   ncu-sm90  Nsight Compute on one launch of sm90-v2 at 8192^3: the tensor
 #             pipe's busy fraction, the stall reasons, the stall samples of
 #             every SASS instruction (ncu-sm90.txt, ncu-sm90-sass.csv.gz)
+#   mixed     tests/gpu/sm90-bs-t for sm90-mixed alone at TEST_LEVEL (default
+#             0), under a timeout of STEP_TIMEOUT s (default 500) (mixed.log)
+#   sanitize-mixed  compute-sanitizer memcheck, racecheck and synccheck over
+#             tests/gpu/sm90-bs-t at level 0 for sm90-mixed, the pairs of
+#             SMMA_GEMM_PAIRS (default bf16-mxfp4) (sanitize-mixed.log)
+#   bench-mixed  bench/gemm-bench --formats bf16-mxfp4,bf16-mxfp8 --shapes
+#             mixed: sm90-mixed and the other block-scaled kernels beside
+#             cuBLASLt bf16 at M 1 .. 512 (bench-mixed.log)
+#   wgmma-regs  tests/gpu/wgmma-t for the bf16 wgmma with A from registers at
+#             N 8, 16, 32, 64, 128 and 256, SMMA_WGMMA_CASES (default
+#             100000) cases per numerics point (wgmma-regs.log)
 #   ncu-small Nsight Compute on one launch of sm80-bs-small (mxfp8,
 #             1 x 8192 x 8192; the version SMMA_SM80_BS_SMALL asks for:
 #             the chosen one (5) unset, 1 with =regs, 3 with =transposed, 4
@@ -86,7 +94,7 @@ if [ -d "$tarball" ]; then
     : "${SMMA_SRCDIR:=$(cd "$tarball/.." && pwd)}"
     find "$dir" -name '*.gz' -exec gunzip -f {} +
     find "$dir" -type f \( -name '*-t' -o -name gemm-bench -o -name softmma \
-        -o -name cutlass-sm90 \) -exec chmod +x {} +
+        \) -exec chmod +x {} +
 elif [ ! -d "$dir" ]; then
     tar xzf "$tarball" || exit 1
 fi
@@ -315,12 +323,6 @@ for step in "$@"; do
             nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu --format=csv
         } >"$OUT/bench-sm90.log" 2>&1
         grep -E 'sm90|device|=|TFLOP' "$OUT/bench-sm90.log" ;;
-    cutlass-sm90)
-        {
-            ./cutlass-sm90 "${REPS:-20}"
-            ./cutlass-sm90 --fp32 "${REPS:-20}"
-        } >"$OUT/cutlass-sm90.log" 2>&1
-        echo "cutlass-sm90: exit $?"; grep -v '^   check' "$OUT/cutlass-sm90.log" | cut -c1-160 ;;
     sass-sm90)
         : >"$OUT/sass-sm90.txt"
         for o in gpu/sm90/gemm_v2.o gpu/sm90/gemm_v1.o; do
@@ -369,6 +371,37 @@ for step in "$@"; do
         ncu_report ncu-sm90
         grep -E 'Throughput|Pipe|pipe|Stall|Issue|Warp Cycles|Eligible|Registers|Duration|per_second|gmma' \
             "$OUT/ncu-sm90.txt" | head -60 ;;
+    mixed)
+        SMMA_SRCDIR=$SRC SMMA_GEMM_KERNEL=sm90-mixed TEST_LEVEL=${TEST_LEVEL:-0} \
+            timeout "${STEP_TIMEOUT:-500}" ./tests/gpu/sm90-bs-t >"$OUT/mixed.log" 2>&1
+        echo "sm90-bs-t sm90-mixed: exit $?"
+        grep -E '^(not ok|#)' "$OUT/mixed.log" | cut -c1-220 | head -40
+        grep -c '^ok' "$OUT/mixed.log" ;;
+    sanitize-mixed)
+        : >"$OUT/sanitize-mixed.log"
+        for tool in memcheck racecheck synccheck; do
+            echo "--- compute-sanitizer --tool $tool" >>"$OUT/sanitize-mixed.log"
+            SMMA_SRCDIR=$SRC SMMA_GEMM_KERNEL=sm90-mixed \
+                SMMA_GEMM_PAIRS=${SMMA_GEMM_PAIRS:-bf16-mxfp4} TEST_LEVEL=0 timeout 300 \
+                compute-sanitizer --tool "$tool" --error-exitcode 9 ./tests/gpu/sm90-bs-t \
+                >>"$OUT/sanitize-mixed.log" 2>&1
+            echo "sm90-mixed $tool: exit $?" | tee -a "$OUT/sanitize-mixed.log"
+            grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize-mixed.log" | tail -1
+        done ;;
+    bench-mixed)
+        {
+            nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu --format=csv
+            timeout "${STEP_TIMEOUT:-500}" ./bench/gemm-bench --formats bf16-mxfp4,bf16-mxfp8 \
+                --shapes mixed
+            nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu --format=csv
+        } >"$OUT/bench-mixed.log" 2>&1
+        grep -E 'RECORD|device|name' "$OUT/bench-mixed.log" ;;
+    wgmma-regs)
+        SMMA_SRCDIR=$SRC SMMA_WGMMA_CASES=${SMMA_WGMMA_CASES:-100000} \
+            SMMA_WGMMA_ONLY=wgmma.m64n8k16.bf16,wgmma.m64n16k16.bf16,wgmma.m64n32k16.bf16,wgmma.m64n64k16.bf16,wgmma.m64n128k16.bf16,wgmma.m64n256k16.bf16 \
+            timeout 560 ./tests/gpu/wgmma-t >"$OUT/wgmma-regs.log" 2>&1
+        echo "wgmma-t: exit $?"; grep -E '^(not ok|#|1\.\.)' "$OUT/wgmma-regs.log" | cut -c1-200 | head -40
+        grep -c '^ok' "$OUT/wgmma-regs.log" ;;
     *)
         echo "unknown step $step"; exit 2 ;;
     esac
