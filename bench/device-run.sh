@@ -69,7 +69,8 @@
 #   sanitize-mixed  compute-sanitizer memcheck, racecheck and synccheck over
 #             tests/gpu/sm90-bs-t at level 0 for sm90-mixed, the pairs of
 #             SMMA_GEMM_PAIRS (default bf16-mxfp4) (sanitize-mixed.log)
-#   bench-mixed  bench/gemm-bench --formats bf16-mxfp4,bf16-mxfp8 --shapes
+#   bench-mixed  bench/gemm-bench --formats BENCH_FORMATS (default
+#             bf16-mxfp4,mxfp4,nvfp4,mxfp8) --shapes
 #             mixed: sm90-mixed and the other block-scaled kernels beside
 #             cuBLASLt bf16 at M 1 .. 512 (bench-mixed.log)
 #   wgmma-regs  tests/gpu/wgmma-t for the bf16 wgmma with A from registers at
@@ -391,7 +392,7 @@ for step in "$@"; do
     bench-mixed)
         {
             nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu --format=csv
-            timeout "${STEP_TIMEOUT:-500}" ./bench/gemm-bench --formats bf16-mxfp4,bf16-mxfp8 \
+            timeout "${STEP_TIMEOUT:-500}" ./bench/gemm-bench --formats ${BENCH_FORMATS:-bf16-mxfp4,mxfp4,nvfp4,mxfp8} \
                 --shapes mixed
             nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu --format=csv
         } >"$OUT/bench-mixed.log" 2>&1

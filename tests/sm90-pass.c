@@ -25,19 +25,52 @@ t90_stored_code(smma_format f, const uint8_t *u, unsigned e)
 }
 
 void
+t90_pass_rows(const smma_sm90_plan *pl, smma_format f, smma_format sfmt, uint32_t rows,
+              const uint8_t *src, uint64_t src_ld, const uint8_t *sf, bool bs, uint8_t *dst,
+              uint64_t dst_ld, bool next_scale, bool swap_pairs)
+{
+    const smma_format to = bs ? SMMA_BF16 : SMMA_E4M3;
+    const uint32_t tbits = bs ? 16 : 8, bits = smma_sm90_fmt_bits(f);
+    smma_cvt rn = smma_cvt_default();
+    uint64_t u;
+
+    rn.sat = false;
+    for (u = 0; u < (uint64_t) rows * ((pl->k + 15) / 16); u++) {
+        uint32_t row, k0, e, kbu, sbyte;
+        double s = 1;
+
+        smma_sm90_pre_unit(u, pl->k, &row, &k0);
+        kbu = (k0 >> pl->vshift) + (next_scale ? 1 : 0);
+        if (bs) {
+            sbyte = sfmt == SMMA_E8M0 ? 0x7fu : 0x38u;
+            if (kbu < pl->kb_cols)
+                sbyte = sf[smma_sm90_sf_goff(pl, row, kbu)];
+            s = smma_decode(sfmt, sbyte);
+        }
+        for (e = 0; e < 16 && k0 + e < pl->k; e++) {
+            uint32_t c = t90_stored_code(f, src + smma_sm90_pre_off(src_ld, row, k0, bits),
+                                         swap_pairs ? e ^ 1u : e);
+            uint32_t v = smma_encode(to, smma_decode(f, c) * s, &rn);
+            uint8_t *o = dst + smma_sm90_pre_off(dst_ld, row, k0 + e, tbits);
+
+            o[0] = (uint8_t) v;
+            if (bs)
+                o[1] = (uint8_t) (v >> 8);
+        }
+    }
+}
+
+void
 t90_pass(const smma_sm90_plan *pl, const smma_gpu_gemm_args *a, const t100_prob *p,
          bool wrong, t100_prob *q, smma_gpu_kernel *k)
 {
     const bool bs = pl->version == 4;
-    const smma_format to = bs ? SMMA_BF16 : SMMA_E4M3;
     const uint32_t tbits = bs ? 16 : 8;
     smma_gpu_gemm_args y;
-    smma_cvt rn = smma_cvt_default();
     size_t bytes[2], kb = smma_gemm_kblocks(&p->s), i;
     uint8_t *ws;
     unsigned w;
 
-    rn.sat = false;
     smma_sm90_pre_args(a, pl, NULL, &y, k, bytes);
     ws = t100_calloc(bytes[0] + bytes[1], 1);
     memset(ws, 0xee, bytes[0] + bytes[1]);
@@ -62,38 +95,14 @@ t90_pass(const smma_sm90_plan *pl, const smma_gpu_gemm_args *a, const t100_prob 
     for (w = 0; w < 2; w++) {
         const smma_format f = w ? p->s.b_fmt : p->s.a_fmt;
         const uint32_t rows = (uint32_t) (w ? p->s.n : p->s.m), bits = smma_sm90_fmt_bits(f);
-        const uint8_t *src = w ? p->gb : p->ga, *sf = w ? p->gsb : p->gsa;
-        const uint64_t src_ld = (w ? pl->b_ld : pl->a_ld) * bits / 8;
-        const uint64_t dst_ld = smma_sm90_pre_ld(pl->k) * tbits / 8;
         uint8_t *dst = (uint8_t *) (w ? y.b : y.a);
         uint32_t *codes = w ? q->b : q->a;
-        uint64_t u;
 
         if (bytes[w] == 0)
             continue;
-        for (u = 0; u < (uint64_t) rows * ((pl->k + 15) / 16); u++) {
-            uint32_t row, k0, e, kbu, sbyte;
-            double s = 1;
-
-            smma_sm90_pre_unit(u, pl->k, &row, &k0);
-            kbu = (k0 >> pl->vshift) + (wrong && bs ? 1 : 0);
-            if (bs) {
-                sbyte = p->s.scale_fmt == SMMA_E8M0 ? 0x7fu : 0x38u;
-                if (kbu < pl->kb_cols)
-                    sbyte = sf[smma_sm90_sf_goff(pl, row, kbu)];
-                s = smma_decode(p->s.scale_fmt, sbyte);
-            }
-            for (e = 0; e < 16 && k0 + e < pl->k; e++) {
-                uint32_t c = t90_stored_code(f, src + smma_sm90_pre_off(src_ld, row, k0, bits),
-                                         wrong && !bs && w == 1 ? e ^ 1u : e);
-                uint32_t v = smma_encode(to, smma_decode(f, c) * s, &rn);
-                uint8_t *o = dst + smma_sm90_pre_off(dst_ld, row, k0 + e, tbits);
-
-                o[0] = (uint8_t) v;
-                if (bs)
-                    o[1] = (uint8_t) (v >> 8);
-            }
-        }
+        t90_pass_rows(pl, f, p->s.scale_fmt, rows, w ? p->gb : p->ga,
+                      (w ? pl->b_ld : pl->a_ld) * bits / 8, w ? p->gsb : p->gsa, bs, dst,
+                      smma_sm90_pre_ld(pl->k) * tbits / 8, wrong && bs, wrong && !bs && w == 1);
         /* The codes the GEMM reads, through y's leading dimension. */
         for (i = 0; i < (size_t) rows * p->s.k; i++) {
             const uint8_t *o = dst + smma_sm90_pre_off((w ? y.ldb : y.lda) * tbits / 8,

@@ -28,6 +28,18 @@
 void t90_pass(const smma_sm90_plan *pl, const smma_gpu_gemm_args *a, const t100_prob *p,
               bool wrong, t100_prob *q, smma_gpu_kernel *k);
 
+/* The pass over `rows` rows of one operand of format f as stored at src
+ * (src_ld bytes apart; its scales sf of format sfmt where the plan says,
+ * smma_sm90_sf_goff) into dst (dst_ld bytes apart), unit by unit as
+ * smma_sm90_pre_unit and _pre_off say: bs, each element times its scale
+ * rounded to bf16 (sm90-bs and sm90-mixed's pass), else each code's value
+ * as e4m3 (sm90-promote32's).  next_scale: every unit takes the scale of
+ * the block after its own; swap_pairs: the elements of each pair trade
+ * places (a pass that must not match). */
+void t90_pass_rows(const smma_sm90_plan *pl, smma_format f, smma_format sfmt, uint32_t rows,
+                   const uint8_t *src, uint64_t src_ld, const uint8_t *sf, bool bs, uint8_t *dst,
+                   uint64_t dst_ld, bool next_scale, bool swap_pairs);
+
 /* Element e (0 .. 15) of a unit of format f whose bytes start at u (an fp6
  * code in the low six bits of its byte, e2m1 two to a byte, low nibble
  * first). */

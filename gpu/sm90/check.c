@@ -298,8 +298,10 @@ plan_bs(smma_sm90_plan *p, const smma_sm90_tune *t, const char *kn, char *msg, s
 
 static const char *sm90_name(smma_gpu_kernel k);
 
-/* The plan of sm90-mixed (version 5): D^T = W X^T, W the caller's B
- * (block-scaled, converted in registers), X its A (bf16). */
+/* The plan of sm90-mixed (version 5): D^T = W X^T, W the block-scaled
+ * operand converted in registers -- the caller's B where A is bf16 (bf16 x
+ * MX), else the one of more rows (B where they tie) -- and X the other,
+ * bf16 or converted once by a pass (x_fmt). */
 static int
 plan_mixed(smma_sm90_plan *p, const smma_gpu_gemm_args *a, unsigned sms,
            const smma_sm90_tune *t, char *msg, size_t len)
@@ -308,6 +310,9 @@ plan_mixed(smma_sm90_plan *p, const smma_gpu_gemm_args *a, unsigned sms,
     const smma_gemm_shape *s = &a->shape;
     smma_error err;
     uint32_t room, nq, xbytes;
+    bool w_is_b;
+    smma_format wf, xf;
+    size_t wld, xld;
 
     if (smma_gemm_shape_check(s, &err) != SMMA_OK)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: %s", kn, err.msg);
@@ -326,10 +331,6 @@ plan_mixed(smma_sm90_plan *p, const smma_gpu_gemm_args *a, unsigned sms,
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: ue4m3 scales are built for "
                             "e2m1 x e2m1 (NVFP4) only, not %s x %s", kn,
                             smma_format_name(s->a_fmt), smma_format_name(s->b_fmt));
-    if (s->a_fmt != SMMA_BF16)
-        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: A (the activations) must be "
-                            "bf16 (bf16 x MXFP4, bf16 x MXFP8), not %s", kn,
-                            smma_format_name(s->a_fmt));
     if (!a->a_kmajor || !a->b_kmajor)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: A and B must be K-major "
                             "(the scales run along K)", kn);
@@ -337,9 +338,6 @@ plan_mixed(smma_sm90_plan *p, const smma_gpu_gemm_args *a, unsigned sms,
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: scales must be in the linear "
                             "or the 128x4 layout, not %s", kn,
                             smma_scale_layout_name(a->scale_layout));
-    if (s->b_fmt == SMMA_E2M1 && (s->k % 2 != 0 || a->ldb % 2 != 0))
-        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: e2m1 operands come two "
-                            "codes per byte: k and the leading dimension must be even", kn);
     if (s->c_fmt != SMMA_NONE && s->c_fmt != SMMA_FP32)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: C must be fp32 or absent, "
                             "not %s", kn, smma_format_name(s->c_fmt));
@@ -354,26 +352,39 @@ plan_mixed(smma_sm90_plan *p, const smma_gpu_gemm_args *a, unsigned sms,
     if (a->lda > INT32_MAX || a->ldb > INT32_MAX || a->ldc > INT32_MAX || a->ldd > INT32_MAX)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: leading dimensions must be "
                             "below 2^31", kn);
-    if (a->lda % 8 != 0 || a->ldb * smma_sm90_fmt_bits(s->b_fmt) % 128 != 0)
-        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: TMA reads rows at 16-byte "
+    if ((s->a_fmt == SMMA_E2M1 || s->b_fmt == SMMA_E2M1) && s->k % 2 != 0)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: e2m1 operands come two "
+                            "codes per byte: k must be even", kn);
+    /* TMA reads W (and a bf16 X) and the pass reads a block-scaled X at
+     * 16-byte aligned rows. */
+    if (a->lda * smma_sm90_fmt_bits(s->a_fmt) % 128 != 0
+        || a->ldb * smma_sm90_fmt_bits(s->b_fmt) % 128 != 0)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: rows must start at 16-byte "
                             "aligned addresses: lda = %zu and ldb = %zu must be multiples of "
-                            "8 and %u", kn, a->lda, a->ldb, 128 / smma_sm90_fmt_bits(s->b_fmt));
+                            "%u and %u", kn, a->lda, a->ldb, 128 / smma_sm90_fmt_bits(s->a_fmt),
+                            128 / smma_sm90_fmt_bits(s->b_fmt));
     if ((uintptr_t) a->a % 16 != 0 || (uintptr_t) a->b % 16 != 0)
-        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: TMA needs A and B at "
-                            "16-byte aligned addresses", kn);
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: A and B must be at 16-byte "
+                            "aligned addresses", kn);
+
+    w_is_b = s->a_fmt == SMMA_BF16 || s->n >= s->m;
+    wf = w_is_b ? s->b_fmt : s->a_fmt;
+    xf = w_is_b ? s->a_fmt : s->b_fmt;
+    wld = w_is_b ? a->ldb : a->lda;
+    xld = w_is_b ? a->lda : a->ldb;
 
     memset(p, 0, sizeof(*p));
     p->version = 5;
-    p->w_is_b = 1;
-    /* The plan's A is W (the caller's B: n rows), its B is X (the caller's
-     * A: m rows). */
-    p->m = (uint32_t) s->n;
-    p->n = (uint32_t) s->m;
+    p->w_is_b = w_is_b;
+    /* The plan's A is W (m rows), its B is X (n rows). */
+    p->m = (uint32_t) (w_is_b ? s->n : s->m);
+    p->n = (uint32_t) (w_is_b ? s->m : s->n);
     p->k = (uint32_t) s->k;
-    p->a_fmt = s->b_fmt;
+    p->a_fmt = wf;
     p->b_fmt = SMMA_BF16;
-    p->a_ld = a->ldb;
-    p->b_ld = a->lda;
+    p->x_fmt = xf;
+    p->a_ld = wld;
+    p->b_ld = xf == SMMA_BF16 ? xld : smma_sm90_pre_ld(p->k);
     p->ebytes = 2;
     p->bk = 64;
     p->kq = p->bk / 64;

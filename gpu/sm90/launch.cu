@@ -318,6 +318,70 @@ pre_gemm(const smma_gpu_gemm_args *a, const smma_sm90_plan *p, const smma_sm90_t
     return rc;
 }
 
+/*
+ * sm90-mixed, plan *p of *a: W (the plan's A, with its scales) and X (its B)
+ * as the plan says; where X is block-scaled, first sm90-bs's pass
+ * (gemm_bs.cu's s90_bs_pre: each element times its scale rounded once to
+ * bf16) writes a bf16 copy of X's rows (b_ld elements a row) from the
+ * passes' pool, stream-ordered on st, given back after the GEMM.
+ */
+static int
+mixed_gemm(const smma_gpu_gemm_args *a, smma_sm90_plan *p, unsigned sms, cudaStream_t st,
+           char *msg, size_t len)
+{
+    const bool xa = p->w_is_b != 0; /* X is the caller's A */
+    const uint64_t xbytes = smma_sm90_mx_x_bytes(p);
+    const uint64_t units = (uint64_t) p->n * ((p->k + 15u) / 16u);
+    const uint32_t s = sms == 0 ? 1u : sms;
+    /* Sixteen blocks of 256 a multiprocessor at most, as pre_gemm. */
+    const uint64_t grid = (units + 255) / 256 < 16u * s ? (units + 255) / 256 : 16u * s;
+    cudaMemPool_t pool;
+    smma_sm90_plan q = *p;
+    s90_pre_op op;
+    void *args[2] = { (void *) &q, (void *) &op };
+    const void *kern;
+    uint8_t *ws = NULL;
+    s90_bufs b;
+    int rc;
+    cudaError_t e;
+
+    b.a = xa ? a->b : a->a;
+    b.b = xa ? a->a : a->b;
+    b.c = a->c;
+    b.d = a->d;
+    b.sa = (const uint8_t *) (xa ? a->sb : a->sa);
+    b.sb = NULL;
+    if (xbytes == 0)
+        return run_plan(p, &b, st, msg, len);
+    q.a_fmt = p->x_fmt; /* the pass's operand */
+    if ((kern = s90_bs_pre_kernel(&q, false)) == NULL)
+        return set_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "sm90-mixed: no conversion pass for "
+                       "%s", smma_format_name((smma_format) p->x_fmt));
+    if ((pool = pre_pool()) == NULL
+        || cudaMallocFromPoolAsync((void **) &ws, xbytes, pool, st) != cudaSuccess) {
+        (void) cudaGetLastError();
+        return set_msg(msg, len, SMMA_GPU_STATUS_ECUDA, "sm90-mixed: no device memory for the "
+                       "bf16 copy of X (%llu bytes)", (unsigned long long) xbytes);
+    }
+    op.src = (const uint8_t *) b.b;
+    op.sf = (const uint8_t *) (xa ? a->sa : a->sb);
+    op.dst = ws;
+    op.src_ld = (xa ? a->lda : a->ldb) * smma_sm90_fmt_bits(p->x_fmt) / 8;
+    op.dst_ld = (uint64_t) p->b_ld * 2;
+    op.rows = p->n;
+    if ((e = cudaLaunchKernel(kern, dim3((unsigned) grid), dim3(256), args, 0, st))
+        != cudaSuccess) {
+        rc = cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "sm90-mixed's conversion pass", e);
+    } else {
+        b.b = ws;
+        rc = run_plan(p, &b, st, msg, len);
+    }
+    if ((e = cudaFreeAsync(ws, st)) != cudaSuccess && rc == SMMA_GPU_STATUS_OK)
+        rc = cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaFreeAsync (sm90-mixed's copy of X)",
+                       e);
+    return rc;
+}
+
 int
 smma_sm90_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t len)
 {
@@ -351,6 +415,8 @@ smma_sm90_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t
     if ((rc = smma_sm90_plan_init(&p, a, k, (unsigned) sms, k != SMMA_GPU_SM90_V1 ? &t : NULL,
                                   msg, len)) != SMMA_GPU_STATUS_OK)
         return rc;
+    if (p.version == 5)
+        return mixed_gemm(a, &p, (unsigned) sms, st, msg, len);
     if (smma_sm90_pre_wanted(&p, &t)) {
         bool ran = false;
 
@@ -368,13 +434,5 @@ smma_sm90_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t
     b.d = a->d;
     b.sa = (const uint8_t *) a->sa;
     b.sb = (const uint8_t *) a->sb;
-    if (p.version == 5 && p.w_is_b) {
-        /* sm90-mixed: the plan's A is W, the caller's B, with its scales;
-         * its B is X, the caller's A. */
-        b.a = a->b;
-        b.b = a->a;
-        b.sa = (const uint8_t *) a->sb;
-        b.sb = NULL;
-    }
     return run_plan(&p, &b, st, msg, len);
 }

@@ -59,7 +59,9 @@
  *
  * sm90-mixed (version 5) computes D^T = W X^T where W, the block-scaled
  * operand with the larger number of rows (the weights of a model), is
- * streamed once as stored and X, the few rows of activations, is bf16:
+ * streamed once as stored and X, the few rows of activations, is bf16 (a
+ * block-scaled X is converted once, by sm90-bs's pass, into a bf16 copy of
+ * its rows: x_fmt):
  *   - W lands by TMA as stored (e2m1 two a byte, the others a byte each),
  *     unswizzled, ra = bk * bits / 8 bytes of each of the tile's bm = 64
  *     rows per k-step, at off_ra; each consumer thread reads the bytes of
@@ -171,6 +173,11 @@ typedef struct smma_sm90_plan {
      * plan's D (W rows by X rows) is the caller's D transposed. */
     uint32_t w_is_b;
     uint32_t kq;
+    /* The caller's X as stored: SMMA_BF16, or a block-scaled format that a
+     * pass (gemm_bs.cu's s90_bs_pre, as sm90-bs's) turns into a bf16 copy
+     * first, each element times its scale rounded once; b_ld is then the
+     * copy's, smma_sm90_pre_ld(k). */
+    uint32_t x_fmt;
     /* The tiling. */
     uint32_t wgs;               /* consumer warpgroups: 1 (v1, v5) or 2 (v2, v3, v4) */
     uint32_t bm, bn;            /* the tile: 64 * wgs rows by bn columns */
@@ -912,6 +919,14 @@ SMMA_HD uint64_t
 smma_sm90_mx_dpos(const smma_sm90_plan *p, uint64_t ld, uint32_t w, uint32_t x)
 {
     return p->w_is_b ? (uint64_t) x * ld + w : (uint64_t) w * ld + x;
+}
+
+/* The bytes of the bf16 copy of X that sm90-mixed's pass writes before
+ * the GEMM (b_ld elements a row): 0 where X is bf16 as stored. */
+SMMA_HD uint64_t
+smma_sm90_mx_x_bytes(const smma_sm90_plan *p)
+{
+    return p->x_fmt != SMMA_BF16 ? (uint64_t) p->n * p->b_ld * 2 : 0;
 }
 
 /* The scales of W a k-step of a row reads: bk / vec (2 or 4 for bk 64). */

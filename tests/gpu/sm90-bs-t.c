@@ -3,11 +3,12 @@
  * against the golden vectors and the reference: sm90-promote32 (fp8 wgmma
  * per 32-k block, promoted in fp32) under h100-fp8-promote32, and sm90-bs
  * and sm90-mixed (every element times its scale rounded to bf16, bf16
- * wgmma) under bf16-upcast-h100.
+ * wgmma; a block-scaled X through sm90-bs's pass first) under
+ * bf16-upcast-h100.
  *
  * For each kernel and each pair it takes (sm90-promote32: MXFP8 e4m3, e5m2
  * and both mixes, MXFP6 e2m3 and e3m2, MXFP4, MXFP8 x MXFP4; sm90-bs: those,
- * NVFP4, bf16 x MXFP4 and bf16 x MXFP8):
+ * NVFP4, bf16 x MXFP4 and bf16 x MXFP8; sm90-mixed: those of sm90-bs):
  * 1. The committed suites: gemm.COMBO.kernel.exact and .kernel.model.MODEL,
  *    and the tile suites gemm.COMBO.exact and .model.MODEL where they
  *    exist, with scales in the linear and the 128x4 layout.
@@ -20,7 +21,8 @@
  * 5. Level 1: 8192^3 for every pair and LLM shapes, sampled (at least
  *    20,000 outputs each, every tile, warp and register slot hit);
  *    sm90-mixed instead M from 1 to 512 on the decoding shapes N x K
- *    8192 x 8192, 28672 x 8192 and 8192 x 28672.
+ *    8192 x 8192, 28672 x 8192 and 8192 x 28672, and the weights as A
+ *    (M 8192, N 16 and 200), from level 0 on (fewer of them there).
  * Each kernel twice: its conversion inside the kernel (SMMA_SM90_PRE=0)
  * and as a pass before the GEMM (SMMA_SM90_PRE=1; for sm90-promote32 the
  * pairs with an e2m1, e2m3 or e3m2 operand); SMMA_SM90_PRE set to 0 or 1
@@ -87,10 +89,20 @@ static const struct pair bs_pairs[] = {
     { "bf16-mxfp8", SMMA_BF16, SMMA_E4M3, SMMA_E8M0, 32, true, false },
 };
 
-/* The pairs of sm90-mixed: bf16 activations times block-scaled weights. */
+/* The pairs of sm90-mixed: those of sm90-bs, the four of LLM decoding
+ * first (step 5 at level 0 runs those). */
 static const struct pair mx_pairs[] = {
     { "bf16-mxfp4", SMMA_BF16, SMMA_E2M1, SMMA_E8M0, 32, true, false },
+    { "mxfp4", SMMA_E2M1, SMMA_E2M1, SMMA_E8M0, 32, true, true },
+    { "nvfp4", SMMA_E2M1, SMMA_E2M1, SMMA_UE4M3, 16, true, true },
+    { "mxfp8", SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, 32, true, true },
     { "bf16-mxfp8", SMMA_BF16, SMMA_E4M3, SMMA_E8M0, 32, true, false },
+    { "mxfp8e5m2", SMMA_E5M2, SMMA_E5M2, SMMA_E8M0, 32, true, false },
+    { "mxfp8-e4m3-e5m2", SMMA_E4M3, SMMA_E5M2, SMMA_E8M0, 32, true, false },
+    { "mxfp8-e5m2-e4m3", SMMA_E5M2, SMMA_E4M3, SMMA_E8M0, 32, false, false },
+    { "mxfp6e2m3", SMMA_E2M3, SMMA_E2M3, SMMA_E8M0, 32, true, true },
+    { "mxfp6e3m2", SMMA_E3M2, SMMA_E3M2, SMMA_E8M0, 32, true, true },
+    { "mxfp8-mxfp4", SMMA_E4M3, SMMA_E2M1, SMMA_E8M0, 32, true, true },
 };
 
 /* A kernel, its model's name in the suites, its pairs and its tile:
@@ -387,14 +399,30 @@ main(void)
 
         /* 5. sm90-mixed: every tile of X's rows (M 1 .. 512) on the shapes
          * of LLM decoding, N x K 8192 x 8192, 28672 x 8192 and 8192 x
-         * 28672 (level 0: M 1 and 100 on the first; level 1: every M on
-         * the first, 1, 16 and 512 on the others; level 2: all). */
+         * 28672, and the weights as A (8192 x N x 8192, N 16 and 200) for
+         * the pairs of two block-scaled operands (level 0: M 1 and 256 on
+         * the first shape, N 16, the first four pairs; level 1: every M on
+         * the first, 1, 16 and 512 on the others, every pair; level 2:
+         * all). */
         if (kn->k == SMMA_GPU_SM90_MIXED) {
             static const size_t ms[] = { 1, 2, 4, 8, 16, 32, 64, 128, 256, 512 };
             static const size_t nk[][2] = { { 8192, 8192 }, { 28672, 8192 }, { 8192, 28672 } };
             size_t si, mi;
 
-            for (pi = 0; pi < kn->npairs; pi++)
+            for (pi = 0; pi < kn->npairs; pi++) {
+                const struct pair *pr = &kn->pairs[pi];
+
+                if (test_level() == 0 && pi >= 4)
+                    continue;
+                for (mi = 0; pr->a != SMMA_BF16 && mi < 2; mi++) {
+                    smma_gemm_shape l = pair_shape(pr, 8192, mi ? 200 : 16, 8192, SMMA_BF16);
+
+                    if (test_level() == 0 && mi > 0)
+                        continue;
+                    check_problem(&dev, kn, pr, &l, mi == 0,
+                                  mi ? SMMA_SL_LINEAR : SMMA_SL_128X4, seed + q++, samples,
+                                  PLAIN);
+                }
                 for (si = 0; si < 3; si++)
                     for (mi = 0; mi < sizeof(ms) / sizeof(ms[0]); mi++) {
                         smma_gemm_shape l = pair_shape(&kn->pairs[pi], ms[mi], nk[si][0],
@@ -410,6 +438,7 @@ main(void)
                                       seed + q++, samples,
                                       PLAIN);
                     }
+            }
             continue;
         }
         if (test_level() < 1)

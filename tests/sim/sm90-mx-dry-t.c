@@ -20,12 +20,18 @@
  * filled with 0xee before each k-step and the bytes past each row of A and
  * B hold 0xa5, so a byte read at the wrong place shows.
  *
- * D must equal the committed suites of the pairs the kernel takes (bf16 x
- * MXFP4, bf16 x MXFP8) under bf16-upcast-h100, and smma_gemm on generated
- * problems (M from 1 to 300: every X tile of 8 to 256 rows, two X tiles;
- * ragged n and k; NaN scales in the last block, past K; C, alpha, every
- * D; both scale layouts; clusters of one and two); a run whose threads
- * take the other row's scale must not.  The test also checks the rules of
+ * A block-scaled X goes first through the pass (tests/sm90-pass.c's
+ * t90_pass_rows over the stored rows, as launch.cu's mixed_gemm launches
+ * gemm_bs.cu's s90_bs_pre) into a bf16 copy, which TMA then reads.
+ *
+ * D must equal the committed suites of every pair the kernel takes (bf16 x
+ * MXFP4, bf16 x MXFP8, MXFP4, NVFP4, MXFP8 and its mixes, MXFP8 x MXFP4,
+ * MXFP6) under bf16-upcast-h100, and smma_gemm on generated problems (M
+ * from 1 to 300: every X tile of 8 to 256 rows, two X tiles; the weights as
+ * B and as A; ragged n and k; NaN scales in the last block, past K; C,
+ * alpha, every D; both scale layouts; clusters of one and two); a run
+ * whose threads take the other row's scale, or whose pass over X takes the
+ * next block's scale, must not.  The test also checks the rules of
  * smma_sm90_check for the kernel, its plan, and that the A fragments and
  * X's offsets cover their tiles once.
  */
@@ -61,11 +67,11 @@ prob_args(const t100_prob *p)
 /* ---- the stage ----------------------------------------------------------------------------- */
 
 /* TMA's boxes of k-step kit for CTA `rank` of its cluster (W's tiles at
- * rows m0s[r], X's at n0) into a slot: its own W, every CTA's multicast
+ * rows m0s[r] of wsrc, X's at n0 of xsrc) into a slot: its own W, every CTA's multicast
  * half of X (swizzled as the map says); bytes outside the tensor are 0. */
 static void
-stage_tma(const smma_sm90_plan *pl, const t100_prob *p, uint32_t rank, const uint32_t *m0s,
-          uint32_t n0, uint32_t kit, uint8_t *slot)
+stage_tma(const smma_sm90_plan *pl, const uint8_t *wsrc, const uint8_t *xsrc, uint32_t rank,
+          const uint32_t *m0s, uint32_t n0, uint32_t kit, uint8_t *slot)
 {
     uint32_t r, i, x, y;
 
@@ -77,8 +83,7 @@ stage_tma(const smma_sm90_plan *pl, const t100_prob *p, uint32_t rank, const uin
             int32_t c[2];
             bool mc = smma_sm90_box(pl, i, m0s[r], n0, kit, r, &map, c, &off);
             bool w = map == SMMA_SM90_MAP_A;
-            /* The plan's A is the caller's B (W), its B the caller's A (X). */
-            const uint8_t *g = w ? p->gb : p->ga;
+            const uint8_t *g = w ? wsrc : xsrc;
             uint32_t eb = w ? 1 : 2;
 
             if (r != rank && !mc)
@@ -97,7 +102,7 @@ stage_tma(const smma_sm90_plan *pl, const t100_prob *p, uint32_t rank, const uin
         }
 }
 
-enum { RUN_ALL = 0, RUN_OTHER_ROW_SCALE = 1 };
+enum { RUN_ALL = 0, RUN_OTHER_ROW_SCALE = 1, RUN_X_NEXT_SCALE = 2 };
 
 /* The A registers of thread t (128 threads x 4 words at regs[t * 4]) for
  * 16-k block j of k-step kit of the W tile at row m0, from the slot: each
@@ -108,7 +113,8 @@ a_regs(const smma_sm90_plan *pl, const t100_prob *p, uint32_t m0, uint32_t kit, 
        unsigned flags, const uint8_t *slot, uint32_t *regs)
 {
     smma_cvt rn = smma_cvt_default();
-    smma_format f = p->s.b_fmt;
+    const smma_format f = (smma_format) pl->a_fmt;
+    const uint8_t *wsf = pl->w_is_b ? p->gsb : p->gsa;
     uint32_t t, reg, e;
 
     rn.sat = false; /* past bf16's range: Inf, as fma.rn.bf16x2 rounds */
@@ -130,7 +136,7 @@ a_regs(const smma_sm90_plan *pl, const t100_prob *p, uint32_t m0, uint32_t kit, 
                 byte = slot[smma_sm90_mx_w_off(pl, row, kk)];
                 code = f == SMMA_E2M1 ? (byte >> (4 * (kk & 1))) & 0xfu
                        : f == SMMA_E2M3 || f == SMMA_E3M2 ? byte & 0x3fu : byte;
-                sbyte = p->gsb[smma_sm90_sf_goff(pl, g, kb)];
+                sbyte = wsf[smma_sm90_sf_goff(pl, g, kb)];
                 v = smma_encode(SMMA_BF16, smma_decode(f, code) *
                                                smma_decode(p->s.scale_fmt, sbyte), &rn);
                 if (kit * pl->bk + kk >= pl->k)
@@ -156,10 +162,26 @@ run_plan(const smma_sm90_plan *pl, const t100_prob *p, unsigned flags, uint32_t 
     uint8_t *smem = t100_calloc(smem_size, 1);
     uint32_t *acc = t100_calloc((size_t) 128 * R, sizeof(uint32_t));
     uint32_t *regs = t100_calloc((size_t) 128 * 4, sizeof(uint32_t));
+    const uint8_t *wsrc = pl->w_is_b ? p->gb : p->ga, *xsrc = pl->w_is_b ? p->ga : p->gb;
+    uint8_t *xcopy = NULL;
     smma_wgmma_variant v;
     uint32_t c, i, kit, j, t, r, row, col;
     int rc = SMMA_OK;
 
+    if (smma_sm90_mx_x_bytes(pl) != 0) {
+        /* A block-scaled X: the pass's bf16 copy first (launch.cu's
+         * mixed_gemm), from the stored rows as the caller's arguments say. */
+        smma_gpu_gemm_args a = prob_args(p);
+        uint64_t xld = pl->w_is_b ? a.lda : a.ldb;
+
+        xcopy = t100_calloc(smma_sm90_mx_x_bytes(pl), 1);
+        memset(xcopy, 0xee, smma_sm90_mx_x_bytes(pl));
+        t90_pass_rows(pl, (smma_format) pl->x_fmt, p->s.scale_fmt, pl->n, xsrc,
+                      xld * smma_sm90_fmt_bits(pl->x_fmt) / 8, pl->w_is_b ? p->gsa : p->gsb,
+                      true, xcopy, (uint64_t) pl->b_ld * 2, (flags & RUN_X_NEXT_SCALE) != 0,
+                      false);
+        xsrc = xcopy;
+    }
     v = smma_wgmma_variant_make(SMMA_BF16, SMMA_BF16, pl->bn);
     v.a_smem = false;
     for (c = 0; c < pl->pipe.grid && rc == SMMA_OK; c++) {
@@ -176,20 +198,23 @@ run_plan(const smma_sm90_plan *pl, const t100_prob *p, unsigned flags, uint32_t 
                 smma_pipe_cta_tile(&pl->pipe, c - rank + q, i, &tq, &nq);
                 smma_sm90_origin(pl, tq, nq, &m0s[q], &nq);
             }
-            /* The accumulator: C (the plan's D is the caller's D
-             * transposed), or 0xdeadbeef, which scale-d 0 ignores. */
+            /* The accumulator: C (the plan's D is the caller's D,
+             * transposed where W is B), or 0xdeadbeef, which scale-d 0
+             * ignores. */
             for (t = 0; t < 128; t++)
                 for (r = 0; r < R; r++) {
                     smma_sm90_d_cell(0, t, r, &row, &col);
                     acc[t * R + r] = p->s.c_fmt != SMMA_NONE && m0 + row < pl->m
                                      && n0 + col < pl->n
-                                     ? t100_c_bits(p, n0 + col, m0 + row) : 0xdeadbeefu;
+                                     ? (pl->w_is_b ? t100_c_bits(p, n0 + col, m0 + row)
+                                                   : t100_c_bits(p, m0 + row, n0 + col))
+                                     : 0xdeadbeefu;
                 }
             for (kit = 0; kit < pl->pipe.kiters && rc == SMMA_OK; kit++, iter++) {
                 uint32_t st = SMEM_BASE + smma_pipe_slot(&pl->pipe, iter) * pl->pipe.stage_bytes;
 
                 memset(smem + st, 0xee, pl->pipe.stage_bytes);
-                stage_tma(pl, p, rank, m0s, n0, kit, smem + st);
+                stage_tma(pl, wsrc, xsrc, rank, m0s, n0, kit, smem + st);
                 for (j = 0; j < smma_sm90_nmma(pl, kit) && rc == SMMA_OK; j++) {
                     a_regs(pl, p, m0, kit, j, flags, smem + st, regs);
                     v.scale_d = smma_sm90_scale_d(pl, kit, j);
@@ -215,6 +240,7 @@ run_plan(const smma_sm90_plan *pl, const t100_prob *p, unsigned flags, uint32_t 
     free(smem);
     free(acc);
     free(regs);
+    free(xcopy);
     return rc;
 }
 
@@ -282,7 +308,9 @@ suite_case(const t100_prob *p, const uint32_t *want, const char *what, unsigned 
 
     (void) ctx;
     memset(&tu, 0, sizeof(tu));
-    tu.cluster = p->s.m > 8 ? 1 + ncase % 2 : 1;
+    /* X: the caller's A where it is bf16 or B has at least as many rows. */
+    tu.cluster = (p->s.a_fmt == SMMA_BF16 || p->s.n >= p->s.m ? p->s.m : p->s.n) > 8
+                 ? 1 + ncase % 2 : 1;
     if (sampled(p, 1 + ncase % 2, &tu, what))
         check_plan(p, 1 + ncase % 2, &tu, want, what);
 }
@@ -290,7 +318,7 @@ suite_case(const t100_prob *p, const uint32_t *want, const char *what, unsigned 
 /* ---- generated problems ------------------------------------------------------------------- */
 
 struct gen {
-    smma_format b, sf;
+    smma_format a, b, sf;
     unsigned vec;
     size_t m, n, k;
     smma_format c, d;
@@ -302,27 +330,48 @@ struct gen {
 
 static const struct gen gens[] = {
     /* One tile: M 8, N 64, K 64. */
-    { SMMA_E2M1, SMMA_E8M0, 32, 8, 64, 64, SMMA_NONE, SMMA_FP32, false, SMMA_SL_128X4, 132,
+    { SMMA_BF16, SMMA_E2M1, SMMA_E8M0, 32, 8, 64, 64, SMMA_NONE, SMMA_FP32, false, SMMA_SL_128X4, 132,
       { 0, 0, 0, 0, 0, 0 } },
     /* M 1 (8 rows of X), ragged n and k (K 200: a last k-step of 8 k, a
      * short block), C, bf16 D, several tiles per CTA. */
-    { SMMA_E2M1, SMMA_E8M0, 32, 1, 300, 200, SMMA_FP32, SMMA_BF16, false, SMMA_SL_LINEAR, 2,
+    { SMMA_BF16, SMMA_E2M1, SMMA_E8M0, 32, 1, 300, 200, SMMA_FP32, SMMA_BF16, false, SMMA_SL_LINEAR, 2,
       { 0, 0, 0, 0, 0, 0 } },
     /* MXFP8 weights, M 16, clusters of two, alpha, fp16 D. */
-    { SMMA_E4M3, SMMA_E8M0, 32, 16, 200, 136, SMMA_FP32, SMMA_FP16, true, SMMA_SL_128X4, 4,
+    { SMMA_BF16, SMMA_E4M3, SMMA_E8M0, 32, 16, 200, 136, SMMA_FP32, SMMA_FP16, true, SMMA_SL_128X4, 4,
       { 0, 0, 0, 0, 0, 0 } },
     /* M 40 (64 rows of X), 3 stages. */
-    { SMMA_E2M1, SMMA_E8M0, 32, 40, 130, 192, SMMA_NONE, SMMA_FP32, false, SMMA_SL_128X4, 3,
+    { SMMA_BF16, SMMA_E2M1, SMMA_E8M0, 32, 40, 130, 192, SMMA_NONE, SMMA_FP32, false, SMMA_SL_128X4, 3,
       { 0, 3, 0, 0, 0, 0 } },
     /* M 300: two tiles of 256 rows of X, one CTA an SM. */
-    { SMMA_E4M3, SMMA_E8M0, 32, 300, 72, 96, SMMA_FP32, SMMA_BF16, false, SMMA_SL_LINEAR, 2,
+    { SMMA_BF16, SMMA_E4M3, SMMA_E8M0, 32, 300, 72, 96, SMMA_FP32, SMMA_BF16, false, SMMA_SL_LINEAR, 2,
       { 0, 0, 0, 0, 0, 0 } },
     /* M 100 in tiles of 32 rows (SMMA_SM90_BN), clusters of one. */
-    { SMMA_E2M1, SMMA_E8M0, 32, 100, 70, 72, SMMA_NONE, SMMA_BF16, false, SMMA_SL_LINEAR, 5,
+    { SMMA_BF16, SMMA_E2M1, SMMA_E8M0, 32, 100, 70, 72, SMMA_NONE, SMMA_BF16, false, SMMA_SL_LINEAR, 5,
       { 32, 0, 1, 0, 0, 0 } },
     /* M 128, K 1. */
-    { SMMA_E4M3, SMMA_E8M0, 32, 128, 64, 2, SMMA_FP32, SMMA_FP32, false, SMMA_SL_128X4, 1,
+    { SMMA_BF16, SMMA_E4M3, SMMA_E8M0, 32, 128, 64, 2, SMMA_FP32, SMMA_FP32, false, SMMA_SL_128X4, 1,
       { 0, 0, 0, 0, 0, 0 } },
+    /* Both operands block-scaled, X converted by the pass first: MXFP4,
+     * M 24 (32 rows of X), C, bf16 D, ragged k. */
+    { SMMA_E2M1, SMMA_E2M1, SMMA_E8M0, 32, 24, 136, 200, SMMA_FP32, SMMA_BF16, false,
+      SMMA_SL_128X4, 3, { 0, 0, 0, 0, 0, 0 } },
+    /* NVFP4 (ue4m3 per 16), M 8, linear scales. */
+    { SMMA_E2M1, SMMA_E2M1, SMMA_UE4M3, 16, 8, 130, 96, SMMA_NONE, SMMA_FP32, false,
+      SMMA_SL_LINEAR, 2, { 0, 0, 0, 0, 0, 0 } },
+    /* The weights as A (M 200 > N 16): D not transposed; MXFP8, C, alpha,
+     * clusters of two. */
+    { SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, 32, 200, 16, 136, SMMA_FP32, SMMA_FP32, true,
+      SMMA_SL_128X4, 4, { 0, 0, 0, 0, 0, 0 } },
+    /* MXFP8 x MXFP4 with the e4m3 weights as A, N 40 of e2m1 X. */
+    { SMMA_E4M3, SMMA_E2M1, SMMA_E8M0, 32, 300, 40, 128, SMMA_NONE, SMMA_BF16, false,
+      SMMA_SL_LINEAR, 3, { 0, 0, 0, 0, 0, 0 } },
+    /* MXFP6 (e2m3, e3m2) and e5m2, M 4 and 2. */
+    { SMMA_E2M3, SMMA_E2M3, SMMA_E8M0, 32, 4, 64, 64, SMMA_NONE, SMMA_FP16, false,
+      SMMA_SL_128X4, 1, { 0, 0, 0, 0, 0, 0 } },
+    { SMMA_E3M2, SMMA_E3M2, SMMA_E8M0, 32, 2, 72, 96, SMMA_FP32, SMMA_FP32, false,
+      SMMA_SL_LINEAR, 2, { 0, 0, 0, 0, 0, 0 } },
+    { SMMA_E5M2, SMMA_E5M2, SMMA_E8M0, 32, 70, 66, 64, SMMA_NONE, SMMA_BF16, false,
+      SMMA_SL_128X4, 2, { 0, 0, 0, 0, 0, 0 } },
 };
 
 static smma_gemm_shape
@@ -331,7 +380,7 @@ shape_of(const struct gen *g)
     smma_gemm_shape s;
 
     memset(&s, 0, sizeof(s));
-    s.a_fmt = SMMA_BF16;
+    s.a_fmt = g->a;
     s.b_fmt = g->b;
     s.scale_fmt = g->sf;
     s.vec = g->vec;
@@ -345,7 +394,7 @@ shape_of(const struct gen *g)
     return s;
 }
 
-/* A generated problem: A bf16 with scales of 1 (the suites' unscaled A). */
+/* A generated problem; a bf16 A with scales of 1 (the suites' unscaled A). */
 static void
 gen_problem(t100_prob *p, const struct gen *g, uint64_t seed)
 {
@@ -354,7 +403,7 @@ gen_problem(t100_prob *p, const struct gen *g, uint64_t seed)
 
     t100_prob_generate(p, &s, g->layout, SMMA_CLASS_RANDOM, seed);
     kb = smma_gemm_kblocks(&p->s);
-    for (i = 0; i < p->s.m * kb; i++)
+    for (i = 0; g->a == SMMA_BF16 && i < p->s.m * kb; i++)
         p->sa[i] = 0x7f;
     t100_prob_store(p);
 }
@@ -371,8 +420,8 @@ test_generated(void)
         char what[200];
 
         gen_problem(&p, g, 0x3d5 + i);
-        snprintf(what, sizeof(what), "bf16 x %s (%s per %u) %zux%zux%zu C %s D %s%s",
-                 smma_format_name(g->b), smma_format_name(g->sf), g->vec, g->m, g->n, g->k,
+        snprintf(what, sizeof(what), "%s x %s (%s per %u) %zux%zux%zu C %s D %s%s",
+                 smma_format_name(g->a), smma_format_name(g->b), smma_format_name(g->sf), g->vec, g->m, g->n, g->k,
                  g->c == SMMA_NONE ? "none" : smma_format_name(g->c), smma_format_name(g->d),
                  g->alpha ? " alpha 1.25" : "");
         if (!sampled(&p, g->sms, &g->tu, what)) {
@@ -394,7 +443,7 @@ static void
 test_special(void)
 {
     static const uint32_t e8[] = { 0x00, 0x01, 0xfe, 0xfd, 0xff, 0x7f };
-    struct gen g = { SMMA_E4M3, SMMA_E8M0, 32, 24, 136, 200, SMMA_FP32, SMMA_FP32, false,
+    struct gen g = { SMMA_BF16, SMMA_E4M3, SMMA_E8M0, 32, 24, 136, 200, SMMA_FP32, SMMA_FP32, false,
                      SMMA_SL_128X4, 3, { 0, 0, 0, 0, 0, 0 } };
     smma_gpu_gemm_args a;
     smma_sm90_plan pl;
@@ -423,6 +472,21 @@ test_special(void)
         bail("plan: %s", msg);
     ok(diff_plan(&pl, &p, RUN_OTHER_ROW_SCALE, want, "the other row's scale") > 0,
        "a run whose threads take the other row's scale differs");
+    free(want);
+    t100_prob_free(&p);
+
+    /* X block-scaled: a pass whose units take the next block's scale must
+     * differ. */
+    g.a = SMMA_E4M3;
+    gen_problem(&p, &g, 0x5bee);
+    want = t100_expected_under(&p, MODEL);
+    a = prob_args(&p);
+    if (smma_sm90_plan_init(&pl, &a, SMMA_GPU_SM90_MIXED, 3, NULL, msg, sizeof(msg)) != 0)
+        bail("plan: %s", msg);
+    ok(diff_plan(&pl, &p, RUN_ALL, want, "mxfp8 X") == 0
+       && diff_plan(&pl, &p, RUN_X_NEXT_SCALE, want, "X's next scale") > 0,
+       "mxfp8 24x136x200: the pass over X matches; a pass that takes the next block's scale "
+       "differs");
     free(want);
     t100_prob_free(&p);
 }
@@ -508,9 +572,29 @@ test_check(void)
        == SMMA_GPU_STATUS_EINVAL && strstr(msg, "8 rows each") != NULL,
        "clusters of two on a tile of 8 rows of X refused (%s)", msg);
 
-    a = args_of(SMMA_E2M1, SMMA_E8M0, 32, 16, 128, 128);
+    a = args_of(SMMA_E2M1, SMMA_E8M0, 32, 16, 8192, 8192);
     a.shape.a_fmt = SMMA_E2M1;
-    expect_refusal(&a, "must be bf16", "mxfp4 x mxfp4 (X quantized)");
+    a.sa = (const void *) (uintptr_t) 32768;
+    smma_sm90_plan_init(&p, &a, SMMA_GPU_SM90_MIXED, 132, NULL, msg, sizeof(msg));
+    ok(p.w_is_b && p.x_fmt == SMMA_E2M1 && p.a_fmt == SMMA_E2M1 && p.b_fmt == SMMA_BF16
+       && p.a_ld == 8192 && p.b_ld == 8192 && smma_sm90_mx_x_bytes(&p) == 16 * 8192 * 2,
+       "mxfp4 16 x 8192 x 8192: W the caller's B, X (e2m1) through the pass into %llu bytes "
+       "of bf16", (unsigned long long) smma_sm90_mx_x_bytes(&p));
+    a = args_of(SMMA_E4M3, SMMA_E8M0, 32, 8192, 24, 1000);
+    a.shape.a_fmt = SMMA_E4M3;
+    msg[0] = '\0';
+    a.sa = (const void *) (uintptr_t) 32768;
+    a.ldd = 24;
+    is_int(SMMA_GPU_STATUS_OK, smma_sm90_plan_init(&p, &a, SMMA_GPU_SM90_MIXED, 132, NULL, msg,
+                                                   sizeof(msg)), "mxfp8 8192 x 24 x 1000 (%s)",
+           msg);
+    ok(!p.w_is_b && p.m == 8192 && p.n == 24 && p.bn == 32 && p.a_ld == 1024
+       && p.b_ld == 1008 && smma_sm90_mx_dpos(&p, 24, 5, 7) == 5 * 24 + 7,
+       "mxfp8 8192 x 24: W the caller's A, D not transposed, X's copy 1008 elements a row");
+    a = args_of(SMMA_E4M3, SMMA_E8M0, 32, 16, 128, 128);
+    a.shape.a_fmt = SMMA_E4M3;
+    a.lda = 136;
+    expect_refusal(&a, "multiples of 16", "e4m3 X with lda 136");
     a = args_of(SMMA_E4M3, SMMA_UE4M3, 16, 16, 128, 128);
     expect_refusal(&a, "NVFP4", "e4m3 weights with ue4m3 scales");
     a = args_of(SMMA_E2M1, SMMA_E8M0, 32, 16, 128, 128);
@@ -581,6 +665,10 @@ main(void)
     static const char *const suites[] = {
         "gemm.bf16-mxfp4.kernel.model." MODEL, "gemm.bf16-mxfp4.kernel.exact",
         "gemm.bf16-mxfp8.kernel.model." MODEL, "gemm.bf16-mxfp8.kernel.exact",
+        "gemm.mxfp4.kernel.model." MODEL, "gemm.nvfp4.kernel.model." MODEL,
+        "gemm.mxfp8.kernel.model." MODEL, "gemm.mxfp8e5m2.kernel.model." MODEL,
+        "gemm.mxfp8-e4m3-e5m2.kernel.model." MODEL, "gemm.mxfp8-mxfp4.kernel.model." MODEL,
+        "gemm.mxfp6e2m3.kernel.model." MODEL, "gemm.mxfp6e3m2.kernel.model." MODEL,
     };
     double t0 = tap_seconds();
     size_t i;
