@@ -180,6 +180,17 @@ else
     ok 1 "--html replaces an existing file"
 fi
 
+run_prog "$prog" layout mma.m16n8k16.bf16 a --help
+case $tap_out in
+    *"--html FILE writes the grid as one self-contained web page"*) ok 0 "--help documents --html" ;;
+    *) ok 1 "--help documents --html" ;;
+esac
+run_prog "$prog" layout scale --help
+case $tap_out in
+    *"--html FILE writes the offsets as a web page"*) ok 0 "scale --help documents --html" ;;
+    *) ok 1 "scale --help documents --html" ;;
+esac
+
 # ---------------------------------------------------------------- errors
 
 printf 'old\n' >"$work/keep.html"
