@@ -12,7 +12,6 @@
  */
 #include <config.h>
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -21,11 +20,12 @@
 #include <softmma/scale_layout.h>
 
 #include "cli.h"
+#include "layout_html.h"
 #include "options.h"
 
 static const char scale_usage[] =
     "Usage: softmma layout scale --layout NAME --rows R --k K --vec V\n"
-    "           [--at ROW,COL | --offset OFF]\n\n"
+    "           [--at ROW,COL | --offset OFF | --html FILE]\n\n"
     "Draws where the block scale factors of one operand lie in memory.  The\n"
     "operand has R rows of K elements and one scale per V (16 or 32) elements,\n"
     "so the scale matrix is R x Kb with Kb = ceil(K / V) scale columns.\n"
@@ -36,7 +36,10 @@ static const char scale_usage[] =
     "the byte offset of each scale in the stored array.  With --at ROW,COL it\n"
     "prints only the offset of that scale; with --offset OFF it prints which\n"
     "scale lies at byte OFF: 'row M col C', or 'padding row M col C' for a\n"
-    "byte of the padded tile that holds no scale.\n";
+    "byte of the padded tile that holds no scale.\n"
+    "--html FILE writes the offsets as a web page in which pointing at a scale\n"
+    "shows its offset and every scale of the same 16-byte line (see --html in\n"
+    "'softmma layout mma.m16n8k16.bf16 a --help').\n";
 
 static bool
 parse_size(const char *s, size_t *out)
@@ -73,7 +76,7 @@ static int
 layout_scale(int argc, char **argv)
 {
     const char *layout_s = NULL, *rows_s = NULL, *k_s = NULL, *vec_s = NULL, *at_s = NULL,
-               *offset_s = NULL;
+               *offset_s = NULL, *html = NULL;
     const struct opt_spec specs[] = {
         { "layout", true, &layout_s, NULL },
         { "rows", true, &rows_s, NULL },
@@ -81,6 +84,7 @@ layout_scale(int argc, char **argv)
         { "vec", true, &vec_s, NULL },
         { "at", true, &at_s, NULL },
         { "offset", true, &offset_s, NULL },
+        { "html", true, &html, NULL },
         { NULL, false, NULL, NULL },
     };
     struct opt_result r;
@@ -131,6 +135,10 @@ layout_scale(int argc, char **argv)
         rc = cli_error("--at and --offset exclude each other");
         goto done;
     }
+    if (html != NULL && (at_s != NULL || offset_s != NULL)) {
+        rc = cli_error("--html and --%s exclude each other", at_s != NULL ? "at" : "offset");
+        goto done;
+    }
     if (at_s != NULL && !parse_pair(at_s, &at_m, &at_kb)) {
         rc = cli_error("malformed --at '%s' (ROW,COL: two integers)", at_s);
         goto done;
@@ -141,6 +149,14 @@ layout_scale(int argc, char **argv)
     }
     if (smma_scale_layout_shape(l, rows, k, (unsigned) vec, &s, &err) != SMMA_OK) {
         rc = cli_error("%s", err.msg);
+        goto done;
+    }
+    if (html != NULL) {
+        smma_grid g;
+
+        rc = cli_scale_grid(l, &s, &g);
+        if (rc == CLI_OK)
+            rc = cli_grid_html(html, &g, NULL);
         goto done;
     }
     if (at_s != NULL) {
@@ -183,7 +199,7 @@ done:
 /* ------------------------------------------------------------ grids */
 
 static const char frag_usage[] =
-    "Usage: softmma layout INSTRUCTION OPERAND [--text | --svg FILE]\n"
+    "Usage: softmma layout INSTRUCTION OPERAND [--text | --svg FILE | --html FILE]\n"
     "           [--byte-id N] [--thread-id N] [--sf-id N] [--num N]\n"
     "       softmma layout --list\n\n"
     "Draws a layout of an instruction: which lane (thread), register and element\n"
@@ -199,7 +215,13 @@ static const char frag_usage[] =
     "cell that no one holds.\n"
     "--svg FILE draws the same grid as an SVG picture coloured by lane into FILE\n"
     "('-' for stdout).  The file is replaced atomically; on an error nothing is\n"
-    "written.\n";
+    "written.\n"
+    "--html FILE writes the grid as one self-contained web page (inline style\n"
+    "and script, nothing loaded from elsewhere) into FILE, as --svg does: pointing\n"
+    "at a cell shows its holder and highlights every cell of the same lane or\n"
+    "thread; pointing at a thread in the legend, choosing it in the list or the\n"
+    "keys n and p show its cells; a click keeps a thread, Esc clears.  The\n"
+    "address FILE#t=N opens with thread N shown.\n";
 
 /* The header: "NAME: WHAT", and the axes when WHAT does not name them. */
 static void
@@ -279,8 +301,8 @@ cli_grid_print_text(const smma_grid *g, const unsigned *rows, size_t nrows, unsi
  * neighbouring lanes, side by side in most grids, far apart in hue; odd
  * lanes are paler than even ones.  Threads of later warps take the colour
  * of their lane.  The text stays black on all of them. */
-static void
-lane_colour(unsigned lane, char *out, size_t n)
+void
+cli_lane_colour(unsigned lane, char *out, size_t n)
 {
     double h = (double) ((lane % 32u * 13u) % 32u) * 6.0 / 32.0, v = 0.98;
     double s = lane % 2 ? 0.30 : 0.50;
@@ -343,7 +365,7 @@ grid_write_svg(FILE *f, const smma_grid *g)
             char *colon;
 
             g->cell(g, row, col, &c);
-            lane_colour(c.owner, fill, sizeof(fill));
+            cli_lane_colour(c.owner, fill, sizeof(fill));
             snprintf(first, sizeof(first), "%s", c.label);
             colon = strchr(first, ':');
             second = "";
@@ -360,42 +382,10 @@ grid_write_svg(FILE *f, const smma_grid *g)
     fputs("</svg>\n", f);
 }
 
-/* Writes the picture to a new file beside path, then renames it over path,
- * so that a reader never sees half a picture and an error leaves path as it
- * was. */
-static int
-grid_svg_file(const char *path, const smma_grid *g)
+static void
+svg_write(FILE *f, const void *g)
 {
-    size_t n = strlen(path) + 32;
-    char *tmp = malloc(n);
-    FILE *f = NULL;
-    unsigned i;
-    int rc = CLI_OK, bad;
-
-    if (tmp == NULL)
-        return cli_error("out of memory");
-    for (i = 0; i < 1000; i++) {
-        snprintf(tmp, n, "%s.%u.tmp", path, i);
-        errno = 0;
-        f = fopen(tmp, "wx");
-        if (f != NULL || errno != EEXIST)
-            break;
-    }
-    if (f == NULL) {
-        rc = cli_error("--svg %s: cannot create %s: %s", path, tmp, strerror(errno));
-        free(tmp);
-        return rc;
-    }
     grid_write_svg(f, g);
-    bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        rc = cli_error("--svg %s: cannot write %s", path, tmp);
-    else if (rename(tmp, path) != 0)
-        rc = cli_error("--svg %s: cannot rename %s to it: %s", path, tmp, strerror(errno));
-    if (rc != CLI_OK)
-        remove(tmp);
-    free(tmp);
-    return rc;
 }
 
 static void
@@ -439,11 +429,12 @@ parse_selector(const char *opt, const char *s, int *out, int *rc)
 static int
 layout_frag(int argc, char **argv)
 {
-    const char *svg = NULL, *byte_s = NULL, *thread_s = NULL, *sf_s = NULL, *num_s = NULL;
+    const char *svg = NULL, *html = NULL, *byte_s = NULL, *thread_s = NULL, *sf_s = NULL, *num_s = NULL;
     bool text = false, list = false;
     const struct opt_spec specs[] = {
         { "text", false, NULL, &text },
         { "svg", true, &svg, NULL },
+        { "html", true, &html, NULL },
         { "list", false, NULL, &list },
         { "byte-id", true, &byte_s, NULL },
         { "thread-id", true, &thread_s, NULL },
@@ -464,7 +455,7 @@ layout_frag(int argc, char **argv)
         goto done;
     }
     if (list) {
-        if (r.npos > 0 || text || svg != NULL || byte_s != NULL || thread_s != NULL ||
+        if (r.npos > 0 || text || svg != NULL || html != NULL || byte_s != NULL || thread_s != NULL ||
             sf_s != NULL || num_s != NULL)
             rc = cli_error("--list takes no other arguments");
         else
@@ -487,6 +478,10 @@ layout_frag(int argc, char **argv)
         rc = cli_error("--text and --svg exclude each other");
         goto done;
     }
+    if (html != NULL && (text || svg != NULL)) {
+        rc = cli_error("--html and --%s exclude each other", text ? "text" : "svg");
+        goto done;
+    }
     if (!parse_selector("byte-id", byte_s, &o.byte_id, &rc) ||
         !parse_selector("thread-id", thread_s, &o.thread_id, &rc) ||
         !parse_selector("sf-id", sf_s, &o.sf_id, &rc) ||
@@ -496,12 +491,12 @@ layout_frag(int argc, char **argv)
         rc = cli_error("%s", err.msg);
         goto done;
     }
-    if (svg == NULL)
+    if (html != NULL)
+        rc = cli_grid_html(html, &g, NULL);
+    else if (svg == NULL)
         cli_grid_print_text(&g, NULL, 0, 0, "");
-    else if (strcmp(svg, "-") == 0)
-        grid_write_svg(stdout, &g);
     else
-        rc = grid_svg_file(svg, &g);
+        rc = cli_write_file_atomic("--svg", svg, svg_write, &g);
 done:
     opt_free(&r);
     return rc;
@@ -544,9 +539,9 @@ cmd_layout(int argc, char **argv)
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         printf("Usage: softmma layout KIND [OPTIONS...]\n"
-               "       softmma layout INSTRUCTION OPERAND [--text | --svg FILE]\n"
+               "       softmma layout INSTRUCTION OPERAND [--text | --svg FILE | --html FILE]\n"
                "       softmma layout --list\n\n"
-               "Draws layouts as text or SVG.  Kinds:\n"
+               "Draws layouts as text, SVG or an explorable web page (--html).  Kinds:\n"
                "  scale   scale-factor layouts (softmma layout scale --help)\n"
                "INSTRUCTION OPERAND draws the layout of an instruction's operand, e.g.\n"
                "'softmma layout mma.m16n8k16.bf16 a' (softmma layout mma.m16n8k16.bf16 a\n"
