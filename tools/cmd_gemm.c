@@ -11,7 +11,8 @@
  * lines (a, b, scale, vec, c, m, n, k in any order, and optionally alpha: the
  * epilogue multiplier, written like --alpha), then sections A (m lines of k hex
  * codes), SA (m lines of ceil(k/vec) codes), B (n lines of k codes: column j
- * of B, K-major), SB (n lines), C (m lines of n codes); sections for absent
+ * of B, K-major), SB (n lines of ceil(k/vec) codes: column j of SB, which is
+ * kb x n like B is k x n), C (m lines of n codes); sections for absent
  * scales or C are omitted.  '#' starts a comment line.  A D file is m lines
  * of n hex codes, '#' comment lines allowed.
  */
