@@ -56,17 +56,18 @@ def say(*parts):
 
 
 def make_inputs(softmma, m, n, k, cls, seed):
-    """A, B, SA, SB of an MXFP8 x MXFP8 problem, as tl.dot_scaled takes them."""
+    """A, B, SA, SB of an MXFP8 x MXFP8 problem, as tl.dot_scaled takes them:
+    SB as N x Kb (Triton's rhs_scale), the transpose of softmma's Kb x N."""
     g = softmma.gemm_generate('e4m3', 'e4m3', m, n, k, scale_fmt='e8m0', vec=32, cls=cls,
                               seed=seed)
     return (np.ascontiguousarray(g['a']), np.ascontiguousarray(g['b']),
-            np.ascontiguousarray(g['sa']), np.ascontiguousarray(g['sb']))
+            np.ascontiguousarray(g['sa']), np.ascontiguousarray(np.asarray(g['sb']).T))
 
 
 def reference(softmma, a, b, sa, sb):
-    """D under the model, fp32 bits (uint32, M x N)."""
-    return softmma.gemm(MODEL, a, b, a_fmt='e4m3', b_fmt='e4m3', sa=sa, sb=sb,
-                        scale_fmt='e8m0', vec=32, d_fmt='fp32')
+    """D under the model, fp32 bits (uint32, M x N); sb in Triton's N x Kb."""
+    return softmma.gemm(MODEL, a, b, a_fmt='e4m3', b_fmt='e4m3', sa=sa,
+                        sb=softmma.BScales(sb.T), scale_fmt='e8m0', vec=32, d_fmt='fp32')
 
 
 def compare(softmma, what, want, got):

@@ -63,6 +63,34 @@ int cmd_diff(int argc, char **argv);
 void cli_print_quant_choices(const smma_profile *p);
 int cmd_gemm(int argc, char **argv);
 int cmd_models(int argc, char **argv);
+int cmd_match(int argc, char **argv);
+
+/* The options that give a GEMM problem, shared by softmma gemm and softmma
+ * match: the values of --a, --b, --scale, --vec, --m, --n, --k, --seed,
+ * --class, --c, --d, --inputs and --alpha (NULL: not given). */
+typedef struct cli_gemm_args {
+    const char *a, *b, *scale, *vec, *m, *n, *k, *seed, *cls, *c, *d, *inputs, *alpha;
+} cli_gemm_args;
+
+struct opt_spec;
+
+/* Writes the 13 option specs of args into specs[*n..] and advances *n. */
+void cli_gemm_arg_specs(cli_gemm_args *args, struct opt_spec *specs, size_t *n);
+
+/* The problem the options give: read from --inputs FILE, or generated from
+ * the seed (as the GPU kernels take it when gpu is set), D's format (--d,
+ * default fp32) and alpha.  Fills *s, *g (smma_gemm_data_free) and *seed.
+ * CLI_OK, or CLI_USAGE after an error naming the option or the file. */
+int cli_gemm_problem(const cli_gemm_args *args, bool gpu, smma_gemm_shape *s,
+                     smma_gemm_data *g, uint64_t *seed);
+
+/* Reads a subject's D, m x n codes of s->d_fmt, into d: a path ending .npy
+ * is an .npy file of shape (m, n) holding the codes as unsigned integers of
+ * the code's size (uint32 for fp32, uint16 for bf16 and fp16; float32 and
+ * float16 for fp32 and fp16 are taken as their bits); any other path is
+ * text, m lines of n hex codes ('#' comment lines allowed).  CLI_OK, or
+ * CLI_USAGE after an error naming the file (and line). */
+int cli_gemm_read_d(const char *path, const smma_gemm_shape *s, uint32_t *d);
 int cmd_gpu(int argc, char **argv);
 
 /* softmma gemm --on gpu (tools/cmd_gpu.c).  The device, the kernel that
@@ -117,5 +145,46 @@ int cmd_export(int argc, char **argv);
  * line for each suite that differs.  CLI_OK when all are equal,
  * CLI_MISMATCH when some differ, CLI_USAGE on errors (printed). */
 int cli_vectors_tour(const char *dir, bool per_suite);
+
+/* An .npy file read whole (tools/npy.c): its dtype's kind ('u', 'i' or
+ * 'f') and size, its shape (ndim 0..2) and its values as bit patterns in C
+ * order (a Fortran-order file is read transposed back). */
+typedef struct cli_npy {
+    char kind;
+    unsigned bytes;
+    int ndim;
+    size_t shape[2];
+    uint64_t *v;
+    size_t count;
+} cli_npy;
+
+/* Reads path (format 1.0, 2.0 or 3.0; little-endian or one-byte integers and
+ * floats; at most 2 dimensions; no byte missing or left over).  CLI_OK, or
+ * CLI_USAGE after an error naming the file. */
+int cli_npy_read(const char *path, cli_npy *x);
+
+/* Checks that x holds the bits of `what`: dtype unsigned of `bytes` bytes
+ * (or the float of the same size when fmt is SMMA_FP32 or SMMA_FP16: its
+ * bits are the codes), shape (d0,) when d1 is 0, else (d0, d1).  CLI_OK,
+ * or CLI_USAGE after an error naming the file, what it holds and what was
+ * expected (a transposed 2-D shape is named as such). */
+int cli_npy_expect(const cli_npy *x, const char *path, unsigned bytes, smma_format fmt,
+                   size_t d0, size_t d1, const char *what);
+
+/* x's dtype as numpy writes it ("<u4") and its shape ("(2, 3)"). */
+void cli_npy_type(const cli_npy *x, char *buf, size_t n);
+void cli_npy_shape(const cli_npy *x, char *buf, size_t n);
+
+/* Whether path ends in ".npy". */
+bool cli_is_npy_name(const char *path);
+
+void cli_npy_free(cli_npy *x);
+
+/* Writes an .npy file (format 1.0) of little-endian unsigned integers of
+ * `bytes` bytes, shape (d0,) when d1 is 0, else (d0, d1), from data (len
+ * bytes), whole to a temporary file then renamed.  CLI_OK, or CLI_USAGE
+ * after an error naming the file. */
+int cli_npy_write(const char *path, unsigned bytes, size_t d0, size_t d1,
+                  const unsigned char *data, size_t len);
 
 #endif /* SOFTMMA_CLI_H */

@@ -11,7 +11,8 @@
  * lines (a, b, scale, vec, c, m, n, k in any order, and optionally alpha: the
  * epilogue multiplier, written like --alpha), then sections A (m lines of k hex
  * codes), SA (m lines of ceil(k/vec) codes), B (n lines of k codes: column j
- * of B, K-major), SB (n lines), C (m lines of n codes); sections for absent
+ * of B, K-major), SB (n lines of ceil(k/vec) codes: column j of SB, which is
+ * kb x n like B is k x n), C (m lines of n codes); sections for absent
  * scales or C are omitted.  '#' starts a comment line.  A D file is m lines
  * of n hex codes, '#' comment lines allowed.
  */
@@ -321,13 +322,34 @@ done:
     return rc;
 }
 
+/* D from an .npy file (cli_gemm_read_d). */
 static int
-read_d(const char *path, const smma_gemm_shape *s, uint32_t *d)
+read_d_npy(const char *path, const smma_gemm_shape *s, uint32_t *d)
+{
+    cli_npy x;
+    char what[64];
+    size_t i;
+    int rc = cli_npy_read(path, &x);
+
+    if (rc != CLI_OK)
+        return rc;
+    snprintf(what, sizeof(what), "m x n %s D", smma_format_name(s->d_fmt));
+    rc = cli_npy_expect(&x, path, s->d_fmt == SMMA_FP32 ? 4 : 2, s->d_fmt, s->m, s->n, what);
+    for (i = 0; rc == CLI_OK && i < x.count; i++)
+        d[i] = (uint32_t) x.v[i];
+    cli_npy_free(&x);
+    return rc;
+}
+
+int
+cli_gemm_read_d(const char *path, const smma_gemm_shape *s, uint32_t *d)
 {
     struct reader r = { NULL, path, 0, NULL, 0 };
     size_t i;
     int rc = CLI_OK;
 
+    if (cli_is_npy_name(path))
+        return read_d_npy(path, s, d);
     r.f = fopen(path, "r");
     if (r.f == NULL)
         return cli_error("%s: cannot open: %s", path, strerror(errno));
@@ -420,7 +442,27 @@ print_check(const char *subject, const smma_gemm_shape *s, const char *model, si
     }
 }
 
-/* Writes the inputs (--save-inputs) and D (--out, else stdout). */
+/* Writes D as an .npy file: (m, n), uint32 codes for fp32, uint16 else. */
+static int
+write_d_npy(const char *path, const smma_gemm_shape *s, const uint32_t *d)
+{
+    unsigned bytes = s->d_fmt == SMMA_FP32 ? 4 : 2, k;
+    size_t i, len = s->m * s->n * bytes;
+    unsigned char *buf = malloc(len ? len : 1);
+    int rc;
+
+    if (buf == NULL)
+        return cli_error("out of memory");
+    for (i = 0; i < s->m * s->n; i++)
+        for (k = 0; k < bytes; k++)
+            buf[i * bytes + k] = (unsigned char) (d[i] >> (8 * k));
+    rc = cli_npy_write(path, bytes, s->m, s->n, buf, len);
+    free(buf);
+    return rc;
+}
+
+/* Writes the inputs (--save-inputs) and D (--out, else stdout; a name
+ * ending .npy gets an .npy file). */
 static int
 write_result(const char *save_s, const char *out_s, const smma_gemm_shape *s,
              const smma_gemm_data *g, const uint32_t *d)
@@ -429,6 +471,8 @@ write_result(const char *save_s, const char *out_s, const smma_gemm_shape *s,
 
     if (save_s != NULL && (rc = write_inputs(save_s, s, g)) != CLI_OK)
         return rc;
+    if (out_s != NULL && cli_is_npy_name(out_s))
+        return write_d_npy(out_s, s, d);
     if (out_s != NULL) {
         FILE *f = fopen(out_s, "w");
 
@@ -452,6 +496,95 @@ now(void)
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+}
+
+/* ---- the problem (shared with softmma match) --------------------------------- */
+
+void
+cli_gemm_arg_specs(cli_gemm_args *x, struct opt_spec *specs, size_t *n)
+{
+    const struct opt_spec mine[] = {
+        { "a", true, &x->a, NULL }, { "b", true, &x->b, NULL },
+        { "scale", true, &x->scale, NULL }, { "vec", true, &x->vec, NULL },
+        { "m", true, &x->m, NULL }, { "n", true, &x->n, NULL }, { "k", true, &x->k, NULL },
+        { "seed", true, &x->seed, NULL }, { "class", true, &x->cls, NULL },
+        { "c", true, &x->c, NULL }, { "d", true, &x->d, NULL },
+        { "inputs", true, &x->inputs, NULL }, { "alpha", true, &x->alpha, NULL },
+    };
+
+    memcpy(specs + *n, mine, sizeof(mine));
+    *n += sizeof(mine) / sizeof(mine[0]);
+}
+
+/* The problem generated from the options (no --inputs). */
+static int
+generate_problem(const cli_gemm_args *x, bool gpu, uint64_t seed, smma_gemm_shape *s,
+                 smma_gemm_data *g)
+{
+    smma_input_class cls = SMMA_CLASS_RANDOM;
+    const char *cls_s = x->cls != NULL ? x->cls : "random";
+    smma_error err;
+    uint64_t v;
+    int rc;
+
+    if (x->a == NULL || x->b == NULL || x->m == NULL || x->n == NULL || x->k == NULL)
+        return cli_error("--a, --b, --m, --n and --k are required (or --inputs FILE)");
+    if ((rc = parse_fmt("--a", x->a, false, &s->a_fmt)) != CLI_OK ||
+        (rc = parse_fmt("--b", x->b, false, &s->b_fmt)) != CLI_OK ||
+        (rc = parse_fmt("--scale", x->scale ? x->scale : "none", true, &s->scale_fmt)) !=
+            CLI_OK ||
+        (rc = parse_fmt("--c", x->c ? x->c : "none", true, &s->c_fmt)) != CLI_OK ||
+        (rc = parse_size("--m", x->m, &s->m)) != CLI_OK ||
+        (rc = parse_size("--n", x->n, &s->n)) != CLI_OK ||
+        (rc = parse_size("--k", x->k, &s->k)) != CLI_OK)
+        return rc;
+    if (!cli_parse_uint(x->vec ? x->vec : "32", 32, &v) || (v != 16 && v != 32))
+        return cli_error("--vec: '%s' is not 16 or 32", x->vec);
+    s->vec = (unsigned) v;
+    if (strcmp(cls_s, "exact") == 0)
+        cls = SMMA_CLASS_EXACT;
+    else if (strcmp(cls_s, "random") != 0)
+        return cli_error("--class: '%s' is not exact or random", cls_s);
+    if (smma_gemm_shape_check(s, &err) != SMMA_OK ||
+        (gpu ? cli_gpu_generate(s, cls, seed, g, &err)
+             : smma_gemm_generate(s, cls, seed, g, &err)) != SMMA_OK)
+        return cli_error("%s", err.msg);
+    return CLI_OK;
+}
+
+int
+cli_gemm_problem(const cli_gemm_args *x, bool gpu, smma_gemm_shape *s, smma_gemm_data *g,
+                 uint64_t *seed)
+{
+    smma_format d_fmt;
+    int rc;
+
+    memset(s, 0, sizeof(*s));
+    memset(g, 0, sizeof(*g));
+    *seed = 1;
+    if (x->seed != NULL && !cli_parse_uint(x->seed, UINT64_MAX, seed))
+        return cli_error("--seed: malformed seed '%s'", x->seed);
+    if ((rc = parse_fmt("--d", x->d ? x->d : "fp32", false, &d_fmt)) != CLI_OK)
+        return rc;
+    s->d_fmt = d_fmt;
+    if (x->inputs != NULL) {
+        if (x->a || x->b || x->m || x->n || x->k || x->scale || x->vec || x->c || x->cls)
+            return cli_error("--inputs gives the shape, formats and values; do not also give "
+                             "--a, --b, --scale, --vec, --c, --m, --n, --k or --class");
+        if ((rc = read_inputs(x->inputs, s, g)) != CLI_OK)
+            return rc;
+        s->d_fmt = d_fmt;   /* the file holds no D format */
+    } else if ((rc = generate_problem(x, gpu, *seed, s, g)) != CLI_OK) {
+        return rc;
+    }
+    if (x->alpha != NULL) {
+        if (s->has_alpha)
+            return cli_error("--alpha: %s already gives alpha", x->inputs);
+        if ((rc = parse_alpha("--alpha", x->alpha, &s->alpha)) != CLI_OK)
+            return rc;
+        s->has_alpha = true;
+    }
+    return CLI_OK;
 }
 
 /* ---- gemm -------------------------------------------------------------------- */
@@ -540,8 +673,11 @@ gemm_usage(void)
            "2^-20..2^20; class exact: every partial sum exact in fp32, so every model\n"
            "agrees), or read from FILE (format: softmma-gemm-inputs 1, see softmma(1)).\n"
            "--check verifies a subject's D on S sampled entries (all when S >= m*n;\n"
-           "default 1000) and exits 1 on any mismatch.  --bench times the whole product\n"
-           "and prints multiply-adds per second.  --alpha X multiplies the result as a\n"
+           "default 1000) and exits 1 on any mismatch; DFILE is text (m lines of n\n"
+           "codes) or, named *.npy, a NumPy (m, n) array of the codes (uint32 for\n"
+           "fp32, uint16 for bf16 and fp16), as --out FILE.npy writes D.\n"
+           "--bench times the whole product and prints multiply-adds per second.\n"
+           "--alpha X multiplies the result as a\n"
            "kernel's epilogue does (doc/models.md): X is an fp32 bit pattern when written\n"
            "0xHHHHHHHH, else a decimal number (or inf, nan) rounded to the nearest fp32;\n"
            "without it there is no alpha (the same bits as alpha 1).  An inputs file may\n"
@@ -570,24 +706,17 @@ gemm_usage(void)
 int
 cmd_gemm(int argc, char **argv)
 {
-    const char *a_s = NULL, *b_s = NULL, *scale_s = NULL, *vec_s = NULL, *m_s = NULL,
-               *n_s = NULL, *k_s = NULL, *model_s = NULL, *seed_s = "1", *class_s = NULL,
-               *c_s = NULL, *d_s = "fp32", *out_s = NULL, *save_s = NULL, *in_s = NULL,
-               *check_s = NULL, *samples_s = NULL, *alpha_s = NULL, *on_s = "cpu",
-               *kernel_s = NULL;
+    const char *model_s = NULL, *out_s = NULL, *save_s = NULL, *check_s = NULL,
+               *samples_s = NULL, *on_s = "cpu", *kernel_s = NULL;
     bool bench = false, on_gpu = false;
-    const struct opt_spec specs[] = {
-        { "a", true, &a_s, NULL }, { "b", true, &b_s, NULL }, { "scale", true, &scale_s, NULL },
-        { "vec", true, &vec_s, NULL }, { "m", true, &m_s, NULL }, { "n", true, &n_s, NULL },
-        { "k", true, &k_s, NULL }, { "model", true, &model_s, NULL },
-        { "seed", true, &seed_s, NULL }, { "class", true, &class_s, NULL },
-        { "c", true, &c_s, NULL }, { "d", true, &d_s, NULL }, { "out", true, &out_s, NULL },
-        { "save-inputs", true, &save_s, NULL }, { "inputs", true, &in_s, NULL },
-        { "check", true, &check_s, NULL }, { "samples", true, &samples_s, NULL },
-        { "alpha", true, &alpha_s, NULL }, { "on", true, &on_s, NULL },
-        { "kernel", true, &kernel_s, NULL },
-        { "bench", false, NULL, &bench }, { NULL, false, NULL, NULL },
+    cli_gemm_args ga = { NULL };
+    struct opt_spec specs[24] = {
+        { "model", true, &model_s, NULL }, { "out", true, &out_s, NULL },
+        { "save-inputs", true, &save_s, NULL }, { "check", true, &check_s, NULL },
+        { "samples", true, &samples_s, NULL }, { "on", true, &on_s, NULL },
+        { "kernel", true, &kernel_s, NULL }, { "bench", false, NULL, &bench },
     };
+    size_t nspecs = 8;
     struct opt_result r;
     smma_gemm_shape s;
     smma_gemm_data g;
@@ -595,10 +724,13 @@ cmd_gemm(int argc, char **argv)
     const smma_model *model = NULL;
     smma_error err;
     uint32_t *d = NULL;
-    uint64_t seed = 1, v, gpu_samples = 0;
-    smma_input_class cls = SMMA_CLASS_RANDOM;
+    uint64_t seed = 1, gpu_samples = 0;
     smma_gpu_kernel kernel = SMMA_GPU_AUTO;
-    int rc = opt_parse(argc, argv, specs, &r);
+    int rc;
+
+    cli_gemm_arg_specs(&ga, specs, &nspecs);
+    specs[nspecs].name = NULL;
+    rc = opt_parse(argc, argv, specs, &r);
 
     memset(&g, 0, sizeof(g));
     memset(&s, 0, sizeof(s));
@@ -636,70 +768,8 @@ cmd_gemm(int argc, char **argv)
         rc = cli_error("--model: %s", err.msg);
         goto done;
     }
-    if (!cli_parse_uint(seed_s, UINT64_MAX, &seed)) {
-        rc = cli_error("--seed: malformed seed '%s'", seed_s);
+    if ((rc = cli_gemm_problem(&ga, on_gpu, &s, &g, &seed)) != CLI_OK)
         goto done;
-    }
-    if (in_s != NULL) {
-        if (a_s || b_s || m_s || n_s || k_s || scale_s || vec_s || c_s || class_s) {
-            rc = cli_error("--inputs gives the shape, formats and values; do not also give "
-                           "--a, --b, --scale, --vec, --c, --m, --n, --k or --class");
-            goto done;
-        }
-        rc = read_inputs(in_s, &s, &g);
-        if (rc != CLI_OK)
-            goto done;
-        if ((rc = parse_fmt("--d", d_s, false, &s.d_fmt)) != CLI_OK)
-            goto done;
-    } else {
-        if (scale_s == NULL)
-            scale_s = "none";
-        if (vec_s == NULL)
-            vec_s = "32";
-        if (c_s == NULL)
-            c_s = "none";
-        if (class_s == NULL)
-            class_s = "random";
-        if (a_s == NULL || b_s == NULL || m_s == NULL || n_s == NULL || k_s == NULL) {
-            rc = cli_error("--a, --b, --m, --n and --k are required (or --inputs FILE)");
-            goto done;
-        }
-        if ((rc = parse_fmt("--a", a_s, false, &s.a_fmt)) != CLI_OK ||
-            (rc = parse_fmt("--b", b_s, false, &s.b_fmt)) != CLI_OK ||
-            (rc = parse_fmt("--scale", scale_s, true, &s.scale_fmt)) != CLI_OK ||
-            (rc = parse_fmt("--c", c_s, true, &s.c_fmt)) != CLI_OK ||
-            (rc = parse_fmt("--d", d_s, false, &s.d_fmt)) != CLI_OK ||
-            (rc = parse_size("--m", m_s, &s.m)) != CLI_OK ||
-            (rc = parse_size("--n", n_s, &s.n)) != CLI_OK ||
-            (rc = parse_size("--k", k_s, &s.k)) != CLI_OK)
-            goto done;
-        if (!cli_parse_uint(vec_s, 32, &v) || (v != 16 && v != 32)) {
-            rc = cli_error("--vec: '%s' is not 16 or 32", vec_s);
-            goto done;
-        }
-        s.vec = (unsigned) v;
-        if (strcmp(class_s, "exact") == 0)
-            cls = SMMA_CLASS_EXACT;
-        else if (strcmp(class_s, "random") != 0) {
-            rc = cli_error("--class: '%s' is not exact or random", class_s);
-            goto done;
-        }
-        if (smma_gemm_shape_check(&s, &err) != SMMA_OK ||
-            (on_gpu ? cli_gpu_generate(&s, cls, seed, &g, &err)
-                    : smma_gemm_generate(&s, cls, seed, &g, &err)) != SMMA_OK) {
-            rc = cli_error("%s", err.msg);
-            goto done;
-        }
-    }
-    if (alpha_s != NULL) {
-        if (s.has_alpha) {
-            rc = cli_error("--alpha: %s already gives alpha", in_s);
-            goto done;
-        }
-        if ((rc = parse_alpha("--alpha", alpha_s, &s.alpha)) != CLI_OK)
-            goto done;
-        s.has_alpha = true;
-    }
     if (model != NULL && smma_model_check(model, &s, &err) != SMMA_OK) {
         rc = cli_error("%s", err.msg);
         goto done;
@@ -749,7 +819,7 @@ cmd_gemm(int argc, char **argv)
             rc = cli_error("--samples: malformed count '%s'", samples_s);
             goto done;
         }
-        if ((rc = read_d(check_s, &s, d)) != CLI_OK)
+        if ((rc = cli_gemm_read_d(check_s, &s, d)) != CLI_OK)
             goto done;
         if (smma_gemm_verify(model, &s, &op, d, (size_t) samples, seed ^ 0x5a5a5a5aull,
                              &checked, &bad, first, 10, &err) != SMMA_OK) {

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include <softmma/quant.h>
+#include <softmma/scale_layout.h>
 #include <softmma/suites.h>
 
 #include "cli.h"
@@ -204,13 +205,125 @@ parse_global(const char *amax_s, const char *scale_s, smma_quant_opts *o)
 
 /* ------------------------------------------------------------------ quant */
 
+/* Writes PREFIX.codes.npy: the m x k codes, an e2m1 format's packed two a
+ * byte, low nibble first (smma_pack_fp4), each row on its own: (m,
+ * ceil(k/2)); other formats one code a byte, (m, k). */
+static int
+write_codes(const char *prefix, smma_block_format f, const uint8_t *codes, size_t m, size_t k)
+{
+    bool fp4 = smma_block_format_info(f)->elem == SMMA_E2M1;
+    size_t w = fp4 ? (k + 1) / 2 : k, i;
+    uint8_t *out = malloc(m * w != 0 ? m * w : 1);
+    char path[4096];
+    int rc;
+
+    if (out == NULL)
+        return cli_error("out of memory");
+    for (i = 0; i < m; i++) {
+        if (fp4)
+            smma_pack_fp4(codes + i * k, k, out + i * w);
+        else
+            memcpy(out + i * w, codes + i * k, k);
+    }
+    snprintf(path, sizeof(path), "%s.codes.npy", prefix);
+    rc = cli_npy_write(path, 1, m, w, out, m * w);
+    free(out);
+    return rc;
+}
+
+/* Writes PREFIX.scales.LAYOUT.npy for each layout of the comma-separated
+ * list: linear (m, kb); the others the bytes a kernel reads, 1-D, padding
+ * bytes 0 (smma_scale_pack).  Every layout is checked before any file is
+ * written; with write false, only checked. */
+static int
+write_scales(const char *prefix, const char *list, const uint8_t *linear, size_t m, size_t k,
+             unsigned vec, bool write)
+{
+    smma_scale_layout ls[SMMA_SL_COUNT];
+    size_t n = 0, i, bytes[SMMA_SL_COUNT];
+    char buf[256], *tok, *save = NULL;
+    smma_error err;
+    int rc = CLI_OK;
+
+    snprintf(buf, sizeof(buf), "%s", list);
+    for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+        if (n == SMMA_SL_COUNT)
+            return cli_error("--layout: at most %d layouts", (int) SMMA_SL_COUNT);
+        if (smma_scale_layout_from_name(tok, &ls[n], &err) != SMMA_OK ||
+            smma_scale_layout_size(ls[n], m, k, vec, &bytes[n], &err) != SMMA_OK)
+            return cli_error("--layout: %s", err.msg);
+        n++;
+    }
+    for (i = 0; write && rc == CLI_OK && i < n; i++) {
+        uint8_t *out = malloc(bytes[i] ? bytes[i] : 1);
+        char path[4096];
+
+        if (out == NULL)
+            return cli_error("out of memory");
+        snprintf(path, sizeof(path), "%s.scales.%s.npy", prefix, smma_scale_layout_name(ls[i]));
+        if (smma_scale_pack(ls[i], m, k, vec, linear, out, 0, &err) != SMMA_OK)
+            rc = cli_error("--layout %s: %s", smma_scale_layout_name(ls[i]), err.msg);
+        else if (ls[i] == SMMA_SL_LINEAR)
+            rc = cli_npy_write(path, 1, m, (k + vec - 1) / vec, out, bytes[i]);
+        else
+            rc = cli_npy_write(path, 1, bytes[i], 0, out, bytes[i]);
+        free(out);
+    }
+    return rc;
+}
+
+/* quant --k K --out PREFIX: the values as an m x k matrix, row-major, each
+ * row quantized on its own (a row's last block, short when the block size
+ * does not divide k, is padded with +0 for its scale, as one row is), the
+ * codes and the scales written as .npy files. */
+static int
+quant_matrix(smma_block_format f, const smma_quant_opts *o, const uint32_t *x, size_t count,
+             size_t k, const char *prefix, const char *layouts)
+{
+    const smma_block_format_desc *bd = smma_block_format_info(f);
+    size_t m = count / k, kb = smma_block_count(f, k), i;
+    uint8_t *scales, *codes;
+    smma_quant_opts ro = *o;
+    smma_error err;
+    int rc = CLI_OK;
+
+    if (count == 0 || count % k != 0)
+        return cli_error("--k %zu: %zu values are not whole rows of %zu", k, count, k);
+    scales = calloc(m * kb, 1);
+    codes = calloc(count, 1);
+    if (scales == NULL || codes == NULL)
+        rc = cli_error("out of memory");
+    for (i = 0; rc == CLI_OK && i < m; i++) {
+        ro.rbits = o->rbits != NULL ? o->rbits + i * k : NULL;
+        if (smma_quantize(f, x + i * k, k, &ro, scales + i * kb, codes + i * k, &err) != SMMA_OK)
+            rc = cli_error("row %zu: %s", i, err.msg);
+    }
+    if (rc == CLI_OK)
+        rc = write_scales(prefix, layouts, scales, m, k, bd->block, false);
+    if (rc == CLI_OK)
+        rc = write_codes(prefix, f, codes, m, k);
+    if (rc == CLI_OK)
+        rc = write_scales(prefix, layouts, scales, m, k, bd->block, true);
+    if (rc == CLI_OK)
+        printf("%s: %zu x %zu values, %zu x %zu scales of %u; written to %s.codes.npy and "
+               "%s.scales.{%s}.npy\n", bd->name, m, k, m, kb, bd->block, prefix, prefix,
+               layouts);
+    free(scales);
+    free(codes);
+    return rc;
+}
+
 int
 cmd_quant(int argc, char **argv)
 {
     const char *format_s = NULL, *profile_s = NULL, *gscale_s = NULL, *gamax_s = NULL;
-    const char *round_s = NULL, *rbits_s = NULL;
+    const char *round_s = NULL, *rbits_s = NULL, *k_s = NULL, *out_s = NULL;
+    const char *layout_s = "linear,128x4,triton5d";
     bool raw = false, bits = false;
     const struct opt_spec specs[] = {
+        { "k", true, &k_s, NULL },
+        { "out", true, &out_s, NULL },
+        { "layout", true, &layout_s, NULL },
         { "format", true, &format_s, NULL },
         { "profile", true, &profile_s, NULL },
         { "global-scale", true, &gscale_s, NULL },
@@ -236,7 +349,9 @@ cmd_quant(int argc, char **argv)
         goto done;
     if (r.help) {
         printf("Usage: softmma quant --format F [--profile P] [--global-amax A |\n"
-               "           --global-scale S] [--raw | --bits] [--round R [--rbits FILE]] FILE\n\n"
+               "           --global-scale S] [--raw | --bits] [--round R [--rbits FILE]] FILE\n"
+               "       softmma quant --format F [options] --out PREFIX [--k K]\n"
+               "           [--layout L,...] FILE\n\n"
                "Quantizes the fp32 values in FILE ('-' for standard input) as one row in\n"
                "block format F (mxfp4 mxfp6e2m3 mxfp6e3m2 mxfp8e4m3 mxfp8e5m2 nvfp4) under\n"
                "profile P (cuda by default) and prints, per block, the scale byte and the\n"
@@ -248,7 +363,16 @@ cmd_quant(int argc, char **argv)
                "for its scale.  nvfp4 is two-level with --global-amax (the tensor amax, from\n"
                "which the profile derives its per-tensor scales) or --global-scale (the\n"
                "per-tensor decode scale itself).  --round overrides the profile's element\n"
-               "rounding; with rs, --rbits FILE gives one 32-bit random word per value.\n");
+               "rounding; with rs, --rbits FILE gives one 32-bit random word per value.\n\n"
+               "With --out PREFIX the values are a matrix of rows of K (--k K; without\n"
+               "it one row of them all), row-major, each row quantized on its own (its\n"
+               "last block padded with +0 for its scale when the block size does not\n"
+               "divide K), and written as NumPy files: PREFIX.codes.npy, (M, ceil(K/2))\n"
+               "bytes of two e2m1 codes each, low nibble first (mxfp4, nvfp4; each row\n"
+               "starts a byte), else (M, K) codes; and PREFIX.scales.LAYOUT.npy for each\n"
+               "layout of --layout L,... (default linear,128x4,triton5d; also cdna4-16,\n"
+               "cdna4-32): linear (M, ceil(K/block)), the others the bytes the kernels\n"
+               "read, 1-D, padding 0 (softmma layout scale, doc/scale-layouts.md).\n");
         goto done;
     }
     if (r.npos != 1) {
@@ -303,6 +427,17 @@ cmd_quant(int argc, char **argv)
             goto done;
         }
         o.rbits = rb.v;
+    }
+    if (k_s != NULL || out_s != NULL) {
+        uint64_t kv = in.n;
+
+        if (out_s == NULL || (k_s != NULL && (!cli_parse_uint(k_s, SIZE_MAX, &kv) || !kv))) {
+            rc = cli_error(out_s == NULL ? "--k needs --out PREFIX (the files to write)"
+                                         : "--k: malformed row length '%s'", k_s);
+            goto done;
+        }
+        rc = quant_matrix(f, &o, in.v, in.n, (size_t) kv, out_s, layout_s);
+        goto done;
     }
     nb = smma_block_count(f, in.n);
     scales = calloc(nb, 1);

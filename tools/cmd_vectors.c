@@ -545,6 +545,13 @@ static const char ver_usage[] =
     "inputs with the subject's outputs (- reads standard input), or with --raw\n"
     "the outputs alone as little-endian binary: for each case, each output field\n"
     "in header order, each value in the bytes of its type (doc/vectors.md).\n"
+    "A RESULTS that is a directory holds the outputs as .npy files, as\n"
+    "softmma export --npy writes them: DIR/FIELD.npy of shape (cases,) or\n"
+    "(cases, n) for each scalar output field, DIR/FIELD.CASE.npy of the block's\n"
+    "shape (rows, cols) for each block output field, dtype the unsigned integer\n"
+    "of the field's size (float32 or float16 also for an fp32 or fp16 field);\n"
+    "the inputs are the suite's.  A file of another dtype or shape is refused\n"
+    "naming it and what was expected.\n"
     "Prints the first N (default 20) differing cases: their inputs, the\n"
     "expected and the got outputs, as bits and decoded.  Exit status: 0 every\n"
     "case equal, 1 some differ, 2 bad input.\n";
@@ -771,6 +778,105 @@ read_raw_case(FILE *in, const char *name, const smma_vec_header *h, const smma_v
     return CLI_OK;
 }
 
+/* The results of ver as .npy files in a directory, as softmma export --npy
+ * writes a suite: DIR/FIELD.npy for each scalar output field, of shape
+ * (cases,) or (cases, count), read once; DIR/FIELD.CASE.npy for each block
+ * output field of each case, of the expected block's shape. */
+struct npy_results {
+    const char *dir;
+    cli_npy cols[SMMA_VEC_MAX_FIELDS];
+};
+
+/* Reads and checks the scalar output columns. */
+static int
+npy_open(struct npy_results *n, const smma_vec_header *h)
+{
+    size_t fi;
+    int rc = CLI_OK;
+
+    for (fi = 0; rc == CLI_OK && fi < h->nfields; fi++) {
+        const smma_vec_field *f = &h->fields[fi];
+        char what[SMMA_VEC_NAME_MAX + 64], *path;
+
+        if (!f->out || f->block)
+            continue;
+        path = join(n->dir, f->name, ".npy");
+        if (path == NULL)
+            return cli_error("out of memory");
+        snprintf(what, sizeof(what), "output %s of %llu cases", f->name,
+                 (unsigned long long) h->cases);
+        rc = cli_npy_read(path, &n->cols[fi]);
+        if (rc == CLI_OK)
+            rc = cli_npy_expect(&n->cols[fi], path, smma_vec_type_get(f->type)->bytes,
+                                smma_vec_type_format(f->type), (size_t) h->cases,
+                                f->count == 1 ? 0 : f->count, what);
+        free(path);
+    }
+    return rc;
+}
+
+static void
+npy_close(struct npy_results *n)
+{
+    size_t fi;
+
+    for (fi = 0; fi < SMMA_VEC_MAX_FIELDS; fi++)
+        cli_npy_free(&n->cols[fi]);
+}
+
+/* Reads the outputs of case number pos (in file order) into g, a copy of e
+ * with the outputs replaced. */
+static int
+read_npy_case(struct npy_results *n, const smma_vec_header *h, const smma_vec_case *e,
+              uint64_t pos, smma_vec_case *g, uint64_t **bufs, size_t *caps)
+{
+    size_t fi, j;
+    int rc = CLI_OK;
+
+    memcpy(g->scalars, e->scalars, h->nscalars * sizeof(uint64_t));
+    g->index = e->index;
+    for (fi = 0; rc == CLI_OK && fi < h->nfields; fi++) {
+        const smma_vec_field *f = &h->fields[fi];
+        const smma_vec_block *eb = &e->blocks[fi];
+        char name[SMMA_VEC_NAME_MAX + 24], what[SMMA_VEC_NAME_MAX + 64], *path;
+        cli_npy x;
+
+        g->blocks[fi] = *eb;
+        if (!f->out)
+            continue;
+        if (!f->block) {
+            for (j = 0; j < f->count; j++)
+                g->scalars[f->offset + j] = n->cols[fi].v[pos * f->count + j];
+            continue;
+        }
+        snprintf(name, sizeof(name), "%s.%llu", f->name, (unsigned long long) e->index);
+        snprintf(what, sizeof(what), "block %s of case %llu, %zu x %zu", f->name,
+                 (unsigned long long) e->index, eb->rows, eb->cols);
+        if ((path = join(n->dir, name, ".npy")) == NULL)
+            return cli_error("out of memory");
+        rc = cli_npy_read(path, &x);
+        if (rc == CLI_OK) {
+            rc = cli_npy_expect(&x, path, smma_vec_type_get(f->type)->bytes,
+                                smma_vec_type_format(f->type), eb->rows, eb->cols, what);
+            if (rc == CLI_OK && caps[fi] < x.count) {
+                uint64_t *nb = realloc(bufs[fi], x.count * sizeof(uint64_t));
+
+                if (nb == NULL)
+                    rc = cli_error("out of memory");
+                else
+                    bufs[fi] = nb, caps[fi] = x.count;
+            }
+            if (rc == CLI_OK) {
+                memcpy(bufs[fi], x.v, x.count * sizeof(uint64_t));
+                g->blocks[fi].v = bufs[fi];
+            }
+            cli_npy_free(&x);
+        }
+        free(path);
+    }
+    return rc;
+}
+
 /* Compares the cases of results rpath with ex's, printing the first max
  * differing ones; sets *ncases and *ndiffer.  CLI_OK, or CLI_USAGE after a
  * message when either file is bad (and then nothing else is printed). */
@@ -788,6 +894,10 @@ ver_run(struct expected *ex, const char *rpath, bool raw, uint64_t max, uint64_t
     char where[256], *repbuf = NULL;
     size_t replen = 0;
     FILE *rep;
+    struct stat st;
+    struct npy_results npy;
+    bool is_npy = !raw && strcmp(rpath, "-") != 0 && stat(rpath, &st) == 0 &&
+                  S_ISDIR(st.st_mode);
     int rc = CLI_OK;
 
     /* The report is kept until the results are known to be whole: a bad
@@ -796,6 +906,8 @@ ver_run(struct expected *ex, const char *rpath, bool raw, uint64_t max, uint64_t
     if (rep == NULL)
         return cli_error("out of memory");
     memset(&g, 0, sizeof(g));
+    memset(&npy, 0, sizeof(npy));
+    npy.dir = rpath;
     if (raw) {
         rf = strcmp(rpath, "-") == 0 ? stdin : fopen(rpath, "rb");
         if (rf == NULL)
@@ -803,6 +915,9 @@ ver_run(struct expected *ex, const char *rpath, bool raw, uint64_t max, uint64_t
         g.scalars = calloc(h->nscalars ? h->nscalars : 1, sizeof(uint64_t));
         if (g.scalars == NULL)
             rc = cli_error("out of memory");
+    } else if (is_npy) {
+        g.scalars = calloc(h->nscalars ? h->nscalars : 1, sizeof(uint64_t));
+        rc = g.scalars == NULL ? cli_error("out of memory") : npy_open(&npy, h);
     } else {
         rc = strcmp(rpath, "-") == 0 ? open_known("-", stdin, &rr)
                                      : open_known(rpath, NULL, &rr);
@@ -816,7 +931,13 @@ ver_run(struct expected *ex, const char *rpath, bool raw, uint64_t max, uint64_t
             rc = cli_error("%s", err.msg);
             break;
         }
-        if (raw) {
+        if (is_npy) {
+            if (e == NULL)
+                break;
+            rc = read_npy_case(&npy, h, e, ncases, &g, bufs, caps);
+            gc = &g;
+            snprintf(where, sizeof(where), "suite line %zu", e->line);
+        } else if (raw) {
             if (e == NULL) {
                 if (fgetc(rf) != EOF)
                     rc = cli_error("%s: more bytes than the %llu cases of %s hold", rpath,
@@ -854,6 +975,7 @@ ver_run(struct expected *ex, const char *rpath, bool raw, uint64_t max, uint64_t
     if (rf != NULL && rf != stdin)
         fclose(rf);
     smma_vec_close(rr);
+    npy_close(&npy);
     free(g.scalars);
     for (fi = 0; fi < SMMA_VEC_MAX_FIELDS; fi++)
         free(bufs[fi]);
@@ -955,46 +1077,6 @@ bytes_put(struct bytes *b, uint64_t v, unsigned n)
     return true;
 }
 
-/* Writes an .npy file (format 1.0) of unsigned integers of the given size:
- * shape (d0,) when d1 is 0, else (d0, d1). */
-static int
-write_npy(const char *path, unsigned bytes, size_t d0, size_t d1, const unsigned char *data,
-          size_t len)
-{
-    char dict[160];
-    unsigned char *buf;
-    size_t dl, hl, total;
-    smma_error err;
-    int rc = CLI_OK;
-
-    if (d1 == 0)
-        snprintf(dict, sizeof(dict), "{'descr': '%cu%u', 'fortran_order': False, "
-                 "'shape': (%zu,), }", bytes == 1 ? '|' : '<', bytes, d0);
-    else
-        snprintf(dict, sizeof(dict), "{'descr': '%cu%u', 'fortran_order': False, "
-                 "'shape': (%zu, %zu), }", bytes == 1 ? '|' : '<', bytes, d0, d1);
-    dl = strlen(dict);
-    /* Magic, version, header length, the dict padded with spaces and a
-     * newline so that the data starts at a multiple of 64. */
-    hl = (10 + dl + 1 + 63) / 64 * 64 - 10;
-    total = 10 + hl + len;
-    buf = malloc(total);
-    if (buf == NULL)
-        return cli_error("out of memory");
-    memcpy(buf, "\x93NUMPY\x01\x00", 8);
-    buf[8] = (unsigned char) (hl & 0xff);
-    buf[9] = (unsigned char) (hl >> 8);
-    memcpy(buf + 10, dict, dl);
-    memset(buf + 10 + dl, ' ', hl - dl - 1);
-    buf[10 + hl - 1] = '\n';
-    if (len > 0)
-        memcpy(buf + 10 + hl, data, len);
-    if (smma_vec_save_bytes(buf, total, path, &err) != SMMA_OK)
-        rc = cli_error("%s", err.msg);
-    free(buf);
-    return rc;
-}
-
 /* One block kept for writing: field, case, size and where its bytes are. */
 struct kept {
     size_t field, rows, cols, at;
@@ -1071,7 +1153,7 @@ export_npy(struct expected *ex, const char *dir)
         if (path == NULL)
             rc = cli_error("out of memory");
         else
-            rc = write_npy(path, smma_vec_type_get(f->type)->bytes, (size_t) ncases,
+            rc = cli_npy_write(path, smma_vec_type_get(f->type)->bytes, (size_t) ncases,
                            f->count == 1 ? 0 : f->count, col[fi].p, col[fi].len);
         free(path);
     }
@@ -1085,7 +1167,7 @@ export_npy(struct expected *ex, const char *dir)
         if (path == NULL)
             rc = cli_error("out of memory");
         else
-            rc = write_npy(path, bytes, kept[j].rows, kept[j].cols, blk.p + kept[j].at,
+            rc = cli_npy_write(path, bytes, kept[j].rows, kept[j].cols, blk.p + kept[j].at,
                            kept[j].rows * kept[j].cols * bytes);
         free(path);
     }

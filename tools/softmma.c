@@ -119,6 +119,7 @@ static const struct command commands[] = {
     { "diff", cmd_diff, "find the smallest blocks on which two profiles differ" },
     { "gemm", cmd_gemm, "block-scaled GEMM under a model or on the GPU; sampled checks" },
     { "models", cmd_models, "list the numerics models, their parameters and status" },
+    { "match", cmd_match, "which models reproduce a subject's D bit for bit" },
     { "gpu", cmd_gpu, "the GPU: device, compute capability, kernels and their models" },
     { "tour", cmd_tour, "a short guided printout of the formats and their edge values" },
     { "layout", cmd_layout, "draw fragment and scale-factor layouts" },

@@ -14,7 +14,7 @@ of softmma/*.h and keep its names without the smma_ prefix:
   scale_offsets, scale_coord, scale_pack, scale_unpack, scale_triton5d_index
                                                     (softmma/scale_layout.h)
   models, model_aliases, model_info, gemm, gemm_values, gemm_verify,
-  gemm_match, gemm_generate                         (softmma/gemm.h)
+  gemm_match, gemm_generate, BScales                (softmma/gemm.h)
   gemm_split_k, split_k_slices, split_k_match       (split-K, on gemm)
   scaled_mm                                         (torch._scaled_mm's epilogue)
   read_vectors, vec_types                           (softmma/vectors.h)
@@ -36,7 +36,7 @@ from .layout import (scale_layouts, scale_layout_shape, scale_layout_size, scale
                      scale_triton5d_index, ScaleShape)
 from .gemm import (models, model_aliases, model_info, gemm, gemm_values, gemm_verify,
                    gemm_match, gemm_generate, gemm_split_k, split_k_slices, split_k_match,
-                   scaled_mm, GemmVerify, GemmMatch, Mismatch, SplitKMatch)
+                   scaled_mm, BScales, GemmVerify, GemmMatch, Mismatch, SplitKMatch)
 from .vectors import read_vectors, vec_types, VectorSuite, VectorField
 
 __all__ = ['SoftmmaError', 'library_path',
@@ -49,5 +49,5 @@ __all__ = ['SoftmmaError', 'library_path',
            'ScaleShape',
            'models', 'model_aliases', 'model_info', 'gemm', 'gemm_values', 'gemm_verify',
            'gemm_match', 'gemm_generate', 'gemm_split_k', 'split_k_slices', 'split_k_match',
-           'scaled_mm', 'GemmVerify', 'GemmMatch', 'Mismatch', 'SplitKMatch',
+           'scaled_mm', 'BScales', 'GemmVerify', 'GemmMatch', 'Mismatch', 'SplitKMatch',
            'read_vectors', 'vec_types', 'VectorSuite', 'VectorField']

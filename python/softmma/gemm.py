@@ -1,11 +1,15 @@
 """The reference GEMM under named numerics models (softmma/gemm.h).
 
-    D[i][j] = C[i][j] + sum_k (A[i][k] SA[i][k/vec]) (B[k][j] SB[j][k/vec])
+    D[i][j] = C[i][j] + sum_k (A[i][k] SA[i][k/vec]) (B[k][j] SB[k/vec][j])
 
 Operands are codes in their formats' dtypes (codec.code_dtype): A of shape
-(M, K), B of shape (K, N) in any memory order, the scales SA (M, Kb) and SB
-(N, Kb) with Kb = ceil(K / vec) (B's scales are indexed by column, as
-Triton's rhs_scale and cuBLAS take them), C (M, N).  D comes back as codes of
+(M, K), B of shape (K, N) in any memory order, C (M, N).  A scale array has
+the shape of its operand with K counted in blocks, Kb = ceil(K / vec): SA is
+(M, Kb), SB is (Kb, N), as the gemm vector suites, `softmma export --npy`
+and gemm_generate hold them (Triton's rhs_scale is SB.T).  An SB of the
+other orientation, (N, Kb), is refused by its shape; when Kb == N > 1 the
+shape cannot tell, so a plain square array is refused and the orientation
+must be stated by wrapping it: sb=BScales(x).  D comes back as codes of
 d_fmt: uint32 for fp32, uint16 for bf16 and fp16.
 """
 
@@ -19,7 +23,7 @@ from ._lib import SoftmmaError, lib
 
 __all__ = ['models', 'model_aliases', 'model_info', 'gemm', 'gemm_values', 'gemm_verify',
            'gemm_match', 'gemm_generate', 'gemm_split_k', 'split_k_slices', 'split_k_match',
-           'scaled_mm', 'GemmVerify', 'GemmMatch', 'Mismatch', 'SplitKMatch']
+           'scaled_mm', 'BScales', 'GemmVerify', 'GemmMatch', 'Mismatch', 'SplitKMatch']
 
 _NONE = 10  # SMMA_NONE: SMMA_FORMAT_COUNT
 
@@ -115,6 +119,57 @@ def _codes(x, fid, what, shape):
     return np.ascontiguousarray(x, dtype=np.uint32)
 
 
+class BScales:
+    """B's scale codes, stated to be Kb x N: x[t, j] scales B[t*vec .. t*vec +
+    vec - 1, j], as B is K x N.  gemm, gemm_verify and gemm_match take sb as
+    a plain (Kb, N) array when Kb != N; when Kb == N > 1 its shape cannot
+    say which way it lies, so they take it only wrapped in BScales.
+    gemm_generate and read_vectors return B's scales wrapped.  The wrapper
+    has no .T or arithmetic: np.asarray(x) (or .array) gives the array, and
+    a plain array made from it must be wrapped again to be taken as sb."""
+
+    __slots__ = ('array',)
+
+    def __init__(self, x):
+        if isinstance(x, BScales):
+            x = x.array
+        if not isinstance(x, np.ndarray) or x.ndim != 2:
+            raise SoftmmaError('BScales: a 2-D numpy array (Kb, N), not %r' % (type(x),))
+        self.array = x
+
+    @property
+    def shape(self):
+        return self.array.shape
+
+    @property
+    def dtype(self):
+        return self.array.dtype
+
+    def __array__(self, dtype=None, copy=None):
+        return self.array if dtype is None else self.array.astype(dtype)
+
+    def __repr__(self):
+        return 'BScales(%r)' % (self.array,)
+
+
+def _b_scales(sb, fid, kb, n):
+    """sb (BScales, or a plain array when its shape is not square) checked
+    to be (Kb, N) and laid out as smma_gemm_operands.sb takes it: N x Kb,
+    K-major, one contiguous row per column of B."""
+    stated = isinstance(sb, BScales)
+    x = sb.array if stated else sb
+    if not stated and isinstance(x, np.ndarray) and x.ndim == 2 and kb == n and n > 1:
+        raise SoftmmaError('sb is %d x %d: square (Kb = N), so its shape cannot say its '
+                           'orientation; pass sb=softmma.BScales(x) to state that x is Kb x N '
+                           '(x[t, j] scales B[t*vec .. t*vec+vec-1, j]), as vector files, '
+                           'softmma export and gemm_generate hold it' % (kb, n))
+    if isinstance(x, np.ndarray) and x.ndim == 2 and x.shape == (n, kb) and kb != n:
+        raise SoftmmaError('sb must have shape (Kb, N) = %s, not (N, Kb) = %s: B\'s scales '
+                           'lie as B does (K x N), one row per k block; pass x.T'
+                           % ((kb, n), x.shape))
+    return np.ascontiguousarray(_codes(x, fid, 'sb', (kb, n)).T)
+
+
 class _Problem:
     """The shape and operands of one call, with the arrays they point into."""
 
@@ -138,7 +193,7 @@ class _Problem:
         self.b = np.ascontiguousarray(_codes(b, s.b_fmt, 'b', None).T)
         kb = lib.smma_gemm_kblocks(ctypes.byref(s))
         self.sa = None if sa is None else _codes(sa, s.scale_fmt, 'sa', (m, kb))
-        self.sb = None if sb is None else _codes(sb, s.scale_fmt, 'sb', (n, kb))
+        self.sb = None if sb is None else _b_scales(sb, s.scale_fmt, kb, n)
         self.c = None if c is None else _codes(c, s.c_fmt, 'c', (m, n))
         op = _lib.GemmOperands()
         op.a, op.lda, op.a_kmajor = _lib.ptr(self.a, ctypes.c_uint32), k, True
@@ -155,8 +210,8 @@ def gemm(model, a, b, *, a_fmt, b_fmt, sa=None, sb=None, scale_fmt=None, vec=32,
     """D under the named model (smma_gemm), as codes of d_fmt.
 
     a (M, K) and b (K, N) hold codes of a_fmt and b_fmt; sa (M, Kb) and sb
-    (N, Kb) the scale codes of scale_fmt ('e8m0', 'ue4m3' or None), one per
-    vec (16 or 32) elements along K; c (M, N) codes of c_fmt ('fp32',
+    (Kb, N) the scale codes of scale_fmt ('e8m0', 'ue4m3' or None), one per
+    vec (16 or 32) elements along K (a square sb wrapped: BScales); c (M, N) codes of c_fmt ('fp32',
     'bf16', 'fp16' or None).  alpha, an fp32 number or None, is the epilogue
     multiplier of softmma/gemm.h (smma_gemm_shape.has_alpha and alpha).
     A scale array left None with a scale_fmt is passed as NULL: the library
@@ -372,8 +427,8 @@ def gemm_generate(a_fmt, b_fmt, m, n, k, *, scale_fmt=None, vec=32, c_fmt=None, 
                   seed=1):
     """Seeded inputs (smma_gemm_generate): cls 'random' or 'exact' (every
     partial sum exact in fp32, so every model gives the same D).  Returns a
-    dict with a (M, K), b (K, N), sa (M, Kb) and sb (N, Kb) when scale_fmt
-    is given, c (M, N) when c_fmt is given, each in its format's dtype."""
+    dict with a (M, K), b (K, N), sa (M, Kb) and sb (Kb, N, as BScales) when
+    scale_fmt is given, c (M, N) when c_fmt is given, each in its format's dtype."""
     if cls not in ('random', 'exact'):
         raise SoftmmaError("cls must be 'random' or 'exact', not %r" % (cls,))
     s = _shape(a_fmt, b_fmt, scale_fmt, vec, c_fmt, 'fp32', _lib.require_int(m, 'm'),
@@ -394,7 +449,7 @@ def gemm_generate(a_fmt, b_fmt, m, n, k, *, scale_fmt=None, vec=32, c_fmt=None, 
         out = {'a': take(data.a, s.m, s.k, s.a_fmt), 'b': take(data.b, s.n, s.k, s.b_fmt).T}
         if s.scale_fmt != _NONE:
             out['sa'] = take(data.sa, s.m, kb, s.scale_fmt)
-            out['sb'] = take(data.sb, s.n, kb, s.scale_fmt)
+            out['sb'] = BScales(np.ascontiguousarray(take(data.sb, s.n, kb, s.scale_fmt).T))
         if s.c_fmt != _NONE:
             out['c'] = take(data.c, s.m, s.n, s.c_fmt)
     finally:

@@ -14,6 +14,7 @@ import numpy as np
 
 from . import _lib
 from ._lib import SoftmmaError, lib
+from .gemm import BScales
 
 __all__ = ['read_vectors', 'VectorSuite', 'VectorField', 'vec_types']
 
@@ -45,7 +46,9 @@ class VectorSuite:
     columns  dict: scalar field name -> array of shape (cases,), or
              (cases, count) for name:type[count]
     blocks   dict: block field name -> list, one 2-D array (rows, cols) per
-             case
+             case; B's scales (a block named sb, Kb x N in every gemm suite:
+             doc/vectors.md) wrapped in gemm.BScales, which states that
+             orientation to gemm when the block is square
     """
 
     def __init__(self, header, fields, columns, blocks):
@@ -114,4 +117,6 @@ def read_vectors(path):
         if not f.block:
             col = scalars[:, off:off + f.count].astype(_DTYPES[nbytes])
             columns[f.name] = col if f.count > 1 else col.reshape(ncases)
+    if 'sb' in blocks:
+        blocks['sb'] = [BScales(x) for x in blocks['sb']]
     return VectorSuite(header, [f for _, f, _, _ in fields], columns, blocks)

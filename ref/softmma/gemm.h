@@ -2,7 +2,7 @@
  * softmma/gemm.h - block-scaled dot products and GEMM, exactly and under
  * named numerics models of real tensor cores.
  *
- *     D[i][j] = alpha * (C[i][j] + sum_k (A[i][k] * SA[i][k/V]) * (B[k][j] * SB[j][k/V]))
+ *     D[i][j] = alpha * (C[i][j] + sum_k (A[i][k] * SA[i][k/V]) * (B[k][j] * SB[k/V][j]))
  *
  * (alpha is 1 unless the shape has one).  A result is defined by the element and scale values *and* a numerics
  * model.  The models are data (smma_model_at, `softmma models`):
@@ -229,8 +229,13 @@ uint32_t smma_dot(const smma_model *model, const smma_gemm_shape *s, const uint3
 /* Storage of the operands of a GEMM: codes, one uint32_t per element.
  *   A (m x k): element (i, kk) at a[i * lda + kk] if a_kmajor, else a[kk * lda + i].
  *   B (k x n): element (kk, j) at b[j * ldb + kk] if b_kmajor, else b[kk * ldb + j].
- *   SA (m x kb) at sa[i * kb + kb_index]; SB (n x kb) at sb[j * kb + kb_index]
- *   (kb = smma_gemm_kblocks); C and D (m x n) row-major at c[i * n + j].
+ *   SA (m x kb) at sa[i * kb + t]; SB (kb x n) K-major, as B with b_kmajor:
+ *   element (t, j) at sb[j * kb + t], one run of kb scales per column of B
+ *   (kb = smma_gemm_kblocks, t the k block).  A scale array has the
+ *   orientation of its operand, K counted in blocks, everywhere: the gemm
+ *   vector suites, softmma export and the Python module hold SB as kb x n
+ *   too (doc/python.md); only its storage here is fixed K-major.
+ *   C and D (m x n) row-major at c[i * n + j].
  * sa and sb are ignored without a scale format; with one, a NULL sa (sb)
  * makes A (B) an unscaled operand, every scale exactly 1.  c is required
  * when the shape has a C format.

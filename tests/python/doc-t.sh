@@ -1,5 +1,12 @@
 #!/bin/sh
-# tests/python/doc-t.sh - doc/python.md and bench/python-triton-check.py:
+# tests/python/doc-t.sh - doc/python.md, doc/examples/ and
+# bench/python-triton-check.py:
+#   - doc/examples/check-cli.sh (gen, export, a stand-in subject, ver) runs
+#     as written in an empty directory with this build's softmma first on
+#     PATH, exit 0, every case equal; with the stand-in's D one bit off it
+#     exits 1 naming the case;
+#   - doc/examples/check-python.py runs and prints the one differing entry
+#     and the model that reproduces the fixed D;
 #   - the CPU example (the first python block) runs from the top of the
 #     source tree and prints exactly the text block that follows it;
 #   - the Triton kernel of the doc is the one of the bench script;
@@ -14,6 +21,33 @@ trap 'rm -rf "$tmp"' EXIT
 doc=$SMMA_SRCDIR/doc/python.md
 bench=$SMMA_SRCDIR/bench/python-triton-check.py
 plan_lazy
+
+# The thirty-second checks of doc/examples/, each at most 15 lines.
+ex=$SMMA_SRCDIR/doc/examples
+mkdir -p "$tmp/cli" "$tmp/cli-bad"
+PATH=$(cd "$SMMA_BUILDDIR/tools" && pwd):$PATH
+export PATH PYTHON
+(cd "$tmp/cli" && sh "$ex/check-cli.sh") >"$tmp/out" 2>&1
+rc=$?
+is "0|gemm.mxfp8.exact: all 2 cases equal" "$rc|$(tail -n 1 "$tmp/out")" \
+    "doc/examples/check-cli.sh runs as written: every case equal"
+# The same script with the stand-in's D one bit off (D ^ 1 on case 1).
+sed "s/c=x('c'), c_fmt='fp32'))/c=x('c'), c_fmt='fp32') ^ (i == 1))/" "$ex/check-cli.sh" \
+    >"$tmp/bad.sh"
+(cd "$tmp/cli-bad" && sh "$tmp/bad.sh") >"$tmp/out" 2>&1
+rc=$?
+case $(cat "$tmp/out") in
+    *"case 1 "*"gemm.mxfp8.exact: 1 of 2 cases differ"*) t=$rc ;;
+    *) t=0 ;;
+esac
+[ "$t" -eq 1 ]
+ok $? "check-cli.sh with a subject one bit off: exit 1, the case shown"
+[ "$(wc -l <"$ex/check-cli.sh")" -le 15 ] && [ "$(wc -l <"$ex/check-python.py")" -le 15 ]
+ok $? "doc/examples: each check at most 15 lines"
+(cd "$SMMA_SRCDIR" && "$py" "$ex/check-python.py") >"$tmp/out" 2>&1
+is "2048 1 [(3, 5, '0x560acc4a', '0x560acc4b')]
+['h100-fp8-promote32']" "$(cat "$tmp/out")" \
+    "doc/examples/check-python.py: the differing entry, then the model that reproduces D"
 
 awk '/^```python/ { n++; if (n == 1) { f = 1; next } } /^```/ { f = 0 } f' "$doc" >"$tmp/ex.py"
 awk '/^```text/ { n++; if (n == 1) { f = 1; next } } /^```/ { f = 0 } f' "$doc" >"$tmp/want"

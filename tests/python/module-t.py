@@ -289,8 +289,8 @@ t.is_(0x4480, int(softmma.gemm('exact-rn', a16, b16, a_fmt='bf16', b_fmt='bf16',
 kw = dict(a_fmt='e4m3', b_fmt='e2m1', scale_fmt='e8m0', vec=32, c_fmt='fp32')
 ex = softmma.gemm_generate('e4m3', 'e2m1', 24, 16, 96, cls='exact', seed=5, scale_fmt='e8m0',
                            c_fmt='fp32')
-t.is_({'a': (24, 96), 'b': (96, 16), 'sa': (24, 3), 'sb': (16, 3), 'c': (24, 16)},
-      {k: v.shape for k, v in ex.items()}, 'gemm_generate: shapes, B as (K, N), SB as (N, Kb)')
+t.is_({'a': (24, 96), 'b': (96, 16), 'sa': (24, 3), 'sb': (3, 16), 'c': (24, 16)},
+      {k: v.shape for k, v in ex.items()}, 'gemm_generate: shapes, B as (K, N), SB as (Kb, N)')
 ops = dict(kw, sa=ex['sa'], sb=ex['sb'], c=ex['c'])
 ds = [softmma.gemm(m, ex['a'], ex['b'], **ops) for m in ('exact-rn', 'fp32-fma-seq',
                                                         'h100-fp8', 'bf16-upcast-h100')]
@@ -445,5 +445,45 @@ t.ok(np.array_equal(softmma.scaled_mm('cublaslt-fp8-fast', sm['a'], sm['b'],
      "scaled_mm: row-wise scales shaped as torch's (M x 1, 1 x N)")
 t.raises(lambda: softmma.scaled_mm('cublaslt-fp8-fast', sm['a'], sm['b'], out='e4m3', **smw),
          "out must be", "scaled_mm: out 'e4m3' refused")
+
+# One orientation for B's scales: (Kb, N), as the vector files and export
+# hold them.  The other, (N, Kb), is refused by its shape; a square sb
+# (Kb = N) only when stated with BScales, never taken silently.
+sq = softmma.gemm_generate('e4m3', 'e2m1', 4, 2, 64, scale_fmt='e8m0', seed=4)
+sqkw = dict(a_fmt='e4m3', b_fmt='e2m1', scale_fmt='e8m0', sa=sq['sa'])
+t.ok(isinstance(sq['sb'], softmma.BScales) and sq['sb'].shape == (2, 2),
+     'gemm_generate: B\'s scales come as BScales (Kb, N)')
+sqd = softmma.gemm('exact-rn', sq['a'], sq['b'], sb=sq['sb'], **sqkw)
+sbv = np.asarray(sq['sb'])
+want = np.array([[softmma.gemm('exact-rn', sq['a'][i:i + 1, :], sq['b'][:, j:j + 1],
+                               a_fmt='e4m3', b_fmt='e2m1', scale_fmt='e8m0',
+                               sa=sq['sa'][i:i + 1, :], sb=sbv[:, j:j + 1])[0, 0]
+                  for j in range(2)] for i in range(4)], dtype=np.uint32)
+t.ok(np.array_equal(sqd, want), 'gemm: sb[t, j] scales column j of B (one column at a time)')
+t.raises(lambda: softmma.gemm('exact-rn', sq['a'], sq['b'], sb=sbv, **sqkw),
+         'square (Kb = N), so its shape cannot say', 'gemm: a plain square sb refused')
+t.raises(lambda: softmma.gemm('exact-rn', sq['a'], sq['b'], sb=sbv.T, **sqkw),
+         'pass sb=softmma.BScales(x)', 'gemm: a transposed square sb refused')
+t.raises(lambda: softmma.gemm_verify('exact-rn', sqd, sq['a'], sq['b'], sb=sbv.T, **sqkw),
+         'square', 'gemm_verify: a plain square sb refused')
+t.ok(np.array_equal(softmma.gemm('exact-rn', sq['a'], sq['b'], sb=softmma.BScales(sbv),
+                                 **sqkw), sqd) and
+     not np.array_equal(softmma.gemm('exact-rn', sq['a'], sq['b'],
+                                      sb=softmma.BScales(sbv.T.copy()), **sqkw), sqd),
+     'gemm: BScales(x) takes x as Kb x N; its transpose gives another D')
+t.ok(not hasattr(sq['sb'], 'T'), 'BScales has no .T')
+ns = softmma.gemm_generate('e4m3', 'e2m1', 4, 3, 64, scale_fmt='e8m0', seed=4)
+nskw = dict(a_fmt='e4m3', b_fmt='e2m1', scale_fmt='e8m0', sa=ns['sa'])
+t.raises(lambda: softmma.gemm('exact-rn', ns['a'], ns['b'], sb=np.asarray(ns['sb']).T, **nskw),
+         'sb must have shape (Kb, N) = (2, 3), not (N, Kb) = (3, 2)',
+         'gemm: sb as (N, Kb) refused by its shape, naming both')
+t.ok(np.array_equal(softmma.gemm('exact-rn', ns['a'], ns['b'], sb=np.asarray(ns['sb']), **nskw),
+                    softmma.gemm('exact-rn', ns['a'], ns['b'], sb=ns['sb'], **nskw)),
+     'gemm: a plain (Kb, N) sb is taken when not square')
+t.raises(lambda: softmma.BScales(np.zeros(3, np.uint8)), '2-D', 'BScales: 1-D refused')
+kv = softmma.read_vectors(os.path.join(src, 'vectors', 'gemm.bf16-mxfp4.kernel.exact.vec'))
+t.ok(all(isinstance(x, softmma.BScales) and x.shape == (-(-int(k) // 32), int(n))
+         for x, n, k in zip(kv.blocks['sb'], kv.columns['n'], kv.columns['k'])),
+     'read_vectors: a gemm suite\'s sb blocks come as BScales (Kb, N)')
 
 t.done()

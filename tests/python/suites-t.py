@@ -151,11 +151,10 @@ for name in [n for n in names if n.startswith('gemm.')]:
         for i in range(len(s)):
             kw = dict(a_fmt=a_fmt, b_fmt=b_fmt, scale_fmt=scale_fmt, vec=v, d_fmt='fp32')
             if scale_fmt is not None:
-                # The suite holds SB as (kb x n), by column of B; the module
-                # takes (n x kb), as softmma/gemm.h and Triton do.  No sa:
-                # A unscaled.
+                # The suite holds SB as (kb x n), as the module takes it
+                # (read_vectors wraps it in BScales).  No sa: A unscaled.
                 kw.update(sa=s.blocks['sa'][i] if 'sa' in s.blocks else None,
-                          sb=s.blocks['sb'][i].T)
+                          sb=s.blocks['sb'][i])
             if 'c' in s.blocks and (not kernel or s.columns['has_c'][i]):
                 kw.update(c=s.blocks['c'][i], c_fmt='fp32')
             if kernel:
