@@ -120,8 +120,9 @@ gemm_exact_models(const smma_gemm_shape *sh, char *buf, size_t size)
     buf[0] = '\0';
     for (i = 0; i < smma_model_count(); i++) {
         const smma_model *m = smma_model_at(i);
+        smma_model any = smma_model_any_inputs(m);
 
-        if (smma_model_check(m, sh, NULL) == SMMA_OK && at + strlen(m->name) + 2 < size)
+        if (smma_model_check(&any, sh, NULL) == SMMA_OK && at + strlen(m->name) + 2 < size)
             at += (size_t) snprintf(buf + at, size - at, "%s%s", at ? " " : "", m->name);
     }
 }
@@ -140,10 +141,11 @@ gemm_exact_check(const smma_gemm_shape *sh, const smma_gemm_operands *ops, const
         return smma_error_set(err, SMMA_ENOMEM, "out of memory");
     for (i = 0; rc == SMMA_OK && i < smma_model_count(); i++) {
         const smma_model *m = smma_model_at(i);
+        smma_model any = smma_model_any_inputs(m);
 
-        if (smma_model_check(m, sh, NULL) != SMMA_OK)
+        if (smma_model_check(&any, sh, NULL) != SMMA_OK)
             continue;
-        rc = smma_gemm(m, sh, ops, d2, err);
+        rc = smma_gemm(&any, sh, ops, d2, err);
         if (rc == SMMA_OK && memcmp(d, d2, sh->m * sh->n * sizeof(*d2)) != 0)
             rc = smma_error_set(err, SMMA_EINVAL, "exact-class D of %zux%zux%zu under %s "
                                 "differs from exact-rn's", sh->m, sh->n, sh->k, m->name);

@@ -48,6 +48,27 @@ void cli_format_hex(double v, char *buf, size_t n);
 /* Number of hex digits used to print a code of format f. */
 int cli_code_digits(smma_format f);
 
+/* Looks up --model's name (or an alias); on an unknown name prints an error
+ * listing every model and alias in full and returns CLI_USAGE. */
+int cli_model_from_name(const char *opt, const char *name, const smma_model **out);
+
+/* Progress of long work: one line on stderr, rewritten in place ("\r") and
+ * cleared at the end, only when stderr is a terminal and the work has run
+ * for a second; never in files or pipes.  SOFTMMA_PROGRESS=1 shows every
+ * update at once whatever stderr is (tests), SOFTMMA_PROGRESS=0 none. */
+typedef struct cli_progress {
+    double start, last;     /* seconds (monotonic) */
+    bool on, forced, shown;
+} cli_progress;
+
+void cli_progress_start(cli_progress *p);
+void cli_progress_show(cli_progress *p, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void cli_progress_end(cli_progress *p);
+
 /* Subcommands.  Each takes argv after the subcommand name (argv[0] is the
  * subcommand name) and returns the exit status. */
 int cmd_formats(int argc, char **argv);

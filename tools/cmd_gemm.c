@@ -589,6 +589,33 @@ cli_gemm_problem(const cli_gemm_args *x, bool gpu, smma_gemm_shape *s, smma_gemm
 
 /* ---- gemm -------------------------------------------------------------------- */
 
+/* D under model, a block of rows at a time, with progress on a terminal
+ * ("gemm: row R of M") for a product that takes more than a second. */
+static int
+gemm_rows(const smma_model *model, const smma_gemm_shape *s, const smma_gemm_operands *op,
+          uint32_t *d, smma_error *err)
+{
+    double per_row = (double) s->n * (double) s->k;
+    size_t step = per_row >= 1 << 20 ? 1 : (size_t) ((1 << 20) / per_row), r0, kb;
+    smma_gemm_shape part = *s;
+    smma_gemm_operands po = *op;
+    cli_progress pr;
+    int rc = SMMA_OK;
+
+    kb = smma_gemm_kblocks(s);
+    cli_progress_start(&pr);
+    for (r0 = 0; rc == SMMA_OK && r0 < s->m; r0 += step) {
+        cli_progress_show(&pr, "gemm: row %zu of %zu", r0, s->m);
+        part.m = s->m - r0 < step ? s->m - r0 : step;
+        po.a = op->a_kmajor ? op->a + r0 * op->lda : op->a + r0;
+        po.sa = op->sa != NULL ? op->sa + r0 * kb : NULL;
+        po.c = op->c != NULL ? op->c + r0 * s->n : NULL;
+        rc = smma_gemm(model, &part, &po, d + r0 * s->n, err);
+    }
+    cli_progress_end(&pr);
+    return rc;
+}
+
 /* Timed runs of --bench --on gpu, after one warm-up run. */
 #define GPU_BENCH_REPS 20u
 
@@ -764,10 +791,8 @@ cmd_gemm(int argc, char **argv)
         rc = cli_error("--model is required (see softmma models)");
         goto done;
     }
-    if (model_s != NULL && smma_model_from_name(model_s, &model, &err) != SMMA_OK) {
-        rc = cli_error("--model: %s", err.msg);
+    if (model_s != NULL && (rc = cli_model_from_name("--model", model_s, &model)) != CLI_OK)
         goto done;
-    }
     if ((rc = cli_gemm_problem(&ga, on_gpu, &s, &g, &seed)) != CLI_OK)
         goto done;
     if (model != NULL && smma_model_check(model, &s, &err) != SMMA_OK) {
@@ -833,7 +858,7 @@ cmd_gemm(int argc, char **argv)
     {
         double t0 = now(), t;
 
-        if (smma_gemm(model, &s, &op, d, &err) != SMMA_OK) {
+        if (gemm_rows(model, &s, &op, d, &err) != SMMA_OK) {
             rc = cli_error("%s", err.msg);
             goto done;
         }
@@ -854,56 +879,4 @@ done:
     smma_gemm_data_free(&g);
     opt_free(&r);
     return rc;
-}
-
-/* ---- models -------------------------------------------------------------------- */
-
-int
-cmd_models(int argc, char **argv)
-{
-    size_t i;
-    static const char usage[] =
-        "Usage: softmma models\n\nLists the numerics models with their parameters "
-        "and status, then the aliases (names for a model that computes the same).\n";
-    bool done;
-    int rc = opt_no_args(argc, argv, usage, &done);
-
-    if (rc != CLI_OK || done)
-        return rc;
-    for (i = 0; i < smma_model_count(); i++) {
-        const smma_model *m = smma_model_at(i);
-
-        printf("%-20s %s\n", m->name, m->summary);
-        switch (m->kind) {
-        case SMMA_MODEL_EXACT:
-            printf("%-20s kind exact; final rounding %s\n", "", smma_round_name(m->round));
-            break;
-        case SMMA_MODEL_FMA_SEQ:
-            printf("%-20s kind fp32-fma-seq; every fma rounds to nearest\n", "");
-            break;
-        case SMMA_MODEL_BLOCK_FMA:
-            if (m->neab == SMMA_NEAB_EXACT)
-                printf("%-20s kind block-fma; fma %u, exact alignment, floor %d, final %s\n",
-                       "", m->fma, m->floor, smma_round_name(m->round));
-            else
-                printf("%-20s kind block-fma; fma %u, neab %d, floor %d, normalize %s, "
-                       "final %s%s\n", "", m->fma, m->neab, m->floor,
-                       m->normalize ? "yes" : "no", smma_round_name(m->round),
-                       m->upcast_bf16 ? ", operands rounded to bf16 first" : "");
-            break;
-        case SMMA_MODEL_PROMOTE:
-            printf("%-20s kind promotion; every %u k through %s, then %s\n", "",
-                   m->promote, m->inner,
-                   m->unscaled ? "an fp32 addition to nearest" : "fp32 fma");
-            break;
-        }
-        printf("%-20s inputs: %s; status: %s\n", "", m->inputs, m->status);
-    }
-    for (i = 0; i < smma_model_alias_count(); i++) {
-        const smma_model_alias *al = smma_model_alias_at(i);
-
-        printf("%-20s %s\n", al->name, al->summary);
-        printf("%-20s alias of %s; status: %s\n", "", al->model, al->status);
-    }
-    return CLI_OK;
 }

@@ -29,9 +29,8 @@ struct answer {
     smma_mismatch first;
 };
 
-/* Whether model takes the problem: today, whether smma_model_check accepts
- * its shape.  The one place that decides it, so that a finer test of the
- * models (the operands they define) can replace it. */
+/* Whether model takes the problem: smma_model_check accepts its shape and
+ * formats (a model refuses the inputs it does not define). */
 static bool
 model_takes(const smma_model *model, const smma_gemm_shape *s)
 {
@@ -108,7 +107,6 @@ static int
 pick_models(const char *list, const smma_model **out, size_t *n)
 {
     char *copy, *tok, *save = NULL;
-    smma_error err;
     size_t i;
 
     *n = 0;
@@ -123,9 +121,9 @@ pick_models(const char *list, const smma_model **out, size_t *n)
     for (tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
         const smma_model *m;
 
-        if (smma_model_from_name(tok, &m, &err) != SMMA_OK) {
+        if (cli_model_from_name("--models", tok, &m) != CLI_OK) {
             free(copy);
-            return cli_error("--models: %s", err.msg);
+            return CLI_USAGE;
         }
         for (i = 0; i < *n && out[i] != m; i++)
             ;

@@ -745,6 +745,7 @@ struct search {
     struct found *found; /* the differences (the first MAX_FOUND) */
     size_t nfound, capfound;
     bool oom;
+    cli_progress progress; /* "diff: N blocks searched" on a terminal */
 };
 
 /* The order of "smallest": fewest non-zero elements, then fewest non-finite
@@ -768,6 +769,8 @@ try_block(struct search *s, struct cand *c)
     unsigned i, n = s->bd->block;
     struct found *fd;
 
+    cli_progress_show(&s->progress, "diff: %llu blocks searched",
+                      (unsigned long long) s->seq);
     c->seq = s->seq++;
     c->kind = s->kind;
     c->nz = c->nonfinite = 0;
@@ -1135,11 +1138,13 @@ cmd_diff(int argc, char **argv)
     s.ob = s.oa;
     s.ob.profile = pb;
     s.ob.round = pb->round;
+    cli_progress_start(&s.progress);
     family_special(&s);
     family_single(&s);
     family_pair(&s);
     structured = s.searched;
     family_random(&s, seed, (unsigned) nrand);
+    cli_progress_end(&s.progress);
     if (s.oom) {
         rc = cli_error("out of memory");
         goto done;

@@ -1244,10 +1244,13 @@ cli_vectors_tour(const char *dir, bool per_suite)
     const char *tmpdir = getenv("TMPDIR");
     char tmp[512], family[SMMA_VEC_TEXT_MAX] = "";
     smma_suite s;
-    size_t i, nsuites = 0, bad = 0, fsuites = 0, fbad = 0;
+    size_t i, nsuites = 0, bad = 0, fsuites = 0, fbad = 0, total = 0;
     uint64_t fcases = 0;
+    cli_progress pr;
     int rc = CLI_OK;
 
+    for (i = 0; smma_suite_at(i, &s); i++)
+        total += smma_suite_committed(&s);
     snprintf(tmp, sizeof(tmp), "%s/softmma-tour.XXXXXX",
              tmpdir != NULL && *tmpdir != '\0' ? tmpdir : "/tmp");
     if (mkdtemp(tmp) == NULL)
@@ -1256,6 +1259,7 @@ cli_vectors_tour(const char *dir, bool per_suite)
         printf("   generated into %s, verified against %s:\n", tmp, dir);
     else
         printf("   verified against %s:\n", dir);
+    cli_progress_start(&pr);
     for (i = 0; rc == CLI_OK && smma_suite_at(i, &s); i++) {
         smma_vec_writer *w;
         struct expected ex;
@@ -1267,9 +1271,12 @@ cli_vectors_tour(const char *dir, bool per_suite)
 
         if (!smma_suite_committed(&s))
             continue;
+        /* The line goes before anything this suite prints on stdout. */
+        cli_progress_show(&pr, "checking suites %zu/%zu", nsuites, total);
         nsuites++;
         if (!per_suite && (family_len(s.name) != strlen(family) ||
                            strncmp(s.name, family, strlen(family)) != 0)) {
+            cli_progress_end(&pr);
             tour_family(family, strlen(family), fsuites, fcases, fbad);
             snprintf(family, sizeof(family), "%.*s", (int) family_len(s.name), s.name);
             fsuites = fbad = 0;
@@ -1287,14 +1294,17 @@ cli_vectors_tour(const char *dir, bool per_suite)
             rc = cli_error("%s", err.msg);
         } else if (open_known(cpath, NULL, &ex.r) != CLI_OK ||
                    ver_run(&ex, gpath, false, 0, &ncases, &differ) != CLI_OK) {
+            cli_progress_end(&pr);
             printf("   %-36s cannot be compared (above)\n", s.name);
             bad++;
             fbad++;
         } else {
             /* Without per_suite only a differing suite gets a line. */
-            if (per_suite || differ != 0)
+            if (per_suite || differ != 0) {
+                cli_progress_end(&pr);
                 printf("   %-36s %7llu cases  %s\n", s.name, (unsigned long long) ncases,
                        differ == 0 ? "equal" : "DIFFER");
+            }
             bad += differ != 0;
             fbad += differ != 0;
             fcases += ncases;
@@ -1306,6 +1316,7 @@ cli_vectors_tour(const char *dir, bool per_suite)
         free(cpath);
         smma_vec_writer_free(w);
     }
+    cli_progress_end(&pr);
     rmdir(tmp);
     if (rc != CLI_OK)
         return rc;

@@ -10,10 +10,15 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
 const char *cli_command = NULL;
+
+/* True while a progress line is on the terminal (cli_progress_show). */
+static bool progress_shown = false;
 
 int
 cli_error(const char *fmt, ...)
@@ -21,6 +26,9 @@ cli_error(const char *fmt, ...)
     va_list ap;
 
     fflush(stdout);
+    if (progress_shown) /* the message starts a line of its own */
+        fputs("\r\033[K", stderr);
+    progress_shown = false;
     fprintf(stderr, "softmma: ");
     if (cli_command != NULL)
         fprintf(stderr, "%s: ", cli_command);
@@ -103,6 +111,78 @@ cli_code_digits(smma_format f)
     return d == NULL ? 2 : (int) ((d->storage_bits + 3) / 4 < 2 ? 2 : (d->storage_bits + 3) / 4);
 }
 
+int
+cli_model_from_name(const char *opt, const char *name, const smma_model **out)
+{
+    smma_error err;
+    char *names;
+    size_t len;
+    int rc;
+
+    if (smma_model_from_name(name, out, &err) == SMMA_OK)
+        return CLI_OK;
+    len = smma_model_names(NULL, 0) + 1;
+    if (name == NULL || (names = malloc(len)) == NULL)
+        return cli_error("%s: %s", opt, err.msg);
+    smma_model_names(names, len);
+    rc = cli_error("%s: unknown model '%s' (known: %s)", opt, name, names);
+    free(names);
+    return rc;
+}
+
+/* Seconds on a monotonic clock. */
+static double
+now_s(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double) t.tv_sec + 1e-9 * (double) t.tv_nsec;
+}
+
+void
+cli_progress_start(cli_progress *p)
+{
+    const char *env = getenv("SOFTMMA_PROGRESS");
+
+    p->forced = env != NULL && strcmp(env, "1") == 0;
+    p->on = p->forced || ((env == NULL || strcmp(env, "0") != 0) && isatty(STDERR_FILENO));
+    p->start = p->last = now_s();
+    p->shown = false;
+}
+
+void
+cli_progress_show(cli_progress *p, const char *fmt, ...)
+{
+    va_list ap;
+    double t;
+
+    if (!p->on)
+        return;
+    /* After the first second, at most ten lines a second (forced: all). */
+    t = p->forced ? 0 : now_s();
+    if (!p->forced && (t - p->start < 1.0 || (p->shown && t - p->last < 0.1)))
+        return;
+    p->last = t;
+    p->shown = true;
+    fputc('\r', stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\033[K", stderr); /* erase the rest of the line */
+    fflush(stderr);
+    progress_shown = true;
+}
+
+void
+cli_progress_end(cli_progress *p)
+{
+    if (p->shown && progress_shown)
+        fputs("\r\033[K", stderr);
+    fflush(stderr);
+    p->shown = progress_shown = false;
+}
+
 struct command {
     const char *name;
     int (*run)(int, char **);
@@ -142,6 +222,27 @@ usage(FILE *out)
     fprintf(out, "\nsoftmma %s.  See softmma(1).\n", PACKAGE_VERSION);
 }
 
+/* softmma help COMMAND: the command's own --help. */
+static int
+help_command(int argc, char **argv)
+{
+    static char help_opt[] = "--help";
+    char *args[3];
+    size_t i;
+
+    if (argc > 1)
+        return cli_error("help takes one command, not %d arguments", argc);
+    for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+        if (strcmp(argv[0], commands[i].name) == 0) {
+            cli_command = commands[i].name;
+            args[0] = argv[0];
+            args[1] = help_opt;
+            args[2] = NULL;
+            return commands[i].run(2, args);
+        }
+    return cli_error("help: unknown command '%s' (try 'softmma --help')", argv[0]);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -151,6 +252,8 @@ main(int argc, char **argv)
         usage(stderr);
         return CLI_USAGE;
     }
+    if (strcmp(argv[1], "help") == 0 && argc > 2)
+        return help_command(argc - 2, argv + 2);
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);

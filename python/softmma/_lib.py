@@ -116,7 +116,9 @@ class Model(ctypes.Structure):
                 ('status', c_str), ('psum_apart', ctypes.c_bool), ('psum_round', c_enum),
                 ('korder', ctypes.POINTER(ctypes.c_ubyte)), ('korder_len', ctypes.c_uint),
                 ('upcast_f16', ctypes.c_bool), ('f16_acc', c_enum), ('c_last', ctypes.c_bool),
-                ('zero_plus', ctypes.c_bool), ('unscaled', ctypes.c_bool)]
+                ('zero_plus', ctypes.c_bool), ('unscaled', ctypes.c_bool),
+                ('ab_formats', ctypes.c_uint), ('scale_formats', ctypes.c_uint),
+                ('d_formats', ctypes.c_uint)]
 
 
 ModelP = ctypes.POINTER(Model)
@@ -253,6 +255,10 @@ _PROTOTYPES = {
     'smma_model_from_name': (ctypes.c_int, [c_str, ctypes.POINTER(ModelP), _errp]),
     'smma_gemm_shape_check': (ctypes.c_int, [ctypes.POINTER(GemmShape), _errp]),
     'smma_model_check': (ctypes.c_int, [ModelP, ctypes.POINTER(GemmShape), _errp]),
+    'smma_model_takes': (ctypes.c_int, [ModelP, ctypes.POINTER(GemmShape), _errp]),
+    'smma_model_inputs': (None, [ModelP, ctypes.c_char_p, _size]),
+    'smma_model_names': (_size, [ctypes.c_char_p, _size]),
+    'smma_models_taking': (_size, [ctypes.POINTER(GemmShape), ctypes.POINTER(ModelP), _size]),
     'smma_gemm_kblocks': (_size, [ctypes.POINTER(GemmShape)]),
     'smma_gemm': (ctypes.c_int, [ModelP, ctypes.POINTER(GemmShape),
                                  ctypes.POINTER(GemmOperands), c_u32p, _errp]),
@@ -354,7 +360,7 @@ def require_array(a, what, dtype, ndim=None, shape=None):
     nothing is converted.  Returns it."""
     if not isinstance(a, np.ndarray):
         raise SoftmmaError('%s must be a numpy array of %s, not %s'
-                           % (what, np.dtype(dtype).name, type(a).__name__))
+                           % (what, np.dtype(dtype).name, _kind_of(a)))
     if a.dtype != np.dtype(dtype):
         raise SoftmmaError('%s must have dtype %s, not %s'
                            % (what, np.dtype(dtype).name, a.dtype.name))
@@ -366,6 +372,45 @@ def require_array(a, what, dtype, ndim=None, shape=None):
     return a
 
 
+def _kind_of(v):
+    """What v is, for a message: 'a numpy float32 scalar', 'a list', 'str'."""
+    if isinstance(v, np.generic):
+        return 'a numpy %s scalar' % v.dtype.name
+    return type(v).__name__
+
+
+def as_array(x, what, dtypes, kind):
+    """x as a numpy array of one of dtypes, and whether it is a scalar (a
+    Python or numpy number, or a 0-d array: the caller then returns a numpy
+    scalar, as NumPy's ufuncs do).  An array must already have one of dtypes
+    (nothing is converted); a number, list or tuple is converted to dtypes[0]
+    where that holds it exactly.  Anything else, bool included, is refused,
+    naming `what` and `kind` (what it takes)."""
+    if isinstance(x, (bool, np.bool_)):
+        raise SoftmmaError('%s must be %s, not %r' % (what, kind, x))
+    dtypes = [np.dtype(d) for d in dtypes]
+    if isinstance(x, np.ndarray):
+        if x.dtype not in dtypes:
+            raise SoftmmaError('%s must be %s, not an array of %s' % (what, kind, x.dtype.name))
+        return x, x.ndim == 0
+    if not isinstance(x, (int, float, np.number, list, tuple)):
+        raise SoftmmaError('%s must be %s, not %s' % (what, kind, _kind_of(x)))
+    try:
+        a = np.asarray(x)
+    except (ValueError, OverflowError) as e:
+        raise SoftmmaError('%s: %s' % (what, e))
+    if a.dtype in dtypes:
+        return a, a.ndim == 0
+    if a.dtype.kind not in 'iuf':
+        raise SoftmmaError('%s must be %s, not %r' % (what, kind, x))
+    with np.errstate(over='ignore', invalid='ignore'):
+        b = a.astype(dtypes[0])
+        back = b.astype(a.dtype)
+    if not np.array_equal(back, a, equal_nan=a.dtype.kind == 'f'):
+        raise SoftmmaError('%s = %r does not fit in %s exactly' % (what, x, dtypes[0].name))
+    return b, b.ndim == 0
+
+
 def require_below(a, limit, what):
     """Refuses values of the unsigned array a at or above limit, naming the
     first one."""
@@ -375,7 +420,8 @@ def require_below(a, limit, what):
             idx = np.unravel_index(bad[0], a.shape)
             # int() of each index: numpy 2 writes its scalars as np.int64(1)
             raise SoftmmaError('%s%s = 0x%x does not fit (must be below 0x%x)'
-                               % (what, [int(i) for i in idx], int(a[idx]), limit))
+                               % (what, [int(i) for i in idx] if a.ndim else '',
+                                  int(a[idx]), limit))
 
 
 def require_int(v, what, lo=0, hi=None):
@@ -383,8 +429,10 @@ def require_int(v, what, lo=0, hi=None):
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
         raise SoftmmaError('%s must be an integer, not %r' % (what, v))
     v = int(v)
+    if hi is None and v < lo:
+        raise SoftmmaError('%s = %d is out of range (must be at least %d)' % (what, v, lo))
     if v < lo or (hi is not None and v > hi):
-        raise SoftmmaError('%s = %d is out of range [%d, %s]' % (what, v, lo, hi))
+        raise SoftmmaError('%s = %d is out of range [%d, %d]' % (what, v, lo, hi))
     return v
 
 

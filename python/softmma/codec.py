@@ -72,12 +72,25 @@ def _table(fid):
     return np.array([lib.smma_decode(fid, c) for c in range(n)], dtype=np.float64)
 
 
+def _scalar_or(a, scalar):
+    """a, or its one element as a numpy scalar when the input was a scalar."""
+    return a[()] if scalar else a
+
+
 def decode(fmt, codes, strict=True):
-    """Decodes an array of codes of format fmt to exact float64 values
-    (smma_decode_checked), keeping its shape.  A code with bits above the
-    format's width is refused; so is a ue4m3 byte with bit 7 set unless
-    strict is False (then that bit is cleared, as a lenient profile does).
-    NaN codes give NaN with the code's sign, infinities +-inf."""
+    """Decodes codes of format fmt to exact float64 values
+    (smma_decode_checked), keeping their shape.  codes is an array of the
+    format's dtype (code_dtype), or one code: a Python int, a numpy integer
+    or a 0-d array, which gives a numpy float64 scalar.  A code with bits
+    above the format's width is refused; so is a ue4m3 byte with bit 7 set
+    unless strict is False (then that bit is cleared, as a lenient profile
+    does).  NaN codes give NaN with the code's sign, infinities +-inf."""
+    codes, scalar = _lib.as_array(codes, 'codes', [code_dtype(fmt)],
+                                  'an array of %s codes or an int' % code_dtype(fmt).name)
+    return _scalar_or(_decode(fmt, codes, strict), scalar)
+
+
+def _decode(fmt, codes, strict):
     fid = check_codes(fmt, codes)
     info = _info(fid)
     flat = codes.reshape(-1)
@@ -152,25 +165,31 @@ def encode(fmt, x, round=None, sat=None, profile='cuda', rbits=None):
     """Encodes the values of x, a float32 or float64 array, in format fmt
     (smma_encode_f32bits for float32, smma_encode for float64: both exact in
     their input) and returns the codes in the format's dtype, shape kept.
+    x may also be a number (a Python float or int, a numpy float32 or
+    float64) or a 0-d array: the code comes back as a numpy scalar of the
+    format's dtype, as NumPy's ufuncs return scalars (encode('e4m3', 1.5) is
+    np.uint8(0x3c)); a list or tuple becomes a float64 array.
     round ('rn', 'ra', 'rz', 'rp', 'rm', 'rs') and sat (True for satfinite)
     default to the profile's choice for that format (smma_profile_cvt_for);
     rbits, a uint32 array of x's shape, gives the random bits of rounding rs
     (zero when None), as smma_encode defines them."""
     fid = format_id(fmt)
-    if not isinstance(x, np.ndarray) or x.dtype not in (np.float32, np.float64):
-        raise SoftmmaError('x must be a numpy array of float32 or float64, not %s'
-                           % (x.dtype.name if isinstance(x, np.ndarray) else type(x).__name__))
+    x, scalar = _lib.as_array(x, 'x', [np.float64, np.float32],
+                              'a float32 or float64 array or a number')
     if x.dtype == np.float32:
-        return _encode(fid, x.view(np.uint32), 'f32', round, sat, profile, rbits)
-    return _encode(fid, x.view(np.uint64), 'f64', round, sat, profile, rbits)
+        return _scalar_or(_encode(fid, x.view(np.uint32), 'f32', round, sat, profile, rbits),
+                          scalar)
+    return _scalar_or(_encode(fid, x.view(np.uint64), 'f64', round, sat, profile, rbits),
+                      scalar)
 
 
 def encode_f32bits(fmt, bits, round=None, sat=None, profile='cuda', rbits=None):
-    """As encode, with the fp32 inputs given by their bits (a uint32 array), so
+    """As encode, with the fp32 inputs given by their bits (a uint32 array, or
+    one: an int, a numpy integer or a 0-d array, giving a numpy scalar), so
     that every NaN payload reaches the library as it is."""
     fid = format_id(fmt)
-    _lib.require_array(bits, 'bits', np.uint32)
-    return _encode(fid, bits, 'f32', round, sat, profile, rbits)
+    bits, scalar = _lib.as_array(bits, 'bits', [np.uint32], 'a uint32 array or an int')
+    return _scalar_or(_encode(fid, bits, 'f32', round, sat, profile, rbits), scalar)
 
 
 def profiles():

@@ -27,8 +27,13 @@ __all__ = ['models', 'model_aliases', 'model_info', 'gemm', 'gemm_values', 'gemm
 
 _NONE = 10  # SMMA_NONE: SMMA_FORMAT_COUNT
 
-Mismatch = namedtuple('Mismatch', 'i j want got')
-Mismatch.__doc__ = 'One differing entry of D: its row, column, expected and actual codes.'
+class Mismatch(namedtuple('Mismatch', 'i j want got')):
+    """One differing entry of D: its row, column, expected and actual codes
+    (ints, shown in hex as softmma gemm --check shows them)."""
+    __slots__ = ()
+
+    def __repr__(self):
+        return 'Mismatch(i=%d, j=%d, want=0x%x, got=0x%x)' % self
 GemmMatch = namedtuple('GemmMatch', 'model aliases checked mismatches first')
 GemmMatch.__doc__ = ('One model in the answer of gemm_match: its name, the aliases that name '
                      'it, entries checked, how many differ, and the first few Mismatch tuples.')
@@ -50,13 +55,18 @@ def _model_dict(m):
         d[name] = v.decode() if isinstance(v, bytes) else v
     d['kind'] = _KINDS[m.kind] if 0 <= m.kind < len(_KINDS) else m.kind
     d['round'] = lib.smma_round_name(m.round).decode()
+    buf = ctypes.create_string_buffer(256)
+    lib.smma_model_inputs(ctypes.byref(m), buf, len(buf))
+    d['takes'] = buf.value.decode()
     return d
 
 
 def models():
     """The numerics models (smma_model_at) as dicts: name, summary, kind,
     round, fma, neab, floor, normalize, upcast_bf16, promote, inner, inputs,
-    status."""
+    status, the sets of formats it takes (ab_formats, scale_formats,
+    d_formats: bit 1 << format id, 0 for all) and `takes`, those sets in
+    words (smma_model_inputs)."""
     return [_model_dict(lib.smma_model_at(i).contents) for i in range(lib.smma_model_count())]
 
 
@@ -73,8 +83,13 @@ def model_aliases():
 def _model(name):
     p = _lib.ModelP()
     err = _lib.Error()
-    _lib.check(lib.smma_model_from_name(_lib.enc(name), ctypes.byref(p), ctypes.byref(err)),
-               err)
+    if lib.smma_model_from_name(_lib.enc(name), ctypes.byref(p), ctypes.byref(err)) != _lib.OK:
+        # The library's message has room for part of the list: give it all.
+        n = lib.smma_model_names(None, 0) + 1
+        buf = ctypes.create_string_buffer(n)
+        lib.smma_model_names(buf, n)
+        raise SoftmmaError('unknown model %r (known: %s)' % (name, buf.value.decode()),
+                           _lib.EINVAL)
     return p
 
 
@@ -257,31 +272,34 @@ def gemm_verify(model, d, a, b, *, samples=1000, seed=1, keep=10, **kw):
                       [Mismatch(f.i, f.j, f.want, f.got) for f in first[:min(bad.value, keep)]])
 
 
-def _model_names():
-    return [m['name'] for m in models()]
-
-
 def gemm_match(d, a, b, *, models=None, samples=None, seed=1, keep=5, **kw):
     """Which numerics models reproduce a subject's D bit for bit: gemm_verify
     of d under each model of `models` (names or aliases; None: every model
     of the table) that takes the problem, all M N entries unless `samples`
     is given.  The other arguments are gemm's.  Returns GemmMatch tuples,
     the models that reproduce every entry checked first, then the others by
-    their number of differing entries (ties in table order); a model that
-    refuses the problem (its formats, its scales) is left out."""
-    names = _model_names() if models is None else list(models)
+    their number of differing entries (ties in table order).  Only the
+    models that take the problem are tried (smma_models_taking: its element,
+    scale and D formats, and what each can compute); the others are left
+    out, the named ones too."""
+    kw = dict(kw)
+    p = _Problem(a, b, kw.get('a_fmt'), kw.get('b_fmt'), kw.get('sa'), kw.get('sb'),
+                 kw.get('scale_fmt'), kw.get('vec', 32), kw.get('c'), kw.get('c_fmt'),
+                 kw.get('d_fmt', 'fp32'), kw.get('alpha'))
+    if models is None:
+        n = lib.smma_models_taking(ctypes.byref(p.s), None, 0)
+        found = (_lib.ModelP * max(n, 1))()
+        lib.smma_models_taking(ctypes.byref(p.s), found, n)
+        names = [found[i].contents.name.decode() for i in range(n)]
+    else:
+        names = [m.contents.name.decode() for m in (_model(x) for x in models)
+                 if lib.smma_model_check(m, ctypes.byref(p.s), None) == _lib.OK]
     al = model_aliases()
     if samples is None:
         samples = int(np.size(d))
     out = []
-    for name in names:
-        target = model_info(name)['name']
-        try:
-            v = gemm_verify(target, d, a, b, samples=samples, seed=seed, keep=keep, **dict(kw))
-        except SoftmmaError as e:
-            if str(e).startswith('model %s ' % target) or str(e).startswith('model %s:' % target):
-                continue  # the model does not take this problem
-            raise
+    for target in names:
+        v = gemm_verify(target, d, a, b, samples=samples, seed=seed, keep=keep, **dict(kw))
         out.append(GemmMatch(target, [x['name'] for x in al if x['model'] == target],
                              v.checked, v.mismatches, v.first))
     return sorted(out, key=lambda r: r.mismatches)

@@ -172,7 +172,16 @@ typedef struct smma_model {
                                accumulators) */
     bool unscaled;          /* promotion: operands without block scales only (a shape
                                with a scale format is refused); the factor is 1 */
+    /* The inputs the model defines (smma_model_takes): sets of formats, the
+     * bit 1u << f for format f (SMMA_FMT_BIT); 0 is every format.  A shape
+     * outside them is refused, even where the arithmetic could run. */
+    unsigned ab_formats;    /* the element formats of A and B */
+    unsigned scale_formats; /* the scale formats; SMMA_FMT_BIT(SMMA_NONE): no scales */
+    unsigned d_formats;     /* the formats of D */
 } smma_model;
+
+/* The bit of format f (or SMMA_NONE) in the format sets of smma_model. */
+#define SMMA_FMT_BIT(f) (1u << (unsigned) (f))
 
 size_t smma_model_count(void);
 const smma_model *smma_model_at(size_t i);
@@ -195,6 +204,12 @@ const smma_model_alias *smma_model_alias_at(size_t i);
  * otherwise. */
 int smma_model_from_name(const char *name, const smma_model **out, smma_error *err);
 
+/* Every model's name, space-separated, then "; aliases:" and each alias as
+ * "NAME (MODEL)", written to buf as snprintf would (at most size bytes,
+ * NUL-terminated); returns the length of the whole list.  An unknown name's
+ * message lists them where they fit its 256 bytes. */
+size_t smma_model_names(char *buf, size_t size);
+
 /* The shape and formats of a block-scaled product. */
 typedef struct smma_gemm_shape {
     smma_format a_fmt, b_fmt;   /* element formats (any of e2m1..fp32 except scales) */
@@ -212,9 +227,31 @@ typedef struct smma_gemm_shape {
  * and sizes that fit in memory arithmetic.  The message names the field. */
 int smma_gemm_shape_check(const smma_gemm_shape *s, smma_error *err);
 
-/* Checks that model can compute products of this shape (block-FMA models
- * take element formats of at most 16 bits; promotion needs vec % P == 0). */
+/* Checks that the model defines the inputs of this shape: its element,
+ * scale and D formats (the sets of smma_model).  SMMA_EINVAL with a message
+ * "model NAME takes ..., not ..." otherwise. */
+int smma_model_takes(const smma_model *model, const smma_gemm_shape *s, smma_error *err);
+
+/* Writes what a model takes, in words ("A and B e4m3 or e5m2; no scales or
+ * e8m0 scales; any D"), to buf (at most size bytes, NUL-terminated). */
+void smma_model_inputs(const smma_model *model, char *buf, size_t size);
+
+/* Checks that model takes the shape (smma_model_takes) and can compute its
+ * products (block-FMA models take element formats of at most 16 bits;
+ * promotion needs vec % P == 0).  Every entry point that computes under a
+ * model (smma_gemm, smma_gemm_verify, the simulators) applies it. */
 int smma_model_check(const smma_model *model, const smma_gemm_shape *s, smma_error *err);
+
+/* The models of the table that take a problem of shape s and can compute it
+ * (smma_model_check), in table order: the first `max` of them are written to
+ * out (which may be NULL when max is 0); returns how many there are.  What
+ * `softmma match` and softmma.gemm_match try. */
+size_t smma_models_taking(const smma_gemm_shape *s, const smma_model **out, size_t max);
+
+/* A copy of a model that takes every input its arithmetic can compute (its
+ * format sets cleared).  For the exact class only, whose D every model gives
+ * (smma_gemm_generate): the suites check that under every model. */
+smma_model smma_model_any_inputs(const smma_model *model);
 
 /* The number of scale columns: ceil(k / vec), or 0 without scales. */
 size_t smma_gemm_kblocks(const smma_gemm_shape *s);

@@ -135,6 +135,9 @@ main(void)
     OFF(smma_model, c_last);
     OFF(smma_model, zero_plus);
     OFF(smma_model, unscaled);
+    OFF(smma_model, ab_formats);
+    OFF(smma_model, scale_formats);
+    OFF(smma_model, d_formats);
     SIZE(smma_model_alias);
     OFF(smma_model_alias, name);
     OFF(smma_model_alias, model);

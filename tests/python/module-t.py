@@ -83,9 +83,34 @@ else:
 
 # ---------------------------------------------------------------- refusals
 
-t.raises(lambda: softmma.decode('e4m3', np.arange(3)), 'dtype uint8, not int64',
+t.raises(lambda: softmma.decode('e4m3', np.arange(3)), 'not an array of int64',
          'decode: int64 codes refused (no silent conversion)')
-t.raises(lambda: softmma.decode('e4m3', [1, 2]), 'numpy array', 'decode: a list refused')
+t.raises(lambda: softmma.decode('e4m3', [1, 300]), 'does not fit in uint8 exactly',
+         'decode: a list whose codes do not fit refused')
+
+# Scalars as NumPy's ufuncs take them: a Python or numpy number, or a 0-d
+# array, gives a numpy scalar.  1.5 in e4m3 = 0 0111 100 = 0x3c.
+for x in (1.5, np.float32(1.5), np.float64(1.5), np.array(1.5), np.array(1.5, np.float32)):
+    r = softmma.encode('e4m3', x)
+    t.ok(type(r) is np.uint8 and r == 0x3c, 'encode: %s gives np.uint8 0x3c (%r)'
+         % (type(x).__name__, r))
+t.ok(softmma.encode('e4m3', 2) == 0x40 and softmma.encode('e4m3', [1.5, 2]).tolist()
+     == [0x3c, 0x40], 'encode: a Python int (2 = 0x40) and a list')
+r = softmma.decode('e4m3', 0x3c)
+t.ok(type(r) is np.float64 and r == 1.5, 'decode: an int code gives np.float64 1.5')
+t.ok(softmma.decode('e4m3', np.array(0x3c, np.uint8)) == 1.5 and
+     softmma.encode_f32bits('e4m3', 0x3fc00000) == 0x3c,
+     'decode of a 0-d array, encode_f32bits of an int (0x3fc00000 = 1.5)')
+t.raises(lambda: softmma.decode('e2m1', 0x11), 'codes = 0x11 does not fit (must be below 0x10)',
+         'decode: a scalar code too wide, in hex')
+t.raises(lambda: softmma.encode('e4m3', True), 'not True', 'encode: bool refused')
+t.raises(lambda: softmma.encode('e4m3', 2 ** 60 + 1), 'does not fit in float64 exactly',
+         'encode: an int that float64 would round refused')
+t.raises(lambda: softmma.quantize('mxfp8e4m3', np.float32(1)),
+         'must be a numpy array of float32, not a numpy float32 scalar',
+         'quantize: a numpy scalar is named as one')
+t.raises(lambda: softmma.split_k_slices(0, 2), 'k = 0 is out of range (must be at least 1)',
+         'a range with no upper bound is written "at least", never None')
 t.raises(lambda: softmma.decode('e2m1', u8(3, 16)), 'codes[1] = 0x10 does not fit',
          'decode: an e2m1 code above 0xf refused, naming its index')
 t.raises(lambda: softmma.decode('ue4m3', u8(0x38, 0x80)), '0x80',
@@ -293,7 +318,7 @@ t.is_({'a': (24, 96), 'b': (96, 16), 'sa': (24, 3), 'sb': (3, 16), 'c': (24, 16)
       {k: v.shape for k, v in ex.items()}, 'gemm_generate: shapes, B as (K, N), SB as (Kb, N)')
 ops = dict(kw, sa=ex['sa'], sb=ex['sb'], c=ex['c'])
 ds = [softmma.gemm(m, ex['a'], ex['b'], **ops) for m in ('exact-rn', 'fp32-fma-seq',
-                                                        'h100-fp8', 'bf16-upcast-h100')]
+                                                        'b200-fp8', 'bf16-upcast-h100')]
 t.ok(all(np.array_equal(ds[0], d) for d in ds), 'gemm: exact-class inputs, every model agrees')
 bt = np.asfortranarray(ex['b'])
 t.ok(np.array_equal(softmma.gemm('exact-rn', ex['a'], bt, **ops), ds[0]) and
@@ -340,6 +365,33 @@ res = softmma.gemm_match(d, f8['a'], f8['b'], models=['cublaslt-fp8-fast', 'exac
 t.is_([('h100-fp8', ['cublaslt-fp8-fast', 'triton-dot-fp8'], 10, 0), ('exact-rn', [], 10, 10)],
       [(r.model, r.aliases, r.checked, r.mismatches) for r in res],
       'gemm_match: by alias, sampled, with the aliases of each model')
+t.ok(repr(res[1].first[0]).startswith('Mismatch(i=') and
+     'want=0x%x, got=0x%x)' % res[1].first[0][2:] in repr(res[1].first[0]),
+     'Mismatch shows its codes in hex (%r)' % (res[1].first[0],))
+# Only the models that take the problem: MXFP4 (e2m1, e8m0 scales) is not
+# h100-fp8's, nor h100-bf16's, even when named.
+m4 = softmma.gemm_generate('e2m1', 'e2m1', 4, 4, 64, seed=2, scale_fmt='e8m0')
+m4kw = dict(a_fmt='e2m1', b_fmt='e2m1', scale_fmt='e8m0', sa=m4['sa'], sb=m4['sb'])
+d = softmma.gemm('b200-fp8', m4['a'], m4['b'], **m4kw)
+names = [r.model for r in softmma.gemm_match(d, m4['a'], m4['b'], **m4kw)]
+t.is_(sorted(['exact-rn', 'exact-rz', 'fp32-fma-seq', 'b200-fp8', 'bf16-upcast-h100',
+              'bf16-upcast-a100', 'bf16-upcast-ada', 'bf16-upcast-b200',
+              'h100-fp8-promote32', 'h100-fp8-promote16']), sorted(names),
+      'gemm_match on MXFP4: only the models that take it (smma_models_taking)')
+t.is_([], softmma.gemm_match(d, m4['a'], m4['b'], models=['h100-fp8', 'h100-bf16'], **m4kw),
+      'gemm_match: named models that do not take the problem are left out')
+t.raises(lambda: softmma.gemm('h100-fp8', m4['a'], m4['b'], **m4kw),
+         'model h100-fp8 takes A and B e4m3 or e5m2', 'gemm: h100-fp8 refuses MXFP4')
+msg = ''
+try:
+    softmma.model_info('nosuch')
+except softmma.SoftmmaError as e:
+    msg = str(e)
+t.ok(all(m['name'] in msg for m in softmma.models()) and
+     all(a['name'] + ' (' + a['model'] + ')' in msg for a in softmma.model_aliases()),
+     'an unknown model: every model and alias in the message (%d bytes)' % len(msg))
+t.is_('A and B e4m3 or e5m2; scales none or e8m0; any D', softmma.model_info('h100-fp8')['takes'],
+      "model_info: 'takes', what the model takes in words")
 
 # Without alpha (alpha=None) D is C + sum, and alpha = 1 is the same as none.
 ops = dict(kw, sa=ex['sa'], sb=ex['sb'], c=ex['c'])

@@ -33,17 +33,89 @@ static void
 expect(const char *mname, const smma_gemm_shape *s, const uint32_t *a, const uint32_t *b,
        const uint32_t *sa, const uint32_t *sb, uint32_t c, uint32_t want, const char *why)
 {
-    const smma_model *m = tap_model(mname);
+    /* The arithmetic of the model, also on inputs it does not define (the
+     * special values of block-scaled bf16 under every model); what each
+     * model takes is checked in check_takes. */
+    smma_model m = smma_model_any_inputs(tap_model(mname));
     smma_error err;
     uint32_t got;
 
-    if (smma_model_check(m, s, &err) != SMMA_OK) {
+    if (smma_model_check(&m, s, &err) != SMMA_OK) {
         ok(false, "%s: %s: model check failed: %s", mname, why, err.msg);
         return;
     }
-    got = smma_dot(m, s, a, b, sa, sb, c);
+    got = smma_dot(&m, s, a, b, sa, sb, c);
     if (!is_hex(want, got, "%s: %s", mname, why))
         diag("want %a, got %a", smma_decode(s->d_fmt, want), smma_decode(s->d_fmt, got));
+}
+
+/* What each model takes (smma_model_takes), as smma_model_check applies it,
+ * and the models that take a problem (smma_models_taking). */
+static void
+check_takes(void)
+{
+    smma_gemm_shape mx4 = shape(SMMA_E2M1, SMMA_E2M1, SMMA_E8M0, SMMA_NONE, 64);
+    smma_gemm_shape mx8 = shape(SMMA_E4M3, SMMA_E5M2, SMMA_E8M0, SMMA_NONE, 64);
+    smma_gemm_shape nv4 = shape(SMMA_E2M1, SMMA_E2M1, SMMA_UE4M3, SMMA_NONE, 64);
+    smma_gemm_shape h16 = shape(SMMA_FP16, SMMA_FP16, SMMA_NONE, SMMA_NONE, 64);
+    smma_gemm_shape bfx = shape(SMMA_BF16, SMMA_E2M1, SMMA_E8M0, SMMA_NONE, 64);
+    static const char *const mx4_models[] = {
+        "exact-rn", "exact-rz", "fp32-fma-seq", "b200-fp8", "bf16-upcast-h100",
+        "bf16-upcast-a100", "bf16-upcast-ada", "bf16-upcast-b200", "h100-fp8-promote32",
+        "h100-fp8-promote16"
+    };
+    const smma_model *got[32];
+    smma_error err;
+    char text[512];
+    size_t i, n, len;
+    bool same;
+
+    err.msg[0] = '\0';
+    ok(smma_model_check(tap_model("h100-fp8"), &mx4, &err) == SMMA_EINVAL &&
+           strstr(err.msg, "model h100-fp8 takes A and B e4m3 or e5m2; scales none or e8m0; "
+                  "any D; not e2m1 x e2m1, e8m0 scales, D fp32") == err.msg,
+       "h100-fp8 refuses MXFP4, naming what it takes (%s)", err.msg);
+    ok(smma_model_check(tap_model("h100-fp8"), &mx8, &err) == SMMA_OK,
+       "h100-fp8 takes MXFP8 e4m3 x e5m2 (gemm.mxfp8.model.h100-fp8)");
+    ok(smma_model_takes(tap_model("h100-fp8"), &nv4, &err) == SMMA_EINVAL,
+       "smma_model_takes: h100-fp8 refuses NVFP4");
+    ok(smma_model_check(tap_model("h100-f16acc"), &h16, &err) == SMMA_EINVAL &&
+           strstr(err.msg, "D fp16; not fp16 x fp16, no scales, D fp32") != NULL,
+       "h100-f16acc refuses an fp32 D (%s)", err.msg);
+    h16.d_fmt = SMMA_FP16;
+    ok(smma_model_check(tap_model("h100-f16acc"), &h16, &err) == SMMA_OK,
+       "h100-f16acc takes an fp16 D");
+    ok(smma_model_check(tap_model("bf16-upcast-h100"), &h16, &err) == SMMA_EINVAL &&
+           strstr(err.msg, "no scales") != NULL,
+       "bf16-upcast-h100 refuses operands without scales (%s)", err.msg);
+    ok(smma_model_check(tap_model("bf16-upcast-h100"), &bfx, &err) == SMMA_OK,
+       "bf16-upcast-h100 takes bf16 x MXFP4 (sm90-mixed)");
+    ok(smma_model_check(tap_model("b200-fp8"), &nv4, &err) == SMMA_OK,
+       "b200-fp8 takes NVFP4 (tcgen05 kind::mxf4nvf4, provisional)");
+    ok(smma_model_check(tap_model("a100-bf16"), &mx8, &err) == SMMA_EINVAL,
+       "a100-bf16 refuses MXFP8");
+    smma_model_inputs(tap_model("exact-rn"), text, sizeof(text));
+    is_string("any inputs", text, "smma_model_inputs: exact-rn takes any inputs");
+    smma_model_inputs(tap_model("bf16-upcast-h100"), text, 20);
+    ok(strlen(text) == 19, "smma_model_inputs cuts at the buffer's size");
+
+    n = smma_models_taking(&mx4, got, sizeof(got) / sizeof(got[0]));
+    same = n == sizeof(mx4_models) / sizeof(mx4_models[0]);
+    for (i = 0; same && i < n; i++)
+        same = strcmp(got[i]->name, mx4_models[i]) == 0;
+    ok(same, "smma_models_taking: MXFP4 is taken by the %zu models that define it (%zu)",
+       sizeof(mx4_models) / sizeof(mx4_models[0]), n);
+    ok(smma_models_taking(&mx4, NULL, 0) == n && smma_models_taking(&mx4, got, 2) == n &&
+           strcmp(got[1]->name, "exact-rz") == 0,
+       "smma_models_taking counts all, writes at most max");
+
+    len = smma_model_names(text, sizeof(text));
+    same = len == strlen(text) && smma_model_names(NULL, 0) == len;
+    for (i = 0; same && i < smma_model_count(); i++)
+        same = strstr(text, smma_model_at(i)->name) != NULL;
+    for (i = 0; same && i < smma_model_alias_count(); i++)
+        same = strstr(text, smma_model_alias_at(i)->name) != NULL;
+    ok(same, "smma_model_names lists every model and alias (%zu bytes)", len);
 }
 
 int
@@ -297,6 +369,7 @@ main(void)
         smma_gemm_shape u = shape(SMMA_FP16, SMMA_FP16, SMMA_UE4M3, SMMA_NONE, 4);
         smma_error err;
         const smma_model *m;
+        smma_model hb;
 
         err.msg[0] = '\0';
         ok(smma_model_check(tap_model("h100-bf16"), &s, &err) == SMMA_EINVAL &&
@@ -310,19 +383,20 @@ main(void)
         ok(smma_model_check(tap_model("h100-fp8-promote32"), &t, &err) == SMMA_EINVAL &&
                strstr(err.msg, "divide") != NULL,
            "promotion interval must divide vec (%s)", err.msg);
-        ok(smma_model_check(tap_model("h100-bf16"), &u, &err) == SMMA_EINVAL &&
+        hb = smma_model_any_inputs(tap_model("h100-bf16"));
+        ok(smma_model_check(&hb, &u, &err) == SMMA_EINVAL &&
                strstr(err.msg, "fraction bits") != NULL,
            "fp16 x fp16 with ue4m3 scales is too wide for the window (%s)", err.msg);
         ok(smma_model_check(tap_model("exact-rn"), &s, &err) == SMMA_OK, "exact takes anything");
         ok(smma_model_from_name("h100-bf17", &m, &err) == SMMA_EINVAL &&
-               strstr(err.msg, "'h100-bf17'") != NULL && strstr(err.msg, "exact-rn") != NULL,
-           "unknown model: error names it and the known ones");
+               strstr(err.msg, "'h100-bf17'") != NULL && strstr(err.msg, "softmma models"),
+           "unknown model: error names it and where the known ones are (%s)", err.msg);
         ok(smma_model_count() >= 12 && smma_model_at(smma_model_count()) == NULL,
            "the table has the models and ends");
         t.scale_fmt = SMMA_E8M0;
         t.vec = 32;
         ok(smma_model_check(tap_model("cublaslt-fp8-promoted"), &t, &err) == SMMA_EINVAL &&
-               strstr(err.msg, "without block scales") != NULL,
+               strstr(err.msg, "scales none;") != NULL,
            "cublaslt-fp8-promoted refuses block scales (%s)", err.msg);
         t.scale_fmt = SMMA_NONE;
         ok(smma_model_check(tap_model("cublaslt-fp8-promoted"), &t, &err) == SMMA_OK,
@@ -354,5 +428,6 @@ main(void)
                "%s has a summary, inputs and a status (%s)", mm->name, mm->status);
         }
     }
+    check_takes();
     return exit_status();
 }

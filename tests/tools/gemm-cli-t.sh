@@ -154,7 +154,7 @@ o33=$(i=0; while [ $i -lt 33 ]; do printf ' 0x2'; i=$((i + 1)); done)
 printf '%s\n' "softmma-gemm-inputs 1" "a e2m1" "b e2m1" "scale e8m0" "vec 32" "c fp32" \
     "m 1" "n 1" "k 33" "A" "0x7$z31 0x1" "SA" "0x81 0x7e" "B" "${o33# }" "SB" "0x7f 0x80" \
     "C" "0x3f800000" >"$tmp/scaled.txt"
-for m in exact-rn fp32-fma-seq h100-fp8 b200-fp8 h100-fp8-promote32; do
+for m in exact-rn fp32-fma-seq bf16-upcast-h100 b200-fp8 h100-fp8-promote32; do
     expect_out "scales and a short last block under $m: 1 + 24 + 0.5 = 25.5" "0x41cc0000" \
         gemm --inputs "$tmp/scaled.txt" --model "$m"
 done
@@ -220,7 +220,7 @@ exact="$gen --m 8 --n 8 --k 100 --class exact --seed 5"
 run_gemm $exact --model exact-rn
 d_exact=$gemm_out
 is "8 8 8" "$(shape_of "$d_exact")" "exact class: an 8 x 8 fp32 D"
-for m in exact-rz fp32-fma-seq ada-fp8 h100-fp8 b200-fp8 bf16-upcast-h100 \
+for m in exact-rz fp32-fma-seq b200-fp8-trunc h100-fp8 b200-fp8 bf16-upcast-h100 \
     h100-fp8-promote32 h100-fp8-promote16; do
     run_gemm $exact --model "$m"
     is "$d_exact" "$gemm_out" "exact class: $m gives exact-rn's D"
@@ -332,7 +332,8 @@ expect_err "--check with --out" "--check writes nothing" \
 ok $? "refused commands write no file"
 expect_err "h100-bf16 refuses fp32 elements" "model h100-bf16" \
     gemm --a fp32 --b fp32 --m 2 --n 2 --k 4 --model h100-bf16
-expect_err "h100-bf16 refuses fp16 x fp16 with ue4m3 (26 fraction bits)" "26 fraction bits" \
+expect_err "h100-bf16 refuses fp16 x fp16 with ue4m3 (no scales)" \
+    "model h100-bf16 takes A and B bf16 or fp16; scales none; any D; not fp16 x fp16, ue4m3" \
     gemm --a fp16 --b fp16 --scale ue4m3 --vec 16 --m 2 --n 2 --k 4 --model h100-bf16
 expect_err "promote32 refuses V 16" "vec 16" \
     gemm --a e4m3 --b e4m3 --scale e8m0 --vec 16 --m 2 --n 2 --k 4 --model h100-fp8-promote32
