@@ -1815,6 +1815,7 @@ grid_mma(const char *instr, const char *operand, smma_grid *g, smma_error *err)
 {
     unsigned m, n, cg;
     smma_tc05_kind kind;
+    smma_error why;
     int rc = mma_grid_name(instr, &m, &n, &cg, &kind, err);
 
     if (rc != SMMA_OK)
@@ -1824,8 +1825,8 @@ grid_mma(const char *instr, const char *operand, smma_grid *g, smma_error *err)
     if (operand[0] == 'd') {
         smma_tmem_dlayout l = { m, n, cg, 0 };
 
-        if ((rc = smma_tmem_d_check(&l, err)) != SMMA_OK)
-            return rc;
+        if ((rc = smma_tmem_d_check(&l, &why)) != SMMA_OK)
+            return smma_error_set(err, rc, "%s d: %s", instr, why.msg);
         grid_names(g, instr, operand, "lane", "col", "m<row>,n<column> of D");
         snprintf(g->what, sizeof(g->what),
                  "D of M = %u, N = %u, cta_group::%u (%s) at lane 0, column 0%s", m, n, cg,
@@ -1840,8 +1841,8 @@ grid_mma(const char *instr, const char *operand, smma_grid *g, smma_error *err)
     } else {
         smma_tmem_alayout l = { m, smma_tc05_mma_k(kind, false), cg, a_elem_bits(kind), 0 };
 
-        if ((rc = smma_tmem_a_check(&l, err)) != SMMA_OK)
-            return rc;
+        if ((rc = smma_tmem_a_check(&l, &why)) != SMMA_OK)
+            return smma_error_set(err, rc, "%s a: %s", instr, why.msg);
         grid_names(g, instr, operand, "m", "k", "L<TMEM lane>:c<column>.<element>");
         snprintf(g->what, sizeof(g->what),
                  "A %u x %u (.kind::%s, %u-bit storage) from TMEM at lane 0, column 0, "

@@ -19,13 +19,15 @@
 
 #include <softmma/grid.h>
 #include <softmma/scale_layout.h>
+#include <softmma/tc05_addr.h>
+#include <softmma/tmem.h>
 
 #include "cli.h"
 #include "options.h"
 
 static const char scale_usage[] =
     "Usage: softmma layout scale --layout NAME --rows R --k K --vec V\n"
-    "           [--at ROW,COL | --offset OFF]\n\n"
+    "           [--at ROW,COL | --offset OFF | --svg FILE]\n\n"
     "Draws where the block scale factors of one operand lie in memory.  The\n"
     "operand has R rows of K elements and one scale per V (16 or 32) elements,\n"
     "so the scale matrix is R x Kb with Kb = ceil(K / V) scale columns.\n"
@@ -34,9 +36,13 @@ static const char scale_usage[] =
     "Prints a header line with the padded size, then one line per row:\n"
     "  row M: OFF(M,0) OFF(M,1) ... OFF(M,Kb-1)\n"
     "the byte offset of each scale in the stored array.  With --at ROW,COL it\n"
-    "prints only the offset of that scale; with --offset OFF it prints which\n"
-    "scale lies at byte OFF: 'row M col C', or 'padding row M col C' for a\n"
-    "byte of the padded tile that holds no scale.\n";
+    "prints how the offset of that scale follows from the layout's formula: the\n"
+    "padded size, row and column taken apart into the formula's terms, the\n"
+    "formula, its terms evaluated, and last '       = OFF'.  With --offset OFF\n"
+    "it prints which scale lies at byte OFF: 'row M col C', or 'padding row M\n"
+    "col C' for a byte of the padded tile that holds no scale.  --svg FILE\n"
+    "draws the offsets as an SVG grid (rows m, columns kb, coloured by 4-byte\n"
+    "word) into FILE ('-' for stdout), replaced atomically.\n";
 
 static bool
 parse_size(const char *s, size_t *out)
@@ -69,13 +75,112 @@ parse_pair(const char *s, size_t *a, size_t *b)
     return good;
 }
 
+/* Prints how the offset of scale (m, kb) follows from the layout's formula
+ * (softmma/scale_layout.h), term by term, ending with "= OFF"; the result
+ * is the library's offset (smma_scale_offset), which the derivation must
+ * reproduce. */
+static int
+scale_explain(const smma_scale_shape *s, size_t m, size_t kb, size_t off)
+{
+    size_t kp = s->kb_pad, got;
+
+    printf("%s: %zu x %zu scales padded to %zu x %zu (Kb' = %zu)\n",
+           smma_scale_layout_name(s->layout), s->rows, s->kb, s->rows_pad, s->kb_pad, kp);
+    switch (s->layout) {
+    case SMMA_SL_LINEAR:
+        printf("offset = m*Kb + kb\n       = %zu*%zu + %zu\n", m, s->kb, kb);
+        got = m * s->kb + kb;
+        break;
+    case SMMA_SL_128X4:
+        printf("m %zu = 128*%zu + 32*%zu + %zu; kb %zu = 4*%zu + %zu\n", m, m / 128, m / 32 % 4,
+               m % 32, kb, kb / 4, kb % 4);
+        printf("offset = ((m/128)*(Kb'/4) + kb/4)*512 + (m%%32)*16 + ((m/32)%%4)*4 + kb%%4\n"
+               "       = (%zu*%zu + %zu)*512 + %zu*16 + %zu*4 + %zu\n", m / 128, kp / 4, kb / 4,
+               m % 32, m / 32 % 4, kb % 4);
+        got = smma_tc05_sf128x4_off(m, kb, kp);
+        break;
+    case SMMA_SL_TRITON5D:
+        printf("m %zu = a*128 + d*32 + c, kb %zu = b*4 + e: index [a=%zu][b=%zu][c=%zu][d=%zu]"
+               "[e=%zu]\n", m, kb, m / 128, kb / 4, m % 32, m / 32 % 4, kb % 4);
+        printf("offset = a*(Kb'/4)*512 + b*512 + c*16 + d*4 + e\n"
+               "       = %zu*%zu*512 + %zu*512 + %zu*16 + %zu*4 + %zu\n", m / 128, kp / 4,
+               kb / 4, m % 32, m / 32 % 4, kb % 4);
+        got = m / 128 * (kp / 4) * 512 + kb / 4 * 512 + m % 32 * 16 + m / 32 % 4 * 4 + kb % 4;
+        break;
+    case SMMA_SL_CDNA4_16:
+        printf("m %zu = 32*%zu + 16*%zu + %zu; kb %zu = 8*%zu + 4*%zu + %zu\n", m, m / 32,
+               m % 32 / 16, m % 16, kb, kb / 8, kb % 8 / 4, kb % 4);
+        printf("offset = (m/32)*(Kb'*32) + (kb/8)*256 + (kb%%4)*64 + (m%%16)*4"
+               " + ((kb%%8)/4)*2 + (m%%32)/16\n"
+               "       = %zu*%zu + %zu*256 + %zu*64 + %zu*4 + %zu*2 + %zu\n", m / 32, kp * 32,
+               kb / 8, kb % 4, m % 16, kb % 8 / 4, m % 32 / 16);
+        got = m / 32 * (kp * 32) + kb / 8 * 256 + kb % 4 * 64 + m % 16 * 4 + kb % 8 / 4 * 2
+              + m % 32 / 16;
+        break;
+    case SMMA_SL_CDNA4_32:
+    default:
+        printf("m %zu = 32*%zu + %zu; kb %zu = 8*%zu + 2*%zu + %zu\n", m, m / 32, m % 32, kb,
+               kb / 8, kb % 8 / 2, kb % 2);
+        printf("offset = (m/32)*(Kb'*32) + (kb/8)*256 + (kb%%2)*128 + (m%%32)*4 + (kb%%8)/2\n"
+               "       = %zu*%zu + %zu*256 + %zu*128 + %zu*4 + %zu\n", m / 32, kp * 32, kb / 8,
+               kb % 2, m % 32, kb % 8 / 2);
+        got = m / 32 * (kp * 32) + kb / 8 * 256 + kb % 2 * 128 + m % 32 * 4 + kb % 8 / 2;
+        break;
+    }
+    printf("       = %zu\n", off);
+    if (got != off)
+        return cli_error("the derivation gives %zu, the layout %zu (a defect: please report "
+                         "it)", got, off);
+    return CLI_OK;
+}
+
+/* The scale matrix as a grid: row m, column kb, each cell the byte offset,
+ * coloured by its 4-byte word so that the words of a tile stand out. */
+static void
+scale_cell(const smma_grid *g, unsigned row, unsigned col, smma_grid_cell *out)
+{
+    size_t off = 0;
+
+    smma_scale_offset((smma_scale_layout) g->param[0], g->param[1], g->param[2], g->param[3],
+                      row, col, &off, NULL);
+    out->owner = (unsigned) (off / 4 % 32);
+    snprintf(out->label, sizeof(out->label), "%zu", off);
+}
+
+static int
+scale_grid(const smma_scale_shape *s, smma_grid *g)
+{
+    if (s->rows > 4096 || s->kb > 1024)
+        return cli_error("--svg draws at most 4096 rows and 1024 scale columns (%zu x %zu "
+                         "asked)", s->rows, s->kb);
+    memset(g, 0, sizeof(*g));
+    snprintf(g->name, sizeof(g->name), "scale layout %s", smma_scale_layout_name(s->layout));
+    snprintf(g->what, sizeof(g->what), "rows %zu, k %zu, vec %u -> %zu x %zu scales; padded "
+             "%zu x %zu = %zu bytes", s->rows, s->k, s->vec, s->rows, s->kb, s->rows_pad,
+             s->kb_pad, s->bytes);
+    strcpy(g->row_axis, "m");
+    strcpy(g->col_axis, "kb");
+    strcpy(g->legend, "byte offset");
+    g->rows = (unsigned) s->rows;
+    g->cols = (unsigned) s->kb;
+    g->cell = scale_cell;
+    g->param[0] = (unsigned) s->layout;
+    g->param[1] = (unsigned) s->rows;
+    g->param[2] = (unsigned) s->k;
+    g->param[3] = s->vec;
+    return CLI_OK;
+}
+
+static int grid_svg_out(const char *path, const smma_grid *g);
+
 static int
 layout_scale(int argc, char **argv)
 {
     const char *layout_s = NULL, *rows_s = NULL, *k_s = NULL, *vec_s = NULL, *at_s = NULL,
-               *offset_s = NULL;
+               *offset_s = NULL, *svg = NULL;
     const struct opt_spec specs[] = {
         { "layout", true, &layout_s, NULL },
+        { "svg", true, &svg, NULL },
         { "rows", true, &rows_s, NULL },
         { "k", true, &k_s, NULL },
         { "vec", true, &vec_s, NULL },
@@ -127,8 +232,8 @@ layout_scale(int argc, char **argv)
         rc = cli_error("malformed --vec '%s' (16 or 32)", vec_s);
         goto done;
     }
-    if (at_s != NULL && offset_s != NULL) {
-        rc = cli_error("--at and --offset exclude each other");
+    if ((at_s != NULL ? 1 : 0) + (offset_s != NULL ? 1 : 0) + (svg != NULL ? 1 : 0) > 1) {
+        rc = cli_error("--at, --offset and --svg exclude each other");
         goto done;
     }
     if (at_s != NULL && !parse_pair(at_s, &at_m, &at_kb)) {
@@ -148,7 +253,14 @@ layout_scale(int argc, char **argv)
             rc = cli_error("--at %s: %s", at_s, err.msg);
             goto done;
         }
-        printf("%zu\n", off);
+        rc = scale_explain(&s, at_m, at_kb, off);
+        goto done;
+    }
+    if (svg != NULL) {
+        smma_grid g;
+
+        if ((rc = scale_grid(&s, &g)) == CLI_OK)
+            rc = grid_svg_out(svg, &g);
         goto done;
     }
     if (offset_s != NULL) {
@@ -183,8 +295,8 @@ done:
 /* ------------------------------------------------------------ grids */
 
 static const char frag_usage[] =
-    "Usage: softmma layout INSTRUCTION OPERAND [--text | --svg FILE]\n"
-    "           [--byte-id N] [--thread-id N] [--sf-id N] [--num N]\n"
+    "Usage: softmma layout INSTRUCTION OPERAND [--text | --svg FILE | --at ROW,COL |\n"
+    "           --thread T] [--byte-id N] [--thread-id N] [--sf-id N] [--num N]\n"
     "       softmma layout --list\n\n"
     "Draws a layout of an instruction: which lane (thread), register and element\n"
     "holds each element of one operand tile, or where an element lies in tensor\n"
@@ -193,13 +305,28 @@ static const char frag_usage[] =
     "selectors are those of the instruction: --byte-id and --thread-id for the\n"
     "scale factors of block-scaled mma.sync, --sf-id for the scale-factor id of\n"
     "tcgen05, --num for the .num of tcgen05.ld/st.  See doc/layouts.md.\n\n"
+    "tcgen05.mma takes M, N, cta_group and kind in its name:\n"
+    "tcgen05.mma.m<M>[n<N>][.cg2][.<kind>], e.g. tcgen05.mma.m128n64 d or\n"
+    "tcgen05.mma.m128.mxf4 a (N 16 and kind f16 when not given; M 64 or 128, 128\n"
+    "with .cg2, or 256; N as the instruction allows: a multiple of 8 (16 with\n"
+    "cta_group::2) up to 256).  Operand a is A read from tensor memory.\n\n"
     "--text (the default) prints a header line, a line of column indices, then\n"
     "one line per row: the row index and, for each column, the label of the\n"
-    "element's holder, e.g. T5:r2.1 (lane 5, register 2, element 1); '.' marks a\n"
-    "cell that no one holds.\n"
+    "element's holder, e.g. T5:r2.1 (lane 5, register 2, element 1), L5:c9 (TMEM\n"
+    "lane 5, column 9); '.' marks a cell that no one holds.\n"
     "--svg FILE draws the same grid as an SVG picture coloured by lane into FILE\n"
     "('-' for stdout).  The file is replaced atomically; on an error nothing is\n"
-    "written.\n";
+    "written.\n"
+    "--at ROW,COL prints the holder of element (ROW, COL) of the operand (row and\n"
+    "column of the operand's tile, e.g. m,k of A, m,n of D, also where the picture\n"
+    "shows tensor memory): its label and, in words, thread or TMEM lane, register\n"
+    "or column, element.\n"
+    "--thread T prints every element thread T holds, one line each: its label and\n"
+    "its (row, col).  T is the lane (0..31) of a warp, the thread (0..127) of a\n"
+    "wgmma warpgroup, or, for what lies in tensor memory, the TMEM lane (128 c +\n"
+    "lane for CTA c of a pair), which thread T of the warpgroup reads with\n"
+    "tcgen05.ld.32x32b.  A row, column or thread out of range is refused, naming\n"
+    "the bound.\n";
 
 /* The header: "NAME: WHAT", and the axes when WHAT does not name them. */
 static void
@@ -398,6 +525,16 @@ grid_svg_file(const char *path, const smma_grid *g)
     return rc;
 }
 
+/* --svg PATH: the picture to stdout for "-", else into the file. */
+static int
+grid_svg_out(const char *path, const smma_grid *g)
+{
+    if (strcmp(path, "-") != 0)
+        return grid_svg_file(path, g);
+    grid_write_svg(stdout, g);
+    return CLI_OK;
+}
+
 static void
 list_one(const char *instr, const char *operand, const char *what, void *ctx)
 {
@@ -436,14 +573,122 @@ parse_selector(const char *opt, const char *s, int *out, int *rc)
     return true;
 }
 
+/* "lane", "thread" or "TMEM lane": what the holders of g are. */
+static const char *
+thread_word(const smma_grid *g)
+{
+    if (strncmp(g->legend, "L<", 2) == 0 || g->tmem_picture)
+        return "TMEM lane";
+    return g->threads > 32 ? "thread" : "lane";
+}
+
+/* A holder in words, e.g. "lane 20, register 2, element 1". */
+static void
+holder_words(const smma_grid *g, const smma_holder *h, char *buf, size_t n)
+{
+    bool bytes = g->tmem_picture && g->elems == 4; /* scale factors: bytes of a cell */
+    size_t len;
+
+    switch (h->kind) {
+    case SMMA_HOLDER_REG:
+        len = (size_t) snprintf(buf, n, "%s %u, register %u", thread_word(g), h->thread, h->reg);
+        if (g->elems > 1 && len < n)
+            snprintf(buf + len, n - len, ", element %u", h->elem);
+        break;
+    case SMMA_HOLDER_BYTE:
+        snprintf(buf, n, "lane %u, byte %u of its scale register", h->thread, h->elem);
+        break;
+    case SMMA_HOLDER_ADDR:
+        snprintf(buf, n, "lane %u gives the row's address", h->thread);
+        break;
+    case SMMA_HOLDER_TMEM:
+        len = h->thread >= SMMA_TMEM_LANES
+                  ? (size_t) snprintf(buf, n, "CTA %u, ", h->thread / SMMA_TMEM_LANES) : 0;
+        if (len < n)
+            len += (size_t) snprintf(buf + len, n - len, "TMEM lane %u, column %u",
+                                     h->thread % SMMA_TMEM_LANES, h->reg);
+        if (g->elems > 1 && len < n)
+            len += (size_t) snprintf(buf + len, n - len, ", %s %u", bytes ? "byte" : "element",
+                                     h->elem);
+        if (g->copies > 1 && len < n)
+            snprintf(buf + len, n - len, "; the first of %u copies", g->copies);
+        break;
+    default:
+        snprintf(buf, n, "no one holds it");
+        break;
+    }
+}
+
+/* --at ROW,COL: the holder of one element. */
+static int
+frag_at(const smma_grid *g, const char *at_s)
+{
+    smma_holder h;
+    smma_error err;
+    size_t row, col;
+    char label[32], words[128];
+
+    if (!parse_pair(at_s, &row, &col) || row > 0xFFFFFFu || col > 0xFFFFFFu)
+        return cli_error("malformed --at '%s' (ROW,COL: two integers)", at_s);
+    if (smma_grid_holder(g, (unsigned) row, (unsigned) col, &h, &err) != SMMA_OK)
+        return cli_error("--at %s: %s", at_s, err.msg);
+    smma_holder_label(&h, g->elems, label, sizeof(label));
+    holder_words(g, &h, words, sizeof(words));
+    if (g->op_cols == 1 && strcmp(g->op_col_axis, "-") == 0) /* one column: no axis */
+        printf("%s (%s %zu): %s (%s)\n", g->name, g->op_row_axis, row, label, words);
+    else
+        printf("%s (%s %zu, %s %zu): %s (%s)\n", g->name, g->op_row_axis, row, g->op_col_axis,
+               col, label, words);
+    return CLI_OK;
+}
+
+/* --thread T: every element thread T holds. */
+static int
+frag_thread(const smma_grid *g, const char *thread_s)
+{
+    smma_grid_slot *s;
+    smma_holder h;
+    smma_error err;
+    uint64_t t;
+    size_t n, i;
+    char label[32];
+
+    if (!cli_parse_uint(thread_s, 0xFFFFFFu, &t))
+        return cli_error("malformed --thread '%s' (a non-negative integer)", thread_s);
+    if (smma_grid_cells(g, (unsigned) t, NULL, 0, &n, &err) != SMMA_OK)
+        return cli_error("--thread %s: %s", thread_s, err.msg);
+    printf("%s: %s %u holds %zu element%s\n", g->name, thread_word(g), (unsigned) t, n,
+           n == 1 ? "" : "s");
+    if (n == 0)
+        return CLI_OK;
+    if ((s = malloc(n * sizeof(*s))) == NULL)
+        return cli_error("out of memory");
+    smma_grid_cells(g, (unsigned) t, s, n, &n, NULL);
+    for (i = 0; i < n; i++) {
+        /* The label of the slot itself (for copies, not necessarily the first). */
+        smma_grid_holder(g, s[i].row, s[i].col, &h, NULL);
+        h.thread = (unsigned) t;
+        h.reg = s[i].reg;
+        h.elem = s[i].elem;
+        smma_holder_label(&h, g->elems, label, sizeof(label));
+        printf("  %-12s %s %u, %s %u\n", label, g->op_row_axis, s[i].row, g->op_col_axis,
+               s[i].col);
+    }
+    free(s);
+    return CLI_OK;
+}
+
 static int
 layout_frag(int argc, char **argv)
 {
     const char *svg = NULL, *byte_s = NULL, *thread_s = NULL, *sf_s = NULL, *num_s = NULL;
+    const char *at_s = NULL, *holder_s = NULL;
     bool text = false, list = false;
     const struct opt_spec specs[] = {
         { "text", false, NULL, &text },
         { "svg", true, &svg, NULL },
+        { "at", true, &at_s, NULL },
+        { "thread", true, &holder_s, NULL },
         { "list", false, NULL, &list },
         { "byte-id", true, &byte_s, NULL },
         { "thread-id", true, &thread_s, NULL },
@@ -464,8 +709,8 @@ layout_frag(int argc, char **argv)
         goto done;
     }
     if (list) {
-        if (r.npos > 0 || text || svg != NULL || byte_s != NULL || thread_s != NULL ||
-            sf_s != NULL || num_s != NULL)
+        if (r.npos > 0 || text || svg != NULL || at_s != NULL || holder_s != NULL ||
+            byte_s != NULL || thread_s != NULL || sf_s != NULL || num_s != NULL)
             rc = cli_error("--list takes no other arguments");
         else
             layout_list();
@@ -483,8 +728,9 @@ layout_frag(int argc, char **argv)
         rc = cli_error("unexpected argument '%s'", r.pos[2]);
         goto done;
     }
-    if (text && svg != NULL) {
-        rc = cli_error("--text and --svg exclude each other");
+    if ((text ? 1 : 0) + (svg != NULL ? 1 : 0) + (at_s != NULL ? 1 : 0) +
+            (holder_s != NULL ? 1 : 0) > 1) {
+        rc = cli_error("--text, --svg, --at and --thread exclude each other");
         goto done;
     }
     if (!parse_selector("byte-id", byte_s, &o.byte_id, &rc) ||
@@ -496,12 +742,14 @@ layout_frag(int argc, char **argv)
         rc = cli_error("%s", err.msg);
         goto done;
     }
-    if (svg == NULL)
+    if (at_s != NULL)
+        rc = frag_at(&g, at_s);
+    else if (holder_s != NULL)
+        rc = frag_thread(&g, holder_s);
+    else if (svg == NULL)
         cli_grid_print_text(&g, NULL, 0, 0, "");
-    else if (strcmp(svg, "-") == 0)
-        grid_write_svg(stdout, &g);
     else
-        rc = grid_svg_file(svg, &g);
+        rc = grid_svg_out(svg, &g);
 done:
     opt_free(&r);
     return rc;

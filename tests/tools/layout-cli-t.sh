@@ -1,7 +1,7 @@
 #!/bin/sh
 # shellcheck disable=SC2086  # $S is "layout scale", split on purpose
-# tests/tools/layout-cli-t.sh - softmma layout scale: maps, single offsets,
-# the inverse, errors, help.
+# tests/tools/layout-cli-t.sh - softmma layout scale: maps, single offsets
+# with their derivation, SVG pictures, the inverse, errors, help.
 #
 # Every expected offset below is worked out by hand from the formulas in
 # doc/scale-layouts.md, not pasted from the program (Kb = ceil(K / V), Kb'
@@ -70,22 +70,97 @@ row 1: 16 17" $S --layout triton5d --rows 2 --k 64 --vec 32
 
 # ---------------------------------------------------------------- --at
 
-expect_out "128x4 --at 129,4 (ragged: 130 rows, K 80, V 16)" "1552" \
+# expect_at DESC OFF ARGS...: --at ends with the line "       = OFF".
+expect_at() {
+    ea_desc=$1
+    ea_want=$2
+    shift 2
+    run_prog "$prog" "$@"
+    ea_got=$(printf '%s\n' "$tap_out" | tail -n 1)
+    if [ "$tap_rc" -eq 0 ] && [ "$ea_got" = "       = $ea_want" ]; then
+        ok 0 "$ea_desc"
+    else
+        ok 1 "$ea_desc"
+        diag "exit $tap_rc, last line '$ea_got', want '       = $ea_want'"
+    fi
+}
+
+expect_at "128x4 --at 129,4 (ragged: 130 rows, K 80, V 16)" "1552" \
     $S --layout 128x4 --rows 130 --k 80 --vec 16 --at 129,4
-expect_out "128x4 --at 0,4: the second tile along K" "512" \
+expect_at "128x4 --at 0,4: the second tile along K" "512" \
     $S --layout 128x4 --rows 130 --k 80 --vec 16 --at 0,4
-expect_out "triton5d --at 129,4 is the same byte" "1552" \
+expect_at "triton5d --at 129,4 is the same byte" "1552" \
     $S --layout triton5d --rows 130 --k 80 --vec 16 --at=129,4
-expect_out "cdna4-16 --at 16,4 is op3 of lane 0: byte 3" "3" \
+expect_at "cdna4-16 --at 16,4 is op3 of lane 0: byte 3" "3" \
     $S --layout cdna4-16 --rows 32 --k 256 --vec 32 --at 16,4
-expect_out "cdna4-16 --at 17,5" "71" \
+expect_at "cdna4-16 --at 17,5" "71" \
     $S --layout cdna4-16 --rows 32 --k 256 --vec 32 --at 17,5
-expect_out "cdna4-32 --at 0,1 is lane 32" "128" \
+expect_at "cdna4-32 --at 0,1 is lane 32" "128" \
     $S --layout cdna4-32 --rows 32 --k 256 --vec 32 --at 0,1
-expect_out "cdna4-32 --at 31,7" "255" \
+expect_at "cdna4-32 --at 31,7" "255" \
     $S --layout cdna4-32 --rows 32 --k 256 --vec 32 --at 31,7
-expect_out "layout names are case-insensitive" "17" \
+expect_at "layout names are case-insensitive" "17" \
     $S --layout 128X4 --rows 2 --k 64 --vec 32 --at 1,1
+
+expect_out "--at 33,5 in 128x4 shows the formula evaluated step by step" \
+"128x4: 34 x 8 scales padded to 128 x 8 (Kb' = 8)
+m 33 = 128*0 + 32*1 + 1; kb 5 = 4*1 + 1
+offset = ((m/128)*(Kb'/4) + kb/4)*512 + (m%32)*16 + ((m/32)%4)*4 + kb%4
+       = (0*2 + 1)*512 + 1*16 + 1*4 + 1
+       = 533" $S --layout 128x4 --rows 34 --k 256 --vec 32 --at 33,5
+expect_out "--at in triton5d names the 5-D index" \
+"triton5d: 130 x 5 scales padded to 256 x 8 (Kb' = 8)
+m 129 = a*128 + d*32 + c, kb 4 = b*4 + e: index [a=1][b=1][c=1][d=0][e=0]
+offset = a*(Kb'/4)*512 + b*512 + c*16 + d*4 + e
+       = 1*2*512 + 1*512 + 1*16 + 0*4 + 0
+       = 1552" $S --layout triton5d --rows 130 --k 80 --vec 16 --at 129,4
+
+# Every --at of a 34 x 5 matrix (rows around the 16- and 32-row steps)
+# ends with the offset the map prints, in every layout.
+for l in linear 128x4 triton5d cdna4-16 cdna4-32; do
+    run_prog "$prog" $S --layout $l --rows 34 --k 160 --vec 32
+    map=$tap_out
+    bad=0
+    for m in 0 1 15 16 17 31 32 33; do
+        row=$(printf '%s\n' "$map" | sed -n "s/^row $m: //p")
+        kb=0
+        for want in $row; do
+            run_prog "$prog" $S --layout $l --rows 34 --k 160 --vec 32 --at $m,$kb
+            got=$(printf '%s\n' "$tap_out" | tail -n 1)
+            if [ "$got" != "       = $want" ]; then
+                bad=$((bad + 1))
+                diag "$l ($m, $kb): '$got', map $want"
+            fi
+            kb=$((kb + 1))
+        done
+    done
+    ok "$bad" "$l: --at of 40 scales ends with the map's offset"
+done
+
+# ---------------------------------------------------------------- --svg
+
+run_prog "$prog" $S --layout 128x4 --rows 2 --k 64 --vec 32 --svg -
+cells=$(printf '%s\n' "$tap_out" | grep -c 'class="cell"')
+case $tap_out in
+    "<svg "*"<title>scale layout 128x4: rows 2, k 64, vec 32"*'>17</text>'*"</svg>") sv=$tap_rc ;;
+    *) sv=1 ;;
+esac
+ok "$sv" "--svg - draws the 128x4 offsets as SVG (title, the offset 17)"
+[ "$cells" = 4 ]
+ok $? "... one cell per scale (4, got $cells)"
+svgdir=${TMPDIR:-/tmp}/smma-scale-svg.$$
+mkdir -p "$svgdir"
+run_prog "$prog" $S --layout cdna4-32 --rows 32 --k 256 --vec 32 --svg "$svgdir/s.svg"
+[ "$tap_rc" -eq 0 ] && [ "$(grep -c 'class="cell"' "$svgdir/s.svg")" = 256 ] \
+    && [ -z "$(ls "$svgdir" | grep tmp)" ]
+ok $? "--svg FILE writes 32 x 8 cells into the file, no temporary left"
+expect_err "--svg into a missing directory" "cannot create" \
+    $S --layout 128x4 --rows 2 --k 64 --vec 32 --svg "$svgdir/no/such.svg"
+rm -rf "$svgdir"
+expect_err "--svg and --at together" "exclude" \
+    $S --layout 128x4 --rows 2 --k 64 --vec 32 --at 0,0 --svg -
+expect_err "--svg of too many rows" "at most 4096 rows" \
+    $S --layout linear --rows 5000 --k 64 --vec 32 --svg -
 
 # ---------------------------------------------------------------- --offset
 
