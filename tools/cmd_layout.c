@@ -2,12 +2,16 @@
  * tools/cmd_layout.c - softmma layout ...: draws layouts as text or SVG.
  *
  * Two forms:
- *   softmma layout KIND ...                 a kind with its own options;
- *                                           today "scale" (the scale-factor
- *                                           layouts of softmma/scale_layout.h)
+ *   softmma layout KIND ...                 a kind with its own options:
+ *                                           "scale" (the scale-factor
+ *                                           layouts of softmma/scale_layout.h),
+ *                                           "smem" (shared-memory tiles of the
+ *                                           descriptors, softmma/tcgen05.h)
  *   softmma layout INSTRUCTION OPERAND ...  a register fragment layout of
  *                                           softmma/fragment.h, as a text
- *                                           grid or an SVG picture
+ *                                           grid or an SVG picture, or the
+ *                                           holder of one element (--at) and
+ *                                           the elements of a thread (--thread)
  * and "softmma layout --list", which names everything modeled.
  */
 #include <config.h>
@@ -20,6 +24,7 @@
 #include <softmma/grid.h>
 #include <softmma/scale_layout.h>
 #include <softmma/tc05_addr.h>
+#include <softmma/tcgen05.h>
 #include <softmma/tmem.h>
 
 #include "cli.h"
@@ -755,6 +760,214 @@ done:
     return rc;
 }
 
+/* ------------------------------------------------------------ shared memory */
+
+static const char smem_usage[] =
+    "Usage: softmma layout smem SWIZZLE MAJOR [--elem-bits B] [--rows R] [--k K]\n"
+    "           [--lbo BYTES] [--sbo BYTES] [--text | --svg FILE | --at ROW,K]\n\n"
+    "Draws where each element of an operand tile lies in shared memory under the\n"
+    "canonical layouts the wgmma and tcgen05 shared-memory descriptors describe\n"
+    "(softmma/tcgen05.h, smma_tc05_smem_addr), from address 0.  SWIZZLE is none,\n"
+    "32B, 64B, 128B (wgmma and tcgen05) or 128B-base32B (tcgen05; its canonical\n"
+    "layout is not modelled and is refused); MAJOR is k (K-major: the elements\n"
+    "of a row along K are contiguous) or mn (MN-major).  Rows are the M (or N)\n"
+    "index, columns the K index.  --elem-bits is 4, 8, 16 (the default) or 32.\n"
+    "The default tile is one swizzle atom wide along the contiguous dimension\n"
+    "and two deep, 16 rows x W*8/B k (K-major; W = the swizzle width, 32 bytes\n"
+    "without swizzle) or W*8/B rows x 16 k (MN-major), packed densely: LBO and\n"
+    "SBO default to the offsets of the neighbouring core matrix or atom and\n"
+    "are printed in the header; --lbo and --sbo set them.\n\n"
+    "--text (the default) prints the tile with each element's byte address\n"
+    "(B.4 for the high nibble of byte B); --svg FILE draws it coloured by\n"
+    "16-byte chunk ('-' for stdout); --at ROW,K prints how the address of one\n"
+    "element follows: the canonical layout's formula with its terms, the\n"
+    "offset before swizzling, the swizzle, and last '= byte B'.\n";
+
+/* The formula of the canonical layout in bytes (softmma/tcgen05.h) and its
+ * factors for (row, k): what --at prints before the library's value. */
+static void
+smem_formula(const smma_tc05_layout *l, unsigned w, unsigned row, unsigned k)
+{
+    unsigned t = 128 / l->elem_bits, c = w / 16;
+    char e[8];                  /* bytes per element */
+
+    snprintf(e, sizeof(e), "%s", l->elem_bits == 4 ? "0.5" : l->elem_bits == 8 ? "1"
+                                 : l->elem_bits == 16 ? "2" : "4");
+    if (!l->mn_major && w == 16)
+        printf("offset = (row%%8)*16 + (row/8)*SBO + (k%%%u)*%s + (k/%u)*LBO\n"
+               "       = %u*16 + %u*%u + %u*%s + %u*%u\n", t, e, t, row % 8, row / 8,
+               (unsigned) l->sbo, k % t, e, k / t, (unsigned) l->lbo);
+    else if (!l->mn_major)
+        printf("offset = (row%%8)*%u + (row/8)*SBO + k*%s\n"
+               "       = %u*%u + %u*%u + %u*%s\n", w, e, row % 8, w, row / 8,
+               (unsigned) l->sbo, k, e);
+    else if (w == 16)
+        printf("offset = (row%%%u)*%s + (row/%u)*SBO + (k%%8)*16 + (k/8)*LBO\n"
+               "       = %u*%s + %u*%u + %u*16 + %u*%u\n", t, e, t, row % t, e,
+               row / t, (unsigned) l->sbo, k % 8, k / 8, (unsigned) l->lbo);
+    else
+        printf("offset = (row%%%u)*%s + (row/%u)*LBO + (k%%8)*%u + (k/8)*SBO\n"
+               "       = %u*%s + %u*%u + %u*%u + %u*%u\n", c * t, e, c * t, w,
+               row % (c * t), e, row / (c * t), (unsigned) l->lbo, k % 8, w, k / 8,
+               (unsigned) l->sbo);
+}
+
+/* --at ROW,K of a shared-memory tile. */
+static int
+smem_at(const smma_tc05_layout *l, const smma_grid *g, const char *at_s)
+{
+    size_t row, k;
+    unsigned w = smma_tc05_swizzle_bytes(l->swizzle), bit;
+    uint64_t bits;
+    uint32_t lin, byte;
+    smma_error err;
+
+    if (!parse_pair(at_s, &row, &k))
+        return cli_error("malformed --at '%s' (ROW,K: two integers)", at_s);
+    if (row >= g->rows || k >= g->cols)
+        return cli_error("--at %s: %s %zu is outside the tile: %s is 0..%u", at_s,
+                         row >= g->rows ? "row" : "k", row >= g->rows ? row : k,
+                         row >= g->rows ? "row" : "k", (row >= g->rows ? g->rows : g->cols) - 1);
+    if (smma_tc05_smem_addr(l, 0, (unsigned) row, (unsigned) k, &byte, &bit, &err) != SMMA_OK)
+        return cli_error("--at %s: %s", at_s, err.msg);
+    bits = smma_tc05_canon_bits(l->mn_major, w, l->elem_bits, l->lbo, l->sbo, (unsigned) row,
+                                (unsigned) k);
+    lin = (uint32_t) (bits / 8);
+    printf("%s (row %zu, k %zu): %s\n", g->name, row, k, g->what);
+    smem_formula(l, w, (unsigned) row, (unsigned) k);
+    printf("       = %u%s (before swizzling)\n", (unsigned) lin, bits % 8 ? ", bit 4" : "");
+    if (l->swizzle != SMMA_TC05_SWIZZLE_NONE)
+        printf("swizzle %s: %u -> %u (address bits %s)\n", smma_tc05_swizzle_name(l->swizzle),
+               (unsigned) lin, (unsigned) smma_tc05_swizzle_apply(l->swizzle, lin),
+               w == 32 ? "4 ^= 7" : w == 64 ? "4-5 ^= 7-8" : "4-6 ^= 7-9");
+    if (smma_tc05_swizzle_apply(l->swizzle, lin) != byte)
+        return cli_error("the derivation gives %u, the layout %u (a defect: please report it)",
+                         (unsigned) smma_tc05_swizzle_apply(l->swizzle, lin), (unsigned) byte);
+    printf("= byte %u%s\n", (unsigned) byte, bit ? ", bits 7-4" : "");
+    return CLI_OK;
+}
+
+/* Parses an optional unsigned option into *out (unchanged when s is NULL). */
+static bool
+parse_opt_uint(const char *opt, const char *s, uint64_t max, unsigned *out, int *rc)
+{
+    uint64_t v;
+
+    if (s == NULL)
+        return true;
+    if (!cli_parse_uint(s, max, &v)) {
+        *rc = cli_error("malformed --%s '%s' (an integer 0..%llu)", opt, s,
+                        (unsigned long long) max);
+        return false;
+    }
+    *out = (unsigned) v;
+    return true;
+}
+
+/* Dense defaults for LBO and SBO: the next core matrix (8 rows of 16
+ * bytes) or swizzle atom (8 rows of W bytes) along the strided dimension
+ * first, as softmma/tcgen05.h's canonical layouts name them. */
+static void
+smem_defaults(smma_tc05_layout *l, unsigned rows, unsigned k)
+{
+    unsigned w = smma_tc05_swizzle_bytes(l->swizzle), t = 128 / l->elem_bits, c = w / 16;
+
+    if (!l->mn_major && w == 16) {
+        l->lbo = 128;
+        l->sbo = 128 * ((k + t - 1) / t);
+    } else if (!l->mn_major) {
+        l->lbo = 16;
+        l->sbo = 8 * w;
+    } else if (w == 16) {
+        l->sbo = 128;
+        l->lbo = 128 * ((rows + t - 1) / t);
+    } else {
+        l->lbo = 8 * w;
+        l->sbo = 8 * w * ((rows + c * t - 1) / (c * t));
+    }
+}
+
+static int
+layout_smem(int argc, char **argv)
+{
+    const char *eb_s = NULL, *rows_s = NULL, *k_s = NULL, *lbo_s = NULL, *sbo_s = NULL;
+    const char *svg = NULL, *at_s = NULL;
+    bool text = false;
+    const struct opt_spec specs[] = {
+        { "elem-bits", true, &eb_s, NULL },
+        { "rows", true, &rows_s, NULL },
+        { "k", true, &k_s, NULL },
+        { "lbo", true, &lbo_s, NULL },
+        { "sbo", true, &sbo_s, NULL },
+        { "text", false, NULL, &text },
+        { "svg", true, &svg, NULL },
+        { "at", true, &at_s, NULL },
+        { NULL, false, NULL, NULL },
+    };
+    smma_tc05_layout l;
+    struct opt_result r;
+    smma_error err;
+    smma_grid g;
+    unsigned rows, k, w;
+    int rc = opt_parse(argc, argv, specs, &r);
+
+    if (rc != CLI_OK)
+        goto done;
+    if (r.help) {
+        fputs(smem_usage, stdout);
+        goto done;
+    }
+    if (r.npos != 2) {
+        rc = cli_error(r.npos < 2 ? "usage: softmma layout smem SWIZZLE MAJOR (e.g. 128B k)"
+                                  : "unexpected argument '%s'", r.npos > 2 ? r.pos[2] : "");
+        goto done;
+    }
+    memset(&l, 0, sizeof(l));
+    l.elem_bits = 16;
+    if (smma_tc05_swizzle_from_name(r.pos[0], &l.swizzle, &err) != SMMA_OK) {
+        rc = cli_error("%s", err.msg);
+        goto done;
+    }
+    if (strcasecmp(r.pos[1], "k") != 0 && strcasecmp(r.pos[1], "mn") != 0) {
+        rc = cli_error("unknown majorness '%s' (known: k, mn)", r.pos[1]);
+        goto done;
+    }
+    l.mn_major = strcasecmp(r.pos[1], "mn") == 0;
+    if ((text ? 1 : 0) + (svg != NULL ? 1 : 0) + (at_s != NULL ? 1 : 0) > 1) {
+        rc = cli_error("--text, --svg and --at exclude each other");
+        goto done;
+    }
+    if (!parse_opt_uint("elem-bits", eb_s, 32, &l.elem_bits, &rc))
+        goto done;
+    if (l.elem_bits != 4 && l.elem_bits != 8 && l.elem_bits != 16 && l.elem_bits != 32) {
+        rc = cli_error("--elem-bits %u is not 4, 8, 16 or 32", l.elem_bits);
+        goto done;
+    }
+    /* 128B-base32B has no width for the defaults: smma_tc05_smem_grid refuses it. */
+    w = smma_tc05_swizzle_bytes(l.swizzle);
+    rows = l.mn_major ? (w == 16 ? 32 : w) * 8 / l.elem_bits : 16;
+    k = l.mn_major ? 16 : (w == 16 ? 32 : w) * 8 / l.elem_bits;
+    if (!parse_opt_uint("rows", rows_s, 256, &rows, &rc) || !parse_opt_uint("k", k_s, 256, &k, &rc))
+        goto done;
+    smem_defaults(&l, rows, k);
+    if (!parse_opt_uint("lbo", lbo_s, 0x3FFF0, &l.lbo, &rc) ||
+        !parse_opt_uint("sbo", sbo_s, 0x3FFF0, &l.sbo, &rc))
+        goto done;
+    if (smma_tc05_smem_grid(&l, rows, k, &g, &err) != SMMA_OK) {
+        rc = cli_error("%s", err.msg);
+        goto done;
+    }
+    if (at_s != NULL)
+        rc = smem_at(&l, &g, at_s);
+    else if (svg != NULL)
+        rc = grid_svg_out(svg, &g);
+    else
+        cli_grid_print_text(&g, NULL, 0, 0, "");
+done:
+    opt_free(&r);
+    return rc;
+}
+
 /* ------------------------------------------------------------ dispatch */
 
 struct layout_kind {
@@ -764,6 +977,7 @@ struct layout_kind {
 
 static const struct layout_kind kinds[] = {
     { "scale", layout_scale },
+    { "smem", layout_smem },
 };
 
 /* True for a name that starts like an instruction (its error then names
@@ -787,18 +1001,22 @@ cmd_layout(int argc, char **argv)
 
     if (argc < 2) {
         cli_error("usage: softmma layout KIND ... | INSTRUCTION OPERAND | --list (known "
-                  "kinds: scale; try 'softmma layout --help')");
+                  "kinds: scale, smem; try 'softmma layout --help')");
         return CLI_USAGE;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         printf("Usage: softmma layout KIND [OPTIONS...]\n"
-               "       softmma layout INSTRUCTION OPERAND [--text | --svg FILE]\n"
+               "       softmma layout INSTRUCTION OPERAND [--text | --svg FILE |\n"
+               "           --at ROW,COL | --thread T]\n"
                "       softmma layout --list\n\n"
-               "Draws layouts as text or SVG.  Kinds:\n"
+               "Draws layouts as text or SVG, and answers where one element lies.  Kinds:\n"
                "  scale   scale-factor layouts (softmma layout scale --help)\n"
+               "  smem    shared-memory tiles of the wgmma/tcgen05 descriptors, each\n"
+               "          swizzle and majorness (softmma layout smem --help)\n"
                "INSTRUCTION OPERAND draws the layout of an instruction's operand, e.g.\n"
-               "'softmma layout mma.m16n8k16.bf16 a' (softmma layout mma.m16n8k16.bf16 a\n"
-               "--help).  --list names every modeled layout.\n");
+               "'softmma layout mma.m16n8k16.bf16 a'; --at ROW,COL prints who holds one\n"
+               "element, --thread T what thread T holds (softmma layout\n"
+               "mma.m16n8k16.bf16 a --help).  --list names every modeled layout.\n");
         return CLI_OK;
     }
     for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
@@ -812,8 +1030,8 @@ cmd_layout(int argc, char **argv)
 
         if (smma_grid_find(argv[1], "?", NULL, &g, &err) == SMMA_EINVAL &&
             strncmp(err.msg, "unknown instruction", 19) == 0)
-            return cli_error("unknown layout kind '%s' (known: scale) and no such instruction "
-                             "(see softmma layout --list)", argv[1]);
+            return cli_error("unknown layout kind '%s' (known: scale, smem) and no such "
+                             "instruction (see softmma layout --list)", argv[1]);
     }
     return layout_frag(argc, argv);
 }

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include <softmma/grid.h>
+#include <softmma/tcgen05.h>
 
 #include "tap/basic.h"
 
@@ -225,7 +226,7 @@ main(void)
 
     smma_grid_list(collect, &l);
     add_tcgen05(&l);
-    plan((int) l.n + 21);
+    plan((int) l.n + 29);
     for (i = 0; i < l.n; i++)
         check(l.e[i].instr, l.e[i].operand, &l.e[i].o);
     free(l.e);
@@ -277,5 +278,38 @@ main(void)
     is_int(SMMA_OK, smma_layout_shape("wgmma.m64n16k16.bf16", "d", NULL, &orow, &ocol,
                                       &othr, &err), "smma_layout_shape");
     ok(orow == 64 && ocol == 16 && othr == 128, "... 64 x 16, 128 threads");
+
+    /* Shared-memory tiles: each cell is smma_tc05_smem_addr's byte. */
+    {
+        smma_tc05_layout sl = { false, SMMA_TC05_SWIZZLE_128B, 16, 16, 1024 };
+        smma_tc05_swizzle sw;
+        smma_grid_cell cell;
+        uint32_t byte;
+        unsigned bit, r, c, bad = 0;
+
+        is_int(SMMA_OK, smma_tc05_smem_grid(&sl, 16, 64, &g, &err), "smem 128B k grid");
+        for (r = 0; r < 16; r++)
+            for (c = 0; c < 64; c++) {
+                char want[16];
+
+                g.cell(&g, r, c, &cell);
+                smma_tc05_smem_addr(&sl, 0, r, c, &byte, &bit, NULL);
+                snprintf(want, sizeof(want), "%u", (unsigned) byte);
+                bad += strcmp(want, cell.label) != 0;
+            }
+        is_int(0, (int) bad, "... every cell is the element's byte address");
+        g.cell(&g, 1, 0, &cell);
+        is_string("144", cell.label, "... (1, 0) is 128 with bit 4 flipped by bit 7");
+        ok(g.holder == NULL, "... and answers no holder queries");
+        sl.swizzle = SMMA_TC05_SWIZZLE_128B_BASE32B;
+        is_int(SMMA_EINVAL, smma_tc05_smem_grid(&sl, 8, 8, &g, &err), "128B-base32B is refused");
+        sl.swizzle = SMMA_TC05_SWIZZLE_32B;
+        is_int(SMMA_EINVAL, smma_tc05_smem_grid(&sl, 8, 17, &g, &err),
+               "32B K-major past the atom is refused");
+        is_string("element (0, 16): k 16 is outside the 32-byte swizzle atom of a K-major layout",
+                  err.msg, "... naming the element");
+        ok(smma_tc05_swizzle_from_name("64b", &sw, &err) == SMMA_OK && sw == SMMA_TC05_SWIZZLE_64B
+           && strcmp(smma_tc05_swizzle_name(sw), "64B") == 0, "swizzle names both ways");
+    }
     return exit_status();
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # shellcheck disable=SC2086  # $S is "layout scale", split on purpose
 # tests/tools/layout-cli-t.sh - softmma layout scale: maps, single offsets
-# with their derivation, SVG pictures, the inverse, errors, help.
+# with their derivation, SVG pictures, the inverse, errors, help; softmma
+# layout smem: shared-memory tiles of the descriptors, --at, --svg, errors.
 #
 # Every expected offset below is worked out by hand from the formulas in
 # doc/scale-layouts.md, not pasted from the program (Kb = ceil(K / V), Kb'
@@ -199,13 +200,89 @@ expect_err "missing --vec" "--vec" $S --layout 128x4 --rows 2 --k 64
 expect_err "--rows without its value" "--rows" $S --layout 128x4 --k 64 --vec 32 --rows
 expect_err "unknown option" "--frobnicate" $S --layout 128x4 --rows 2 --k 64 --vec 32 --frobnicate
 expect_err "unexpected argument" "'extra'" $S extra --layout 128x4 --rows 2 --k 64 --vec 32
-expect_err "unknown layout kind" "unknown layout kind 'fragment' (known: scale)" \
+expect_err "unknown layout kind" "unknown layout kind 'fragment' (known: scale, smem)" \
     layout fragment --layout 128x4
 expect_err "layout without a kind" "KIND" layout
 
+# ---------------------------------------------------------------- smem
+#
+# Addresses worked by hand from the canonical layouts (softmma/tcgen05.h):
+#   128B K-major, 16-bit, SBO 1024: (3, 9) = 3*128 + 9*2 = 402 = 0x192,
+#     bits 4-6 (001) ^= bits 7-9 (011) -> 0x1a2 = 418;  (1, 0) = 128 ^ 16
+#     = 144.
+#   none K-major, 16-bit, LBO 128, SBO 256: (9, 12) = 1*16 + 1*256 + 4*2
+#     + 1*128 = 408.
+#   32B K-major, 4-bit: (3, 33) = 3*32 + 16 = 112 (bit 4), 112 = 0x70, bit
+#     7 is 0: no swizzle.
+
+M="layout smem"
+expect_out "smem 128B k --at 3,9: formula, before swizzling, swizzle, byte" \
+"smem 128B k (row 3, k 9): 16 x 64 16-bit elements, K-major, swizzle 128B, LBO 16, SBO 1024, from address 0
+offset = (row%8)*128 + (row/8)*SBO + k*2
+       = 3*128 + 0*1024 + 9*2
+       = 402 (before swizzling)
+swizzle 128B: 402 -> 418 (address bits 4-6 ^= 7-9)
+= byte 418" $M 128B k --at 3,9
+expect_out "smem none k --at 9,12: core matrices, LBO along K" \
+"smem none k (row 9, k 12): 16 x 16 16-bit elements, K-major, swizzle none, LBO 128, SBO 256, from address 0
+offset = (row%8)*16 + (row/8)*SBO + (k%8)*2 + (k/8)*LBO
+       = 1*16 + 1*256 + 4*2 + 1*128
+       = 408 (before swizzling)
+= byte 408" $M none K --at 9,12
+run_prog "$prog" $M 32B k --elem-bits 4 --at 3,33
+case $tap_out in
+    *"= 112, bit 4 (before swizzling)"*"= byte 112, bits 7-4") hl=$tap_rc ;;
+    *) hl=1 ;;
+esac
+ok "$hl" "smem 32B k, 4-bit elements: (3, 33) is the high nibble of byte 112"
+run_prog "$prog" $M 128B k --rows 2 --k 16
+want="smem 128B k: 2 x 16 16-bit elements, K-major, swizzle 128B, LBO 16, SBO 1024, from address 0 (rows mn, cols k); cell byte address
+    0   1   2   3   4   5   6   7   8   9   10  11  12  13  14  15
+  0 0   2   4   6   8   10  12  14  16  18  20  22  24  26  28  30
+  1 144 146 148 150 152 154 156 158 128 130 132 134 136 138 140 142"
+[ "$tap_rc" -eq 0 ] && [ "$tap_out" = "$want" ]
+ok $? "smem 128B k draws row 1 with its 16-byte chunks swapped"
+[ "$tap_out" = "$want" ] || diag "$tap_out"
+
+# Every --at of an MN-major 64B tile of bytes agrees with the drawn grid
+# (a sample: one cell per row).
+run_prog "$prog" $M 64B mn --elem-bits 8 --rows 64 --k 16
+grid=$tap_out
+bad=0
+r=0
+while [ $r -lt 64 ]; do
+    c=$(( (5 * r) % 16 ))
+    want=$(printf '%s\n' "$grid" | awk -v r="$r" -v c="$c" 'NR > 2 && $1 == r { print $(c + 2) }')
+    run_prog "$prog" $M 64B mn --elem-bits 8 --rows 64 --k 16 --at "$r,$c"
+    got=$(printf '%s\n' "$tap_out" | tail -n 1)
+    if [ "$got" != "= byte $want" ]; then
+        bad=$((bad + 1))
+        diag "($r, $c): grid $want, --at '$got'"
+    fi
+    r=$((r + 3))
+done
+ok "$bad" "smem 64B mn: --at of 22 cells ends with the grid's byte"
+
+run_prog "$prog" $M 128B mn --svg -
+cells=$(printf '%s\n' "$tap_out" | grep -c 'class="cell"')
+[ "$tap_rc" -eq 0 ] && [ "$cells" = $((64 * 16)) ]
+ok $? "smem 128B mn --svg - draws 64 x 16 cells (got $cells)"
+
+expect_err "smem: an unknown swizzle" "unknown swizzle '16B' (known: none, 32B, 64B, 128B" \
+    $M 16B k
+expect_err "smem: an unknown majorness" "unknown majorness 'row'" $M 128B row
+expect_err "smem: 128B-base32B has no canonical layout" "not modelled" $M 128B-base32B mn
+expect_err "smem: K past the swizzle atom" "k 64 is outside the 128-byte swizzle atom" \
+    $M 128B k --k 65
+expect_err "smem: --elem-bits 6" "--elem-bits 6 is not 4, 8, 16 or 32" $M 64B k --elem-bits 6
+expect_err "smem: --at outside the tile" "row 16 is outside the tile: row is 0..15" \
+    $M 32B k --at 16,0
+expect_err "smem: --at with --svg" "exclude" $M 32B k --at 1,1 --svg -
+expect_err "smem: no majorness" "SWIZZLE MAJOR" $M 32B
+
 # ---------------------------------------------------------------- help
 
-for args in "layout --help" "layout scale --help"; do
+for args in "layout --help" "layout scale --help" "layout smem --help"; do
     # shellcheck disable=SC2086
     run_prog "$prog" $args
     case $nl$tap_out in

@@ -369,7 +369,7 @@ expect_err "tcgen05: an unknown operand" "operand 'b' of tcgen05.mma.m128 is not
 expect_err "unknown instruction" "unknown instruction 'mma.m16n8k8.tf32'" \
     layout mma.m16n8k8.tf32 a
 expect_err "unknown first word, neither kind nor instruction" \
-    "unknown layout kind 'fragment' (known: scale) and no such instruction" layout fragment a
+    "unknown layout kind 'fragment' (known: scale, smem) and no such instruction" layout fragment a
 expect_err "a selector that the instruction does not take" \
     "mma.m16n8k16.bf16 takes no selectors" layout mma.m16n8k16.bf16 a --byte-id 1
 expect_err "a malformed selector" "malformed --num 'x2'" layout mma.m16n8k16.bf16 a --num x2
