@@ -256,8 +256,8 @@ main(void)
        "... (70, 40) in CTA 1, lane 70, column 8");
     is_int(SMMA_EINVAL, smma_grid_find("tcgen05.mma.m128n12", "d", NULL, &g, &err),
            "N 12 is refused");
-    is_string("tcgen05.mma.m128n12 d: D: N 12 is not a multiple of 8 in [8, 256] (cta_group::1)", err.msg,
-              "... naming the legal set");
+    is_string("tcgen05.mma.m128n12 d: D: N 12 is not a multiple of 8 in [8, 256] "
+              "(cta_group::1)", err.msg, "... naming the legal set");
     is_int(SMMA_EINVAL, smma_grid_find("tcgen05.mma.m128.bf8", "a", NULL, &g, &err),
            "an unknown kind is refused");
 
