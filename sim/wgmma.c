@@ -881,7 +881,8 @@ smma_wgmma_grid(const char *instr, const char *operand, const smma_grid_opts *o,
     else
         return smma_error_set(err, SMMA_EINVAL,
                               "%s: operand '%s' has no register layout (drawable: a, d; B is "
-                              "read from shared memory through its descriptor)", instr,
+                              "read from shared memory through its descriptor: softmma layout "
+                              "smem)", instr,
                               operand);
     smma_wgmma_frag_get(&v, op, &f, NULL);
     smma_wgmma_name(&v, name, sizeof(name), NULL);
