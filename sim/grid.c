@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -64,6 +65,28 @@ mma_cell(const smma_grid *g, unsigned row, unsigned col, smma_grid_cell *out)
 }
 
 static void
+mma_holder(const smma_grid *g, unsigned row, unsigned col, smma_holder *out)
+{
+    const smma_frag_layout *l =
+        smma_frag_layout_get((smma_mma_instr) g->param[0], (smma_operand) g->param[1]);
+
+    out->kind = SMMA_HOLDER_REG;
+    if (smma_frag_slot(l, row, col, &out->thread, &out->reg, &out->elem) != SMMA_OK)
+        smma_holder_none(out);
+}
+
+static int
+mma_coord(const smma_grid *g, unsigned thread, unsigned reg, unsigned elem, unsigned *row,
+          unsigned *col)
+{
+    const smma_frag_layout *l =
+        smma_frag_layout_get((smma_mma_instr) g->param[0], (smma_operand) g->param[1]);
+
+    smma_frag_coord(l, thread, reg, elem, row, col);
+    return *row < l->rows && *col < l->cols ? SMMA_OK : SMMA_EINVAL;
+}
+
+static void
 mma_describe(const smma_frag_layout *l, smma_operand op, char *what, size_t n)
 {
     snprintf(what, n, "%u x %u %s (rows %s, cols %s), %u register%s x %u element%s per lane",
@@ -102,6 +125,7 @@ mma_grid(const char *instr, const char *operand, const smma_grid_opts *o, smma_g
     g->cell = mma_cell;
     g->param[0] = (unsigned) in;
     g->param[1] = op;
+    smma_grid_queries(g, 32, l->regs, l->elems, mma_holder, mma_coord);
     return SMMA_OK;
 }
 
@@ -169,6 +193,45 @@ matrix_cell(const smma_grid *g, unsigned row, unsigned col, smma_grid_cell *out)
     }
 }
 
+static void
+matrix_holder(const smma_grid *g, unsigned row, unsigned col, smma_holder *out)
+{
+    smma_matrix_op op = { (smma_matrix_kind) g->param[0], g->param[1], g->param[2] != 0 };
+
+    if (g->param[3]) {  /* addr */
+        out->kind = SMMA_HOLDER_ADDR;
+        out->thread = smma_matrix_addr_lane(row / 8, row % 8);
+        out->reg = out->elem = 0;
+        return;
+    }
+    out->kind = SMMA_HOLDER_REG;
+    if (smma_matrix_slot(&op, row / 8, row % 8, col, &out->thread, &out->reg, &out->elem)
+        != SMMA_OK)
+        smma_holder_none(out);
+}
+
+/* addr: lane l gives row l % 8 of matrix l / 8 (the rows are stacked, so
+ * row l). */
+static int
+matrix_coord(const smma_grid *g, unsigned thread, unsigned reg, unsigned elem, unsigned *row,
+             unsigned *col)
+{
+    smma_matrix_op op = { (smma_matrix_kind) g->param[0], g->param[1], g->param[2] != 0 };
+    unsigned m, r, c;
+
+    if (g->param[3]) {
+        *row = thread;
+        *col = 0;
+        return thread < 8 * op.num && reg == 0 && elem == 0 ? SMMA_OK : SMMA_EINVAL;
+    }
+    smma_matrix_coord(&op, thread, reg, elem, &m, &r, &c);
+    if (m >= op.num || r >= 8 || c >= 8)
+        return SMMA_EINVAL;
+    *row = 8 * m + r;
+    *col = c;
+    return SMMA_OK;
+}
+
 static int
 matrix_grid(const char *instr, const char *operand, const smma_grid_opts *o, smma_grid *g,
             smma_error *err)
@@ -208,6 +271,7 @@ matrix_grid(const char *instr, const char *operand, const smma_grid_opts *o, smm
     g->param[1] = op.num;
     g->param[2] = op.trans;
     g->param[3] = addr;
+    smma_grid_queries(g, 32, addr ? 1 : op.num, addr ? 1 : 2, matrix_holder, matrix_coord);
     return SMMA_OK;
 }
 
@@ -267,4 +331,204 @@ smma_grid_list(smma_grid_emit_fn emit, void *ctx)
 
     for (i = 0; i < sizeof(families) / sizeof(families[0]); i++)
         families[i].list(emit, ctx);
+}
+
+/* ---- queries ------------------------------------------------------------------ */
+
+void
+smma_holder_none(smma_holder *h)
+{
+    h->kind = SMMA_HOLDER_NONE;
+    h->thread = h->reg = h->elem = SMMA_GRID_NOBODY;
+}
+
+void
+smma_grid_queries(smma_grid *g, unsigned threads, unsigned regs, unsigned elems,
+                  void (*holder)(const smma_grid *, unsigned, unsigned, smma_holder *),
+                  int (*coord)(const smma_grid *, unsigned, unsigned, unsigned, unsigned *,
+                               unsigned *))
+{
+    g->op_rows = g->rows;
+    g->op_cols = g->cols;
+    memcpy(g->op_row_axis, g->row_axis, sizeof(g->op_row_axis));
+    memcpy(g->op_col_axis, g->col_axis, sizeof(g->op_col_axis));
+    g->threads = threads;
+    g->regs = regs;
+    g->elems = elems;
+    g->holder = holder;
+    g->coord = coord;
+}
+
+int
+smma_grid_holder(const smma_grid *g, unsigned row, unsigned col, smma_holder *h,
+                 smma_error *err)
+{
+    if (g == NULL || h == NULL)
+        return smma_error_set(err, SMMA_EINVAL, "no layout or holder given");
+    if (g->holder == NULL)
+        return smma_error_set(err, SMMA_EINVAL, "%s answers no holder queries", g->name);
+    if (row >= g->op_rows)
+        return smma_error_set(err, SMMA_EINVAL, "row %u is outside %s: %s is 0..%u", row,
+                              g->name, g->op_row_axis, g->op_rows - 1);
+    if (col >= g->op_cols)
+        return smma_error_set(err, SMMA_EINVAL, "column %u is outside %s: %s is 0..%u", col,
+                              g->name, g->op_col_axis, g->op_cols - 1);
+    g->holder(g, row, col, h);
+    return SMMA_OK;
+}
+
+int
+smma_grid_cells(const smma_grid *g, unsigned thread, smma_grid_slot *out, size_t cap,
+                size_t *n, smma_error *err)
+{
+    unsigned reg, elem, row, col;
+    size_t k = 0;
+
+    if (g == NULL || n == NULL || (out == NULL && cap > 0))
+        return smma_error_set(err, SMMA_EINVAL, "no layout or output given");
+    if (g->coord == NULL)
+        return smma_error_set(err, SMMA_EINVAL, "%s answers no thread queries", g->name);
+    if (thread >= g->threads)
+        return smma_error_set(err, SMMA_EINVAL, "thread %u is outside %s: threads are 0..%u",
+                              thread, g->name, g->threads - 1);
+    for (reg = 0; reg < g->regs; reg++)
+        for (elem = 0; elem < g->elems; elem++) {
+            if (g->coord(g, thread, reg, elem, &row, &col) != SMMA_OK)
+                continue;
+            if (k < cap) {
+                out[k].row = row;
+                out[k].col = col;
+                out[k].reg = reg;
+                out[k].elem = elem;
+            }
+            k++;
+        }
+    *n = k;
+    return SMMA_OK;
+}
+
+void
+smma_holder_label(const smma_holder *h, unsigned elems, char *buf, size_t n)
+{
+    switch (h->kind) {
+    case SMMA_HOLDER_BYTE:
+        snprintf(buf, n, "T%u:b%u", h->thread, h->elem);
+        break;
+    case SMMA_HOLDER_REG:
+        if (elems > 1)
+            snprintf(buf, n, "T%u:r%u.%u", h->thread, h->reg, h->elem);
+        else
+            snprintf(buf, n, "T%u:r%u", h->thread, h->reg);
+        break;
+    case SMMA_HOLDER_TMEM:
+        if (elems > 1)
+            snprintf(buf, n, "L%u:c%u.%u", h->thread, h->reg, h->elem);
+        else
+            snprintf(buf, n, "L%u:c%u", h->thread, h->reg);
+        break;
+    case SMMA_HOLDER_ADDR:
+        snprintf(buf, n, "T%u", h->thread);
+        break;
+    default:
+        snprintf(buf, n, ".");
+        break;
+    }
+}
+
+/* smma_grid_find for the queries: a layout that answers them. */
+static int
+query_grid(const char *instr, const char *operand, const smma_grid_opts *o, smma_grid *g,
+           smma_error *err)
+{
+    int rc = smma_grid_find(instr, operand, o, g, err);
+
+    if (rc != SMMA_OK)
+        return rc;
+    if (g->holder == NULL || g->coord == NULL)
+        return smma_error_set(err, SMMA_EINVAL, "%s answers no holder queries", g->name);
+    return SMMA_OK;
+}
+
+int
+smma_layout_holders(const char *instr, const char *operand, const smma_grid_opts *o, size_t n,
+                    const uint32_t *rows, const uint32_t *cols, uint32_t *thread, uint32_t *reg,
+                    uint32_t *elem, int32_t *kind, smma_error *err)
+{
+    smma_grid g;
+    smma_holder h;
+    size_t i;
+    int rc = query_grid(instr, operand, o, &g, err);
+
+    if (rc != SMMA_OK)
+        return rc;
+    if (n > 0 && (rows == NULL || cols == NULL || thread == NULL || reg == NULL || elem == NULL))
+        return smma_error_set(err, SMMA_EINVAL, "no coordinates or output given");
+    /* Check every coordinate first, so that an error writes nothing. */
+    for (i = 0; i < n; i++)
+        if (rows[i] >= g.op_rows || cols[i] >= g.op_cols) {
+            smma_error why;
+
+            smma_grid_holder(&g, rows[i], cols[i], &h, &why);
+            return smma_error_set(err, SMMA_EINVAL, "element %zu: %s", i, why.msg);
+        }
+    for (i = 0; i < n; i++) {
+        g.holder(&g, rows[i], cols[i], &h);
+        thread[i] = h.thread;
+        reg[i] = h.reg;
+        elem[i] = h.elem;
+        if (kind != NULL)
+            kind[i] = (int32_t) h.kind;
+    }
+    return SMMA_OK;
+}
+
+int
+smma_layout_cells(const char *instr, const char *operand, const smma_grid_opts *o,
+                  unsigned thread, size_t cap, uint32_t *rows, uint32_t *cols, uint32_t *regs,
+                  uint32_t *elems, size_t *n, smma_error *err)
+{
+    smma_grid g;
+    smma_grid_slot *s = NULL;
+    size_t i, got;
+    int rc = query_grid(instr, operand, o, &g, err);
+
+    if (rc != SMMA_OK)
+        return rc;
+    if (n == NULL || (cap > 0 && (rows == NULL || cols == NULL || regs == NULL ||
+                                  elems == NULL)))
+        return smma_error_set(err, SMMA_EINVAL, "no output given");
+    if ((rc = smma_grid_cells(&g, thread, NULL, 0, &got, err)) != SMMA_OK)
+        return rc;
+    if (got > 0 && cap > 0) {
+        if ((s = malloc(got * sizeof(*s))) == NULL)
+            return smma_error_set(err, SMMA_ENOMEM, "out of memory");
+        smma_grid_cells(&g, thread, s, got, &got, NULL);
+        for (i = 0; i < got && i < cap; i++) {
+            rows[i] = s[i].row;
+            cols[i] = s[i].col;
+            regs[i] = s[i].reg;
+            elems[i] = s[i].elem;
+        }
+        free(s);
+    }
+    *n = got;
+    return SMMA_OK;
+}
+
+int
+smma_layout_shape(const char *instr, const char *operand, const smma_grid_opts *o,
+                  unsigned *rows, unsigned *cols, unsigned *threads, smma_error *err)
+{
+    smma_grid g;
+    int rc = query_grid(instr, operand, o, &g, err);
+
+    if (rc != SMMA_OK)
+        return rc;
+    if (rows != NULL)
+        *rows = g.op_rows;
+    if (cols != NULL)
+        *cols = g.op_cols;
+    if (threads != NULL)
+        *threads = g.threads;
+    return SMMA_OK;
 }

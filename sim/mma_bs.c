@@ -791,6 +791,59 @@ grid_cell(const smma_grid *g, unsigned row, unsigned col, smma_grid_cell *out)
     out->owner = lane;
 }
 
+/* The queries: (row, col) of the drawn tile, which is the operand's. */
+static void
+grid_holder(const smma_grid *g, unsigned row, unsigned col, smma_holder *out)
+{
+    smma_mma_bs v;
+    smma_mma_bs_sel sel;
+    smma_frag_layout l;
+    unsigned op = g->param[1];
+
+    smma_holder_none(out);
+    if (smma_mma_bs_at(g->param[0], &v, NULL) != SMMA_OK)
+        return;
+    if (op <= SMMA_OP_D) {
+        smma_mma_bs_layout(&v, (smma_operand) op, &l, NULL);
+        if (smma_frag_slot(&l, row, col, &out->thread, &out->reg, &out->elem) == SMMA_OK)
+            out->kind = SMMA_HOLDER_REG;
+        return;
+    }
+    sel = smma_mma_bs_sel_of(op == GRID_SFA ? SMMA_OP_A : SMMA_OP_B, g->param[2], g->param[3]);
+    if (smma_mma_bs_sf_slot(&v, op == GRID_SFA ? SMMA_OP_A : SMMA_OP_B, &sel,
+                            op == GRID_SFA ? row : col, op == GRID_SFA ? col : row,
+                            &out->thread, &out->elem, NULL) == SMMA_OK) {
+        out->kind = SMMA_HOLDER_BYTE;
+        out->reg = 0;
+    }
+}
+
+static int
+grid_coord(const smma_grid *g, unsigned thread, unsigned reg, unsigned elem, unsigned *row,
+           unsigned *col)
+{
+    smma_mma_bs v;
+    smma_mma_bs_sel sel;
+    smma_frag_layout l;
+    unsigned op = g->param[1], mn, kb;
+
+    if (smma_mma_bs_at(g->param[0], &v, NULL) != SMMA_OK)
+        return SMMA_EINVAL;
+    if (op <= SMMA_OP_D) {
+        smma_mma_bs_layout(&v, (smma_operand) op, &l, NULL);
+        smma_frag_coord(&l, thread, reg, elem, row, col);
+        return *row < l.rows && *col < l.cols ? SMMA_OK : SMMA_EINVAL;
+    }
+    sel = smma_mma_bs_sel_of(op == GRID_SFA ? SMMA_OP_A : SMMA_OP_B, g->param[2], g->param[3]);
+    if (reg != 0 || smma_mma_bs_sf_coord(&v, op == GRID_SFA ? SMMA_OP_A : SMMA_OP_B, &sel,
+                                         thread, elem, &mn, &kb, NULL) != SMMA_OK
+        || kb >= v.scale_vec)
+        return SMMA_EINVAL;
+    *row = op == GRID_SFA ? mn : kb;
+    *col = op == GRID_SFA ? kb : mn;
+    return SMMA_OK;
+}
+
 /* One line describing operand op of v with the selectors bid, tid. */
 static void
 describe(const smma_mma_bs *v, unsigned op, unsigned bid, unsigned tid, char *buf,
@@ -892,6 +945,10 @@ smma_mma_bs_grid(const char *instr, const char *operand, const smma_grid_opts *o
     g->param[1] = op;
     g->param[2] = bid;
     g->param[3] = tid;
+    if (op <= SMMA_OP_D)
+        smma_grid_queries(g, 32, l.regs, l.elems, grid_holder, grid_coord);
+    else
+        smma_grid_queries(g, 32, 1, 4, grid_holder, grid_coord);
     return SMMA_OK;
 }
 

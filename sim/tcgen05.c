@@ -12,7 +12,9 @@
  */
 #include <config.h>
 
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include <softmma/tc05_addr.h>
 #include <softmma/tcgen05.h>
@@ -349,5 +351,109 @@ smma_tc05_smem_addr(const smma_tc05_layout *l, uint32_t start, unsigned row, uns
     *byte = smma_tc05_swizzle_apply(l->swizzle, (uint32_t) (lin >> 3));
     if (bit != NULL)
         *bit = (unsigned) (lin & 7);
+    return SMMA_OK;
+}
+
+/* ---- shared-memory tiles, drawable ------------------------------------------------ */
+
+static const struct {
+    smma_tc05_swizzle mode;
+    const char *name;
+} swizzle_names[] = {
+    { SMMA_TC05_SWIZZLE_NONE, "none" }, { SMMA_TC05_SWIZZLE_32B, "32B" },
+    { SMMA_TC05_SWIZZLE_64B, "64B" }, { SMMA_TC05_SWIZZLE_128B, "128B" },
+    { SMMA_TC05_SWIZZLE_128B_BASE32B, "128B-base32B" },
+};
+
+const char *
+smma_tc05_swizzle_name(smma_tc05_swizzle s)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(swizzle_names) / sizeof(swizzle_names[0]); i++)
+        if (swizzle_names[i].mode == s)
+            return swizzle_names[i].name;
+    return "?";
+}
+
+int
+smma_tc05_swizzle_from_name(const char *name, smma_tc05_swizzle *out, smma_error *err)
+{
+    size_t i;
+
+    for (i = 0; name != NULL && i < sizeof(swizzle_names) / sizeof(swizzle_names[0]); i++)
+        if (strcasecmp(name, swizzle_names[i].name) == 0) {
+            *out = swizzle_names[i].mode;
+            return SMMA_OK;
+        }
+    return smma_error_set(err, SMMA_EINVAL, "unknown swizzle '%s' (known: none, 32B, 64B, "
+                          "128B, 128B-base32B)", name != NULL ? name : "(none)");
+}
+
+/* param[0..4]: mn_major, swizzle, elem_bits, lbo, sbo. */
+static void
+smem_layout(const smma_grid *g, smma_tc05_layout *l)
+{
+    l->mn_major = g->param[0] != 0;
+    l->swizzle = (smma_tc05_swizzle) g->param[1];
+    l->elem_bits = g->param[2];
+    l->lbo = g->param[3];
+    l->sbo = g->param[4];
+}
+
+static void
+smem_cell(const smma_grid *g, unsigned row, unsigned col, smma_grid_cell *out)
+{
+    smma_tc05_layout l;
+    uint32_t byte;
+    unsigned bit;
+
+    smem_layout(g, &l);
+    if (smma_tc05_smem_addr(&l, 0, row, col, &byte, &bit, NULL) != SMMA_OK) {
+        out->owner = SMMA_GRID_NOBODY;
+        snprintf(out->label, sizeof(out->label), ".");
+        return;
+    }
+    out->owner = byte / 16;     /* its 16-byte chunk (the colour: chunk % 32) */
+    if (bit != 0)
+        snprintf(out->label, sizeof(out->label), "%u.%u", (unsigned) byte, bit);
+    else
+        snprintf(out->label, sizeof(out->label), "%u", (unsigned) byte);
+}
+
+int
+smma_tc05_smem_grid(const smma_tc05_layout *l, unsigned rows, unsigned k, smma_grid *g,
+                    smma_error *err)
+{
+    smma_error why;
+    uint32_t byte;
+    unsigned bit, r, c;
+
+    if (l == NULL || g == NULL)
+        return smma_error_set(err, SMMA_EINVAL, "no layout or grid given");
+    if (rows == 0 || rows > 256 || k == 0 || k > 256)
+        return smma_error_set(err, SMMA_EINVAL, "a tile of %u x %u: rows and k must be 1..256",
+                              rows, k);
+    for (r = 0; r < rows; r++)
+        for (c = 0; c < k; c++)
+            if (smma_tc05_smem_addr(l, 0, r, c, &byte, &bit, &why) != SMMA_OK)
+                return smma_error_set(err, SMMA_EINVAL, "element (%u, %u): %s", r, c, why.msg);
+    memset(g, 0, sizeof(*g));
+    snprintf(g->name, sizeof(g->name), "smem %s %s", smma_tc05_swizzle_name(l->swizzle),
+             l->mn_major ? "mn" : "k");
+    snprintf(g->what, sizeof(g->what), "%u x %u %u-bit elements, %s-major, swizzle %s, LBO %u, "
+             "SBO %u, from address 0", rows, k, l->elem_bits, l->mn_major ? "MN" : "K",
+             smma_tc05_swizzle_name(l->swizzle), (unsigned) l->lbo, (unsigned) l->sbo);
+    strcpy(g->row_axis, "mn");
+    strcpy(g->col_axis, "k");
+    strcpy(g->legend, l->elem_bits == 4 ? "byte address[.bit]" : "byte address");
+    g->rows = rows;
+    g->cols = k;
+    g->cell = smem_cell;
+    g->param[0] = l->mn_major;
+    g->param[1] = (unsigned) l->swizzle;
+    g->param[2] = l->elem_bits;
+    g->param[3] = l->lbo;
+    g->param[4] = l->sbo;
     return SMMA_OK;
 }

@@ -1436,9 +1436,9 @@ smma_ptx_tc05_mma_version(const smma_tc05_mma *op)
 
 /* ---- drawable form ---------------------------------------------------------------- */
 
-enum { GRID_LDST = 0, GRID_D, GRID_SF, GRID_CP };
+enum { GRID_LDST = 0, GRID_D, GRID_SF, GRID_CP, GRID_A };
 
-#define GRID_N 16u /* N of the D pictures */
+#define GRID_N 16u /* N of the D pictures when the name gives none */
 
 /* The scale-factor pictures: name suffix, kind and vector size. */
 static const struct {
@@ -1451,7 +1451,7 @@ static const struct {
     { "tcgen05.mma.mxf4nvf4.4x", 4 },
 };
 
-/* The D pictures: name, M, cta_group. */
+/* The D and A pictures: name, M, cta_group. */
 static const struct {
     const char *name;
     unsigned m, cg;
@@ -1462,6 +1462,50 @@ static const struct {
     { "tcgen05.mma.m128.cg2", 128, 2, "Layout B" },
     { "tcgen05.mma.m256", 256, 2, "Layout A" },
 };
+
+/* The data-path layout of (M, cta_group), "?" when none. */
+static const char *
+d_layout_name(unsigned m, unsigned cg)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(d_grids) / sizeof(d_grids[0]); i++)
+        if (d_grids[i].m == m && d_grids[i].cg == cg)
+            return d_grids[i].layout;
+    return "?";
+}
+
+/* The layout of A in TMEM for a grid's parameters: M, K, cta_group and the
+ * element width in param[1..4]. */
+static void
+grid_alayout(const smma_grid *g, smma_tmem_alayout *l)
+{
+    l->m = g->param[1];
+    l->k = g->param[2];
+    l->cta_group = g->param[3];
+    l->elem_bits = g->param[4];
+    l->addr = 0;
+}
+
+/* The layout of D for a grid's parameters: M, cta_group, N in param[1..3]. */
+static void
+grid_dlayout(const smma_grid *g, smma_tmem_dlayout *l)
+{
+    l->m = g->param[1];
+    l->cta_group = g->param[2];
+    l->n = g->param[3];
+    l->addr = 0;
+}
+
+/* The scale-factor layout of a grid: vec, sf_id in param[1..2]. */
+static void
+grid_sflayout(const smma_grid *g, smma_tmem_sflayout *l)
+{
+    l->rows = 128;
+    l->vec = g->param[1];
+    l->sf_id = g->param[2];
+    l->addr = 0;
+}
 
 static void
 grid_cell(const smma_grid *g, unsigned row, unsigned col, smma_grid_cell *out)
@@ -1484,13 +1528,20 @@ grid_cell(const smma_grid *g, unsigned row, unsigned col, smma_grid_cell *out)
         }
         break;
     }
+    case GRID_A: {
+        smma_holder h;
+
+        g->holder(g, row, col, &h);
+        if (h.kind != SMMA_HOLDER_NONE) {
+            out->owner = h.thread;
+            smma_holder_label(&h, g->elems, out->label, sizeof(out->label));
+        }
+        break;
+    }
     case GRID_D: {
         smma_tmem_dlayout l;
 
-        l.m = g->param[1];
-        l.cta_group = g->param[2];
-        l.n = GRID_N;
-        l.addr = 0;
+        grid_dlayout(g, &l);
         if (smma_tmem_d_elem(&l, row / LANES, row % LANES, col, &a, &b) == SMMA_OK) {
             out->owner = 4 * (row / LANES) + (row % LANES) / PARTITION;
             snprintf(out->label, sizeof(out->label), "m%u,n%u", a, b);
@@ -1500,10 +1551,7 @@ grid_cell(const smma_grid *g, unsigned row, unsigned col, smma_grid_cell *out)
     case GRID_SF: {
         smma_tmem_sflayout l;
 
-        l.rows = 128;
-        l.vec = g->param[1];
-        l.sf_id = g->param[2];
-        l.addr = 0;
+        grid_sflayout(g, &l);
         if (smma_tmem_sf_elem(&l, row, col / 4, col % 4, &a, &b, &c) == SMMA_OK) {
             out->owner = c;
             snprintf(out->label, sizeof(out->label), "%c%u,k%u", g->param[3] ? 'n' : 'm', a,
@@ -1519,6 +1567,189 @@ grid_cell(const smma_grid *g, unsigned row, unsigned col, smma_grid_cell *out)
             snprintf(out->label, sizeof(out->label), "r%u.w%u", a, b / 4);
         }
         break;
+    }
+}
+
+/* ---- queries: the operand's (row, col) <-> (thread or TMEM lane, register or
+ * column, element); every TMEM holder is copy 0 and thread 128 c + lane for
+ * the lanes of CTA c. */
+
+static void
+grid_holder(const smma_grid *g, unsigned row, unsigned col, smma_holder *out)
+{
+    unsigned cta = 0, lane, c, e;
+    int rc;
+
+    smma_holder_none(out);
+    switch (g->param[0]) {
+    case GRID_LDST: {
+        smma_tmem_ldst op = { (smma_tmem_shape) g->param[1], g->param[2], false,
+                              g->param[3] };
+
+        if (smma_tmem_ldst_slot(&op, row, col, &lane, &c, &e) != SMMA_OK)
+            return;
+        out->kind = SMMA_HOLDER_REG;
+        out->thread = lane;
+        out->reg = c;
+        out->elem = e;
+        return;
+    }
+    case GRID_A: {
+        smma_tmem_alayout l;
+
+        grid_alayout(g, &l);
+        rc = smma_tmem_a_coord(&l, row, col, &cta, &lane, &c, &e);
+        e /= l.elem_bits;
+        break;
+    }
+    case GRID_D: {
+        smma_tmem_dlayout l;
+
+        grid_dlayout(g, &l);
+        rc = smma_tmem_d_coord(&l, row, col, &cta, &lane, &c);
+        e = 0;
+        break;
+    }
+    case GRID_SF: {
+        smma_tmem_sflayout l;
+
+        grid_sflayout(g, &l);
+        rc = smma_tmem_sf_coord(&l, row, col, 0, &lane, &c, &e);
+        break;
+    }
+    case GRID_CP:
+    default:
+        rc = smma_tmem_cp_coord((smma_tmem_cp_shape) g->param[1], row, 4 * col, 0, &lane, &c,
+                                &e);
+        break;
+    }
+    if (rc != SMMA_OK)
+        return;
+    out->kind = SMMA_HOLDER_TMEM;
+    out->thread = LANES * cta + lane;
+    out->reg = c;
+    out->elem = e;
+}
+
+static int
+grid_coord(const smma_grid *g, unsigned thread, unsigned reg, unsigned elem, unsigned *row,
+           unsigned *col)
+{
+    unsigned cta = thread / LANES, lane = thread % LANES, copy;
+
+    switch (g->param[0]) {
+    case GRID_LDST: {
+        smma_tmem_ldst op = { (smma_tmem_shape) g->param[1], g->param[2], false,
+                              g->param[3] };
+
+        return smma_tmem_ldst_coord(&op, thread, reg, elem, row, col);
+    }
+    case GRID_A: {
+        smma_tmem_alayout l;
+
+        grid_alayout(g, &l);
+        return smma_tmem_a_elem(&l, cta, lane, reg, elem * l.elem_bits, row, col);
+    }
+    case GRID_D: {
+        smma_tmem_dlayout l;
+
+        grid_dlayout(g, &l);
+        return smma_tmem_d_elem(&l, cta, lane, reg, row, col);
+    }
+    case GRID_SF: {
+        smma_tmem_sflayout l;
+
+        grid_sflayout(g, &l);
+        return smma_tmem_sf_elem(&l, thread, reg, elem, row, col, &copy);
+    }
+    case GRID_CP:
+    default:
+        if (smma_tmem_cp_src((smma_tmem_cp_shape) g->param[1], thread, reg, elem, row, col,
+                             &copy) != SMMA_OK || *col % 4 != 0)
+            return SMMA_EINVAL;
+        *col /= 4;
+        return SMMA_OK;
+    }
+}
+
+/* The queries of a picture of tensor memory whose operand is rows x cols
+ * (axes row_axis, col_axis). */
+static void
+grid_tmem_queries(smma_grid *g, unsigned rows, unsigned cols, const char *row_axis,
+                  const char *col_axis, unsigned threads, unsigned regs, unsigned elems)
+{
+    g->op_rows = rows;
+    g->op_cols = cols;
+    snprintf(g->op_row_axis, sizeof(g->op_row_axis), "%s", row_axis);
+    snprintf(g->op_col_axis, sizeof(g->op_col_axis), "%s", col_axis);
+    g->tmem_picture = true;
+    g->threads = threads;
+    g->regs = regs;
+    g->elems = elems;
+    g->holder = grid_holder;
+    g->coord = grid_coord;
+}
+
+/* "tcgen05.mma.m<M>[n<N>][.cg1|.cg2][.<kind>]": M, N (GRID_N when not
+ * given), cta_group (2 for M = 256 or .cg2, else 1) and kind (f16 when not
+ * given).  SMMA_GRID_NOT_MINE for a name that does not start with
+ * "tcgen05.mma.m" and a digit; SMMA_EINVAL naming the part at fault. */
+static int
+mma_grid_name(const char *instr, unsigned *m, unsigned *n, unsigned *cg, smma_tc05_kind *kind,
+              smma_error *err)
+{
+    const char *p = instr + 13;
+    char *end;
+    unsigned i;
+
+    if (strncmp(instr, "tcgen05.mma.m", 13) != 0 || *p < '0' || *p > '9')
+        return SMMA_GRID_NOT_MINE;
+    *m = (unsigned) strtoul(p, &end, 10);
+    *n = GRID_N;
+    *cg = *m == 256 ? 2 : 1;
+    *kind = SMMA_TC05_KIND_F16;
+    p = end;
+    if (*p == 'n') {
+        if (p[1] < '0' || p[1] > '9')
+            return smma_error_set(err, SMMA_EINVAL, "%s: 'n' must be followed by N", instr);
+        *n = (unsigned) strtoul(p + 1, &end, 10);
+        p = end;
+    }
+    while (*p == '.') {
+        size_t len = strcspn(p + 1, ".");
+
+        if (len == 3 && strncmp(p + 1, "cg", 2) == 0 && (p[3] == '1' || p[3] == '2')) {
+            *cg = (unsigned) (p[3] - '0');
+        } else {
+            for (i = 0; i < SMMA_TC05_KIND_COUNT; i++)
+                if (strlen(smma_tc05_kind_name((smma_tc05_kind) i)) == len
+                    && strncmp(p + 1, smma_tc05_kind_name((smma_tc05_kind) i), len) == 0)
+                    break;
+            if (i == SMMA_TC05_KIND_COUNT)
+                return smma_error_set(err, SMMA_EINVAL, "%s: unknown part '.%.*s' (known: "
+                                      ".cg1, .cg2, and a kind: .f16, .tf32, .f8f6f4, .i8, "
+                                      ".mxf8f6f4, .mxf4, .mxf4nvf4)", instr, (int) len, p + 1);
+            *kind = (smma_tc05_kind) i;
+        }
+        p += 1 + len;
+    }
+    if (*p != '\0')
+        return smma_error_set(err, SMMA_EINVAL, "%s: unexpected '%s' (the form is "
+                              "tcgen05.mma.m<M>[n<N>][.cg2][.<kind>])", instr, p);
+    return SMMA_OK;
+}
+
+/* The storage width of A's elements in TMEM for a kind (softmma/tmem.h):
+ * 16 f16, 4 mxf4*, 32 tf32 (refused by smma_tmem_a_check), else 8. */
+static unsigned
+a_elem_bits(smma_tc05_kind kind)
+{
+    switch (kind) {
+    case SMMA_TC05_KIND_F16: return 16;
+    case SMMA_TC05_KIND_TF32: return 32;
+    case SMMA_TC05_KIND_MXF4:
+    case SMMA_TC05_KIND_MXF4NVF4: return 4;
+    default: return 8;
     }
 }
 
@@ -1574,6 +1805,60 @@ grid_ldst(const char *instr, const char *operand, smma_tmem_shape shape,
     g->param[1] = (unsigned) shape;
     g->param[2] = op.num;
     g->param[3] = op.half_off;
+    smma_grid_queries(g, 32, smma_tmem_ldst_regs(&op), 1, grid_holder, grid_coord);
+    return SMMA_OK;
+}
+
+/* tcgen05.mma a and d at any legal M, N, cta_group and kind. */
+static int
+grid_mma(const char *instr, const char *operand, smma_grid *g, smma_error *err)
+{
+    unsigned m, n, cg;
+    smma_tc05_kind kind;
+    smma_error why;
+    int rc = mma_grid_name(instr, &m, &n, &cg, &kind, err);
+
+    if (rc != SMMA_OK)
+        return rc;
+    if ((rc = grid_operand(instr, operand, "a", "d", err)) != SMMA_OK)
+        return rc;
+    if (operand[0] == 'd') {
+        smma_tmem_dlayout l = { m, n, cg, 0 };
+
+        if ((rc = smma_tmem_d_check(&l, &why)) != SMMA_OK)
+            return smma_error_set(err, rc, "%s d: %s", instr, why.msg);
+        grid_names(g, instr, operand, "lane", "col", "m<row>,n<column> of D");
+        snprintf(g->what, sizeof(g->what),
+                 "D of M = %u, N = %u, cta_group::%u (%s) at lane 0, column 0%s", m, n, cg,
+                 d_layout_name(m, cg), cg == 2 ? "; rows 128-255 are CTA 1's lanes" : "");
+        g->rows = LANES * cg;
+        g->cols = d_cols(&l);
+        g->param[0] = GRID_D;
+        g->param[1] = m;
+        g->param[2] = cg;
+        g->param[3] = n;
+        grid_tmem_queries(g, m, n, "m", "n", LANES * cg, g->cols, 1);
+    } else {
+        smma_tmem_alayout l = { m, smma_tc05_mma_k(kind, false), cg, a_elem_bits(kind), 0 };
+
+        if ((rc = smma_tmem_a_check(&l, &why)) != SMMA_OK)
+            return smma_error_set(err, rc, "%s a: %s", instr, why.msg);
+        grid_names(g, instr, operand, "m", "k", "L<TMEM lane>:c<column>.<element>");
+        snprintf(g->what, sizeof(g->what),
+                 "A %u x %u (.kind::%s, %u-bit storage) from TMEM at lane 0, column 0, "
+                 "cta_group::%u%s", m, l.k, smma_tc05_kind_name(kind), l.elem_bits, cg,
+                 cg == 2 ? "; lanes 128-255 are CTA 1's" : "");
+        g->rows = m;
+        g->cols = l.k;
+        g->param[0] = GRID_A;
+        g->param[1] = m;
+        g->param[2] = l.k;
+        g->param[3] = cg;
+        g->param[4] = l.elem_bits;
+        grid_tmem_queries(g, m, l.k, "m", "k", LANES * cg, l.k * l.elem_bits / 32,
+                          32 / l.elem_bits);
+        g->tmem_picture = false;
+    }
     return SMMA_OK;
 }
 
@@ -1595,24 +1880,8 @@ smma_tmem_grid(const char *instr, const char *operand, const smma_grid_opts *o, 
         if (strcmp(instr, name) == 0)
             return grid_ldst(instr, operand, (smma_tmem_shape) i, o, g, err);
     }
-    for (i = 0; i < sizeof(d_grids) / sizeof(d_grids[0]); i++)
-        if (strcmp(instr, d_grids[i].name) == 0) {
-            smma_tmem_dlayout l = { d_grids[i].m, GRID_N, d_grids[i].cg, 0 };
-
-            if ((rc = grid_operand(instr, operand, "d", NULL, err)) != SMMA_OK)
-                return rc;
-            grid_names(g, instr, operand, "lane", "col", "m<row>,n<column> of D");
-            snprintf(g->what, sizeof(g->what),
-                     "D of M = %u, N = %u, cta_group::%u (%s) at lane 0, column 0%s",
-                     d_grids[i].m, GRID_N, d_grids[i].cg, d_grids[i].layout,
-                     d_grids[i].cg == 2 ? "; rows 128-255 are CTA 1's lanes" : "");
-            g->rows = LANES * d_grids[i].cg;
-            g->cols = d_cols(&l);
-            g->param[0] = GRID_D;
-            g->param[1] = d_grids[i].m;
-            g->param[2] = d_grids[i].cg;
-            return SMMA_OK;
-        }
+    if ((rc = grid_mma(instr, operand, g, err)) != SMMA_GRID_NOT_MINE)
+        return rc;
     for (i = 0; i < sizeof(sf_grids) / sizeof(sf_grids[0]); i++)
         if (strcmp(instr, sf_grids[i].name) == 0) {
             smma_tmem_sflayout l;
@@ -1638,6 +1907,8 @@ smma_tmem_grid(const char *instr, const char *operand, const smma_grid_opts *o, 
             g->param[1] = l.vec;
             g->param[2] = l.sf_id;
             g->param[3] = operand[2] == 'b';
+            grid_tmem_queries(g, 128, l.vec, operand[2] == 'a' ? "m" : "n", "k block", LANES,
+                              smma_tmem_sf_cols(&l), 4);
             return SMMA_OK;
         }
     for (i = 0; i < SMMA_TMEM_CP_SHAPE_COUNT; i++) {
@@ -1655,6 +1926,8 @@ smma_tmem_grid(const char *instr, const char *operand, const smma_grid_opts *o, 
             g->copies = cp_copies[i];
             g->param[0] = GRID_CP;
             g->param[1] = i;
+            grid_tmem_queries(g, cp_rows[i], cp_bytes[i] / 4, "row", "word", LANES,
+                              cp_bytes[i] / 4, 1);
             return SMMA_OK;
         }
     }
@@ -1674,9 +1947,15 @@ smma_tmem_grid_list(smma_grid_emit_fn emit, void *ctx)
         emit(name, "d", what, ctx);
     }
     for (i = 0; i < sizeof(d_grids) / sizeof(d_grids[0]); i++) {
-        snprintf(what, sizeof(what), "tcgen05.mma D in TMEM, M = %u, N = 16, cta_group::%u "
-                 "(%s)", d_grids[i].m, d_grids[i].cg, d_grids[i].layout);
+        snprintf(what, sizeof(what), "tcgen05.mma D in TMEM, M = %u, N = 16 (any N: "
+                 "m%un<N>), cta_group::%u (%s)", d_grids[i].m, d_grids[i].m, d_grids[i].cg,
+                 d_grids[i].layout);
         emit(d_grids[i].name, "d", what, ctx);
+        if (d_grids[i].m == 128 && d_grids[i].cg == 2)
+            continue; /* A is not modelled there */
+        snprintf(what, sizeof(what), "tcgen05.mma A in TMEM, M = %u, .kind::f16 (any kind: "
+                 ".<kind>), cta_group::%u", d_grids[i].m, d_grids[i].cg);
+        emit(d_grids[i].name, "a", what, ctx);
     }
     for (i = 0; i < sizeof(sf_grids) / sizeof(sf_grids[0]); i++) {
         snprintf(what, sizeof(what), "scale_A in TMEM, .scale_vec::%uX (selector sf_id)",

@@ -802,6 +802,17 @@ smma_wgmma_ptx_sync(smma_wgmma_sync op, unsigned n, char *buf, size_t size, smma
 
 /* ---- drawable form ---------------------------------------------------------- */
 
+static void
+grid_frag(const smma_grid *g, smma_wgmma_frag *f)
+{
+    f->fmt = SMMA_FP32; /* not used by smma_wgmma_slot or smma_wgmma_coord */
+    f->rows = g->param[1];
+    f->cols = g->param[2];
+    f->regs = g->param[3];
+    f->elems = g->param[4];
+    f->elem_bits = g->param[5];
+}
+
 /* param[0]: 0 for A, 1 for D; param[1..5]: the fragment's rows, cols, regs,
  * elems, elem_bits. */
 static void
@@ -810,12 +821,7 @@ grid_cell(const smma_grid *g, unsigned row, unsigned col, smma_grid_cell *out)
     smma_wgmma_frag f;
     unsigned t, r, e;
 
-    f.fmt = SMMA_FP32; /* not used by smma_wgmma_slot */
-    f.rows = g->param[1];
-    f.cols = g->param[2];
-    f.regs = g->param[3];
-    f.elems = g->param[4];
-    f.elem_bits = g->param[5];
+    grid_frag(g, &f);
     if (smma_wgmma_slot(&f, g->row0 + row, g->col0 + col, &t, &r, &e) != SMMA_OK) {
         out->owner = SMMA_GRID_NOBODY;
         snprintf(out->label, sizeof(out->label), ".");
@@ -826,6 +832,28 @@ grid_cell(const smma_grid *g, unsigned row, unsigned col, smma_grid_cell *out)
         snprintf(out->label, sizeof(out->label), "T%u:r%u.%u", t, r, e);
     else
         snprintf(out->label, sizeof(out->label), "T%u:r%u", t, r);
+}
+
+static void
+grid_holder(const smma_grid *g, unsigned row, unsigned col, smma_holder *out)
+{
+    smma_wgmma_frag f;
+
+    grid_frag(g, &f);
+    out->kind = SMMA_HOLDER_REG;
+    if (smma_wgmma_slot(&f, row, col, &out->thread, &out->reg, &out->elem) != SMMA_OK)
+        smma_holder_none(out);
+}
+
+static int
+grid_coord(const smma_grid *g, unsigned thread, unsigned reg, unsigned elem, unsigned *row,
+           unsigned *col)
+{
+    smma_wgmma_frag f;
+
+    grid_frag(g, &f);
+    smma_wgmma_coord(&f, thread, reg, elem, row, col);
+    return *row < f.rows && *col < f.cols ? SMMA_OK : SMMA_EINVAL;
 }
 
 int
@@ -853,7 +881,8 @@ smma_wgmma_grid(const char *instr, const char *operand, const smma_grid_opts *o,
     else
         return smma_error_set(err, SMMA_EINVAL,
                               "%s: operand '%s' has no register layout (drawable: a, d; B is "
-                              "read from shared memory through its descriptor)", instr,
+                              "read from shared memory through its descriptor: softmma layout "
+                              "smem)", instr,
                               operand);
     smma_wgmma_frag_get(&v, op, &f, NULL);
     smma_wgmma_name(&v, name, sizeof(name), NULL);
@@ -881,6 +910,7 @@ smma_wgmma_grid(const char *instr, const char *operand, const smma_grid_opts *o,
     g->param[3] = f.regs;
     g->param[4] = f.elems;
     g->param[5] = f.elem_bits;
+    smma_grid_queries(g, 128, f.regs, f.elems, grid_holder, grid_coord);
     return SMMA_OK;
 }
 

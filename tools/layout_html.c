@@ -10,7 +10,9 @@
  *    "rows", "cols", "row0", "col0",
  *    "pal": the 32 lane colours,
  *    "owner": rows * cols owners, row by row (-1: nobody),
- *    "label": rows * cols labels}
+ *    "label": rows * cols labels,
+ *    "words": rows * cols holders in words, as --at names them ("" for
+ *             none), only for a layout that answers --at}
  * from which the script builds the table.  The script takes a fragment
  * "#t=N" (highlight owner N) or "#cell=R,C" (point at the cell of row R,
  * column C as numbered on the page), so that a link can show one owner.
@@ -71,10 +73,14 @@ cli_grid_group_word(const smma_grid *g)
         return "lane";
     if (strncmp(g->legend, "T<thread>", 9) == 0)
         return "thread";
+    if (strncmp(g->legend, "L<TMEM lane>", 12) == 0)
+        return "TMEM lane";
     if (strstr(g->what, "owner = copy") != NULL)
         return "copy";
     if (strncmp(g->name, "scale ", 6) == 0)
         return "16-byte line";
+    if (strncmp(g->name, "smem ", 5) == 0)
+        return "16-byte chunk";
     return "owner";
 }
 
@@ -120,6 +126,30 @@ json_field(FILE *f, const char *key, const char *value)
     putc(',', f);
 }
 
+/* ,"words":[...]: the holder of each cell in words ("" for none), where
+ * the layout answers the queries of --at; nothing for one that does not. */
+static void
+json_words(FILE *f, const smma_grid *g)
+{
+    char words[128];
+    unsigned row, col;
+
+    if (g->holder == NULL)
+        return;
+    fputs(",\n\"words\":[", f);
+    for (row = 0; row < g->rows; row++) {
+        for (col = 0; col < g->cols; col++) {
+            if (row + col > 0)
+                putc(',', f);
+            if (!cli_cell_holder_words(g, row, col, words, sizeof(words)))
+                words[0] = '\0';
+            json_string(f, words);
+        }
+        putc('\n', f);
+    }
+    putc(']', f);
+}
+
 static void
 json_data(FILE *f, const smma_grid *g, const char *group)
 {
@@ -161,7 +191,9 @@ json_data(FILE *f, const smma_grid *g, const char *group)
         }
         putc('\n', f);
     }
-    fputs("]}", f);
+    putc(']', f);
+    json_words(f, g);
+    putc('}', f);
 }
 
 static const char page_style[] =
@@ -235,6 +267,14 @@ static const char page_script[] =
     "    (D.col0 + i % C);\n"
     "}\n"
     "function ownerOf(i) { return D.owner[i] < 0 ? null : D.owner[i]; }\n"
+    /* The holder of cell i in words and its owner, the owner once where
+     * the words start with it ("lane 5, register 2, element 1"). */
+    "function holder(i, o) {\n"
+    "  var w = D.words ? D.words[i] : \"\", g = o === null ? \"held by no \" + G : G + \" \" + o;\n"
+    "  if (w === \"\") return g;\n"
+    "  if (o !== null && (w === g || w.indexOf(g + \",\") === 0)) return w;\n"
+    "  return w + \"; \" + g;\n"
+    "}\n"
     /* Highlights the cells of owner o (null: none) and lists them. */
     "function show(o) {\n"
     "  if (lit !== null) {\n"
@@ -261,8 +301,7 @@ static const char page_script[] =
     "function point(i) {\n"
     "  var o = ownerOf(i);\n"
     "  setCur(i);\n"
-    "  status.textContent = where(i) + \": \" + D.label[i] +\n"
-    "    (o === null ? \" (held by no \" + G + \")\" : \" (\" + G + \" \" + o + \")\");\n"
+    "  status.textContent = where(i) + \": \" + D.label[i] + \" (\" + holder(i, o) + \")\";\n"
     "  show(o);\n"
     "}\n"
     "function idle() {\n"
@@ -412,9 +451,9 @@ cli_scale_grid(smma_scale_layout l, const smma_scale_shape *s, smma_grid *g)
 {
     memset(g, 0, sizeof(*g));
     if (s->kb == 0 || s->rows > CLI_HTML_MAX_CELLS / s->kb)
-        return cli_error("%zu x %zu scales are too many for a page (at most %u)", s->rows,
+        return cli_error("%zu x %zu scales are too many to draw (at most %u)", s->rows,
                          s->kb, CLI_HTML_MAX_CELLS);
-    snprintf(g->name, sizeof(g->name), "scale %s", smma_scale_layout_name(l));
+    snprintf(g->name, sizeof(g->name), "scale layout %s", smma_scale_layout_name(l));
     snprintf(g->row_axis, sizeof(g->row_axis), "m");
     snprintf(g->col_axis, sizeof(g->col_axis), "kb");
     snprintf(g->what, sizeof(g->what),

@@ -6,6 +6,7 @@
 #ifndef SOFTMMA_LAYOUT_HTML_H
 #define SOFTMMA_LAYOUT_HTML_H 1
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -31,9 +32,18 @@ int cli_write_file_atomic(const char *opt, const char *path, cli_write_fn write,
  * (tools/cmd_layout.c, shared by the SVG picture and the page). */
 void cli_lane_colour(unsigned owner, char *out, size_t n);
 
+/* The holder of the element in cell (row, col) of grid g in words, as
+ * `softmma layout ... --at` prints them ("lane 20, register 2, element 1",
+ * "CTA 1, TMEM lane 70, column 8"), into buf (tools/cmd_layout.c).  False,
+ * buf untouched, where g answers no queries or no one holds the cell. */
+bool cli_cell_holder_words(const smma_grid *g, unsigned row, unsigned col, char *buf,
+                           size_t n);
+
 /* The word for what a cell's owner is in grid g: "lane" or "thread" when
- * its legend starts with T<lane> or T<thread>, "copy" when its description
- * says "owner = copy", "16-byte line" for a scale grid, else "owner". */
+ * its legend starts with T<lane> or T<thread>, "TMEM lane" when with
+ * L<TMEM lane>, "copy" when its description says "owner = copy", "16-byte
+ * line" for a scale grid, "16-byte chunk" for a shared-memory tile (layout
+ * smem), else "owner". */
 const char *cli_grid_group_word(const smma_grid *g);
 
 /* Writes grid g as one HTML page into f: inline style and script, no
@@ -50,11 +60,12 @@ void cli_grid_write_html(FILE *f, const smma_grid *g, const char *group);
 int cli_grid_html(const char *path, const smma_grid *g, const char *group);
 
 /* Fills *g with the grid of scale layout l (R rows, K elements per row,
- * one scale per vec): one row per row of the scale matrix, one column per
- * scale column kb; each cell labelled with the byte offset of that scale in
- * the stored array and owned by its 16-byte line (offset / 16).  s is the
- * shape smma_scale_layout_shape returned for the same arguments.  CLI_OK,
- * or CLI_USAGE after printing the error when the grid would exceed
+ * one scale per vec), which `layout scale` draws with --svg and --html:
+ * one row per row of the scale matrix, one column per scale column kb;
+ * each cell labelled with the byte offset of that scale in the stored
+ * array and owned by its 16-byte line (offset / 16).  s is the shape
+ * smma_scale_layout_shape returned for the same arguments.  CLI_OK, or
+ * CLI_USAGE after printing the error when the grid would exceed
  * CLI_HTML_MAX_CELLS cells. */
 int cli_scale_grid(smma_scale_layout l, const smma_scale_shape *s, smma_grid *g);
 

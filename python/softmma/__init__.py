@@ -13,6 +13,7 @@ of softmma/*.h and keep its names without the smma_ prefix:
   scale_layouts, scale_layout_shape, scale_layout_size, scale_offset,
   scale_offsets, scale_coord, scale_pack, scale_unpack, scale_triton5d_index
                                                     (softmma/scale_layout.h)
+  layout_shape, holder, cells                       (fragment layouts, softmma/grid.h)
   models, model_aliases, model_info, gemm, gemm_values, gemm_verify,
   gemm_match, gemm_generate, BScales                (softmma/gemm.h)
   gemm_split_k, split_k_slices, split_k_match       (split-K, on gemm)
@@ -33,7 +34,8 @@ from .quant import (block_formats, block_format_info, block_count, quantize, deq
                     quant_global_decode, block_amax, block_scale, pack_fp4, unpack_fp4)
 from .layout import (scale_layouts, scale_layout_shape, scale_layout_size, scale_offset,
                      scale_offsets, scale_coord, scale_pack, scale_unpack,
-                     scale_triton5d_index, ScaleShape)
+                     scale_triton5d_index, ScaleShape, layout_shape, holder, cells, Holder,
+                     Cells)
 from .gemm import (models, model_aliases, model_info, gemm, gemm_values, gemm_verify,
                    gemm_match, gemm_generate, gemm_split_k, split_k_slices, split_k_match,
                    scaled_mm, BScales, GemmVerify, GemmMatch, Mismatch, SplitKMatch)
@@ -46,7 +48,7 @@ __all__ = ['SoftmmaError', 'library_path',
            'quant_global_decode', 'block_amax', 'block_scale', 'pack_fp4', 'unpack_fp4',
            'scale_layouts', 'scale_layout_shape', 'scale_layout_size', 'scale_offset',
            'scale_offsets', 'scale_coord', 'scale_pack', 'scale_unpack', 'scale_triton5d_index',
-           'ScaleShape',
+           'ScaleShape', 'layout_shape', 'holder', 'cells', 'Holder', 'Cells',
            'models', 'model_aliases', 'model_info', 'gemm', 'gemm_values', 'gemm_verify',
            'gemm_match', 'gemm_generate', 'gemm_split_k', 'split_k_slices', 'split_k_match',
            'scaled_mm', 'BScales', 'GemmVerify', 'GemmMatch', 'Mismatch', 'SplitKMatch',

@@ -106,6 +106,13 @@ class ScaleShape(ctypes.Structure):
                 ('kb_pad', ctypes.c_size_t), ('bytes', ctypes.c_size_t)]
 
 
+# ---- softmma/grid.h ---------------------------------------------------
+
+class GridOpts(ctypes.Structure):
+    _fields_ = [('byte_id', ctypes.c_int), ('thread_id', ctypes.c_int),
+                ('sf_id', ctypes.c_int), ('num', ctypes.c_int)]
+
+
 # ---- softmma/gemm.h ---------------------------------------------------
 
 class Model(ctypes.Structure):
@@ -193,6 +200,7 @@ STRUCTS = {
     'smma_format_desc': FormatDesc, 'smma_error': Error, 'smma_cvt': Cvt,
     'smma_profile': Profile, 'smma_block_format_desc': BlockFormatDesc,
     'smma_quant_opts': QuantOpts, 'smma_scale_shape': ScaleShape, 'smma_model': Model,
+    'smma_grid_opts': GridOpts,
     'smma_model_alias': ModelAlias,
     'smma_gemm_shape': GemmShape, 'smma_gemm_operands': GemmOperands,
     'smma_mismatch': Mismatch, 'smma_gemm_data': GemmData,
@@ -232,6 +240,15 @@ _PROTOTYPES = {
                                        c_f64p, _errp]),
     'smma_pack_fp4': (None, [c_u8p, _size, c_u8p]),
     'smma_unpack_fp4': (None, [c_u8p, _size, c_u8p]),
+    'smma_layout_holders': (ctypes.c_int, [c_str, c_str, ctypes.POINTER(GridOpts), _size, c_u32p,
+                                           c_u32p, c_u32p, c_u32p, c_u32p,
+                                           ctypes.POINTER(ctypes.c_int32), _errp]),
+    'smma_layout_cells': (ctypes.c_int, [c_str, c_str, ctypes.POINTER(GridOpts), ctypes.c_uint,
+                                         _size, c_u32p, c_u32p, c_u32p, c_u32p, c_sizep, _errp]),
+    'smma_layout_shape': (ctypes.c_int, [c_str, c_str, ctypes.POINTER(GridOpts),
+                                         ctypes.POINTER(ctypes.c_uint),
+                                         ctypes.POINTER(ctypes.c_uint),
+                                         ctypes.POINTER(ctypes.c_uint), _errp]),
     'smma_scale_layout_from_name': (ctypes.c_int, [c_str, ctypes.POINTER(c_enum), _errp]),
     'smma_scale_layout_name': (c_str, [c_enum]),
     'smma_scale_layout_shape': (ctypes.c_int, [c_enum, _size, _size, ctypes.c_uint,

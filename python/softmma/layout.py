@@ -1,5 +1,7 @@
 """Scale-factor layouts (softmma/scale_layout.h): where the block scales of
-one operand lie in memory, both ways.
+one operand lie in memory, both ways.  And the fragment layouts of every
+modeled instruction (softmma/grid.h): who holds element (row, col) of an
+operand (holder) and which elements a thread holds (cells).
 
 An operand of `rows` rows (M for A, N for B) and K elements per row has a
 rows x Kb scale matrix, Kb = ceil(K / vec); scale (m, kb) belongs to row m
@@ -18,7 +20,8 @@ from ._lib import SoftmmaError, lib
 
 __all__ = ['scale_layouts', 'scale_layout_shape', 'scale_layout_size', 'scale_offset',
            'scale_offsets', 'scale_coord', 'scale_pack', 'scale_unpack',
-           'scale_triton5d_index', 'ScaleShape']
+           'scale_triton5d_index', 'ScaleShape', 'layout_shape', 'holder', 'cells', 'Holder',
+           'Cells', 'HOLDER_NONE', 'HOLDER_REG', 'HOLDER_TMEM', 'HOLDER_ADDR', 'HOLDER_BYTE']
 
 _LAYOUT_COUNT = 5
 
@@ -141,3 +144,103 @@ def scale_triton5d_index(rows, k, vec, m, kb):
         _lib.require_int(vec, 'vec', 0, 0xffffffff), _lib.require_int(m, 'm'),
         _lib.require_int(kb, 'kb'), idx, ctypes.byref(err)), err)
     return tuple(idx)
+
+
+# ---- fragment layouts (softmma/grid.h) ----------------------------------
+
+# The kinds of holder (smma_holder_kind).
+HOLDER_NONE, HOLDER_REG, HOLDER_TMEM, HOLDER_ADDR, HOLDER_BYTE = 0, 1, 2, 3, 4
+
+Holder = namedtuple('Holder', 'thread reg elem kind')
+Holder.__doc__ = """Who holds each element asked for (smma_layout_holders): int64 arrays of
+the coordinates' shape.  kind HOLDER_REG: thread (lane of a warp, thread of a
+warpgroup), register, element of the register; HOLDER_TMEM: TMEM lane (128 c
++ lane for CTA c of a pair), column, element of the 32-bit cell;
+HOLDER_BYTE: lane and byte (elem) of a scale register; HOLDER_ADDR: the lane
+whose address gives the row; HOLDER_NONE: no one (thread, reg, elem -1)."""
+
+Cells = namedtuple('Cells', 'row col reg elem')
+Cells.__doc__ = """The elements one thread holds, in register and element order
+(smma_layout_cells): int64 arrays of (row, col) of the operand and the
+register (TMEM column) and element each sits in."""
+
+_NOBODY = 0xFFFFFFFF
+
+
+def _opts(byte_id, thread_id, sf_id, num):
+    o = _lib.GridOpts()
+    for name, v in (('byte_id', byte_id), ('thread_id', thread_id), ('sf_id', sf_id),
+                    ('num', num)):
+        setattr(o, name, -1 if v is None else _lib.require_int(v, name, 0, 1 << 20))
+    return o
+
+
+def _coords(v, what):
+    a = np.asarray(v)
+    if a.dtype.kind not in 'iu':
+        raise SoftmmaError('%s must be integers, not %s' % (what, a.dtype.name))
+    if a.size and (a.min() < 0 or a.max() > 0xFFFFFFFF):
+        raise SoftmmaError('%s must lie in [0, 2^32), not %d' %
+                           (what, int(a.min() if a.min() < 0 else a.max())))
+    return a
+
+
+def layout_shape(instr, operand, byte_id=None, thread_id=None, sf_id=None, num=None):
+    """The operand's tile and its holders (smma_layout_shape): (rows, cols,
+    threads), e.g. (16, 16, 32) for layout_shape('mma.m16n8k16.bf16', 'a').
+    The selectors are those of softmma layout (--byte-id, --thread-id, --sf-id,
+    --num); instruction names as softmma layout --list prints them."""
+    r, c, t = ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
+    err = _lib.Error()
+    o = _opts(byte_id, thread_id, sf_id, num)
+    _lib.check(lib.smma_layout_shape(_lib.enc(instr), _lib.enc(operand), ctypes.byref(o),
+                                     ctypes.byref(r), ctypes.byref(c), ctypes.byref(t),
+                                     ctypes.byref(err)), err)
+    return r.value, c.value, t.value
+
+
+def holder(instr, operand, rows, cols, byte_id=None, thread_id=None, sf_id=None, num=None):
+    """Who holds elements (rows, cols) of the operand: a Holder of int64
+    arrays shaped as rows and cols broadcast together (Python ints give
+    0-d arrays).  holder('mma.m16n8k16.bf16', 'a', 5, 9) is thread 20,
+    register 2, element 1.  A coordinate outside the tile raises
+    SoftmmaError naming it and the bound."""
+    r = _coords(rows, 'rows')
+    c = _coords(cols, 'cols')
+    r, c = np.broadcast_arrays(r, c)
+    shape = r.shape
+    r = np.ascontiguousarray(r, dtype=np.uint32).reshape(-1)
+    c = np.ascontiguousarray(c, dtype=np.uint32).reshape(-1)
+    n = r.size
+    out = [np.empty(n, dtype=np.uint32) for _ in range(3)]
+    kind = np.empty(n, dtype=np.int32)
+    err = _lib.Error()
+    o = _opts(byte_id, thread_id, sf_id, num)
+    _lib.check(lib.smma_layout_holders(_lib.enc(instr), _lib.enc(operand), ctypes.byref(o), n,
+                                       _lib.ptr(r, ctypes.c_uint32), _lib.ptr(c, ctypes.c_uint32),
+                                       *[_lib.ptr(a, ctypes.c_uint32) for a in out],
+                                       _lib.ptr(kind, ctypes.c_int32), ctypes.byref(err)), err)
+    res = []
+    for a in out:
+        a = a.astype(np.int64)
+        a[a == _NOBODY] = -1
+        res.append(a.reshape(shape))
+    return Holder(res[0], res[1], res[2], kind.astype(np.int64).reshape(shape))
+
+
+def cells(instr, operand, thread, byte_id=None, thread_id=None, sf_id=None, num=None):
+    """The elements thread holds (the lane, warpgroup thread or TMEM lane of
+    holder): a Cells of int64 arrays, in register and element order, the
+    inverse of holder.  A thread out of range raises SoftmmaError naming the
+    bound."""
+    thread = _lib.require_int(thread, 'thread', 0, 0xFFFFFFFF)
+    o = _opts(byte_id, thread_id, sf_id, num)
+    n = ctypes.c_size_t()
+    err = _lib.Error()
+    args = (_lib.enc(instr), _lib.enc(operand), ctypes.byref(o), thread)
+    _lib.check(lib.smma_layout_cells(*args, 0, None, None, None, None, ctypes.byref(n),
+                                     ctypes.byref(err)), err)
+    out = [np.empty(n.value, dtype=np.uint32) for _ in range(4)]
+    _lib.check(lib.smma_layout_cells(*args, n.value, *[_lib.ptr(a, ctypes.c_uint32) for a in out],
+                                     ctypes.byref(n), ctypes.byref(err)), err)
+    return Cells(*[a.astype(np.int64) for a in out])

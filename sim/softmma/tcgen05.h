@@ -60,6 +60,7 @@
 #include <stdint.h>
 
 #include <softmma/format.h>
+#include <softmma/grid.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -251,6 +252,24 @@ typedef struct smma_tc05_layout {
  */
 int smma_tc05_smem_addr(const smma_tc05_layout *l, uint32_t start, unsigned row, unsigned k,
                         uint32_t *byte, unsigned *bit, smma_error *err);
+
+/* The name of a swizzle mode: "none", "128B-base32B", "128B", "64B", "32B"
+ * ("?" for a value that is not a mode), and the mode of a name
+ * (case-insensitive; SMMA_EINVAL naming the known ones). */
+const char *smma_tc05_swizzle_name(smma_tc05_swizzle s);
+int smma_tc05_swizzle_from_name(const char *name, smma_tc05_swizzle *out, smma_error *err);
+
+/* The drawable form (softmma/grid.h) of an operand tile of rows (M or N) x
+ * k elements in shared memory under layout l at address 0: row = the M or
+ * N index, column = the K index, each cell the byte address of the element
+ * (smma_tc05_smem_addr), "B.4" for the high nibble of byte B (4-bit
+ * elements), owned (and coloured) by its 16-byte chunk, byte / 16.  The
+ * layout answers no holder
+ * queries (no thread holds shared memory).  SMMA_EINVAL for rows or k 0 or
+ * above 256, or for what smma_tc05_smem_addr refuses at any element of the
+ * tile (the message names the element). */
+int smma_tc05_smem_grid(const smma_tc05_layout *l, unsigned rows, unsigned k, smma_grid *g,
+                        smma_error *err);
 
 #ifdef __cplusplus
 }

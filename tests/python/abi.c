@@ -14,6 +14,7 @@
 
 #include <softmma/format.h>
 #include <softmma/gemm.h>
+#include <softmma/grid.h>
 #include <softmma/profile.h>
 #include <softmma/quant.h>
 #include <softmma/scale_layout.h>
@@ -99,6 +100,12 @@ main(void)
     OFF(smma_quant_opts, override_round);
     OFF(smma_quant_opts, round);
     OFF(smma_quant_opts, rbits);
+
+    SIZE(smma_grid_opts);
+    OFF(smma_grid_opts, byte_id);
+    OFF(smma_grid_opts, thread_id);
+    OFF(smma_grid_opts, sf_id);
+    OFF(smma_grid_opts, num);
 
     SIZE(smma_scale_shape);
     OFF(smma_scale_shape, layout);

@@ -278,10 +278,10 @@ for m, kb in ((0, 0), (37, 5), (199, 9), (128, 4), (95, 3)):
         idx == (m // 128, kb // 4, m % 32, (m // 32) % 4, kb % 4) and \
         off == softmma.scale_offset('128x4', 200, 320, 32, m, kb)
 t.ok(ok5, 'triton5d: the 5-D index, row-major, is the offset, the 128x4 offset')
-t.is_(int(run('layout', 'scale', '--layout', 'cdna4-32', '--rows', '64', '--k', '512',
-              '--vec', '32', '--at', '45,11')),
-      softmma.scale_offset('cdna4-32', 64, 512, 32, 45, 11),
-      'scale_offset equals softmma layout scale --at')
+t.is_(run('layout', 'scale', '--layout', 'cdna4-32', '--rows', '64', '--k', '512',
+           '--vec', '32', '--at', '45,11').strip().split('\n')[-1],
+      '       = %d' % softmma.scale_offset('cdna4-32', 64, 512, 32, 45, 11),
+      'scale_offset equals the last line of softmma layout scale --at')
 t.is_((1, 2, True), softmma.scale_coord('128x4', 2, 64, 32, 18),
       'scale_coord: byte 18 is padding at row 1, column 2 (doc/softmma.1)')
 lin = np.arange(20, dtype=np.uint8).reshape(2, 10) + 1
@@ -289,6 +289,42 @@ p = softmma.scale_pack('128x4', 2, 320, 32, lin, fill=0xee)
 t.ok(p.size == 1536 and (p == 0xee).sum() == 1536 - 20 and
      np.array_equal(softmma.scale_unpack('128x4', 2, 320, 32, p.reshape(3, 512)), lin),
      'scale_pack fills the padding; scale_unpack reads any shape of the right size back')
+
+# ---------------------------------------------------------------- fragment layouts
+
+h = softmma.holder('mma.m16n8k16.bf16', 'a', 5, 9)
+t.is_((20, 2, 1, softmma.layout.HOLDER_REG), (int(h.thread), int(h.reg), int(h.elem), int(h.kind)),
+      'holder: mma.m16n8k16.bf16 A (5, 9) is T20:r2.1')
+t.is_(run('layout', 'mma.m16n8k16.bf16', 'a', '--at', '5,9').strip(),
+      'mma.m16n8k16.bf16 a (m 5, k 9): T20:r2.1 (lane 20, register 2, element 1)',
+      '... as softmma layout --at says')
+t.is_((16, 16, 32), softmma.layout_shape('mma.m16n8k16.bf16', 'a'), 'layout_shape')
+rr, cc = np.meshgrid(np.arange(64), np.arange(16), indexing='ij')
+h = softmma.holder('wgmma.m64n16k16.bf16', 'd', rr, cc)
+good = h.thread.shape == (64, 16) and (h.kind == softmma.layout.HOLDER_REG).all()
+for th in (0, 37, 127):
+    c = softmma.cells('wgmma.m64n16k16.bf16', 'd', th)
+    good = good and len(c.row) == 8 and (h.thread[c.row, c.col] == th).all() and \
+        (h.reg[c.row, c.col] == c.reg).all()
+t.ok(good, 'holder of a 64 x 16 grid and cells of three threads are inverse (wgmma D)')
+h = softmma.holder('tcgen05.mma.m128n64.cg2', 'd', [70, 0], [40, 63])
+t.is_([[198, 64], [8, 31], [2, 2]], [h.thread.tolist(), h.reg.tolist(), h.kind.tolist()],
+      'holder of tcgen05 D (M 128, cta_group::2): TMEM lanes and columns')
+c = softmma.cells('tcgen05.mma.mxf4.2x', 'sfa', 33)
+t.is_(8, len(c.row), 'cells of a tcgen05 scale-factor lane: every copy it holds')
+h = softmma.holder('ldmatrix.x1', 'regs', np.array([0, 7], dtype=np.uint8), 1)
+t.is_([0, 28], h.thread.tolist(), 'holder takes any integer dtype and broadcasts')
+t.raises(lambda: softmma.holder('mma.m16n8k16.bf16', 'a', [1, 16], [0, 0]),
+         'element 1: row 16 is outside mma.m16n8k16.bf16 a: m is 0..15',
+         'holder: a row out of range is named with its bound')
+t.raises(lambda: softmma.holder('mma.m16n8k16.bf16', 'a', 1.0, 0), 'rows must be integers',
+         'holder: float coordinates are refused')
+t.raises(lambda: softmma.cells('mma.m16n8k16.bf16', 'a', 32), 'threads are 0..31',
+         'cells: a thread out of range is named with its bound')
+t.raises(lambda: softmma.cells('tcgen05.mma.m128n12', 'd', 0), 'N 12 is not a multiple of 8',
+         'cells: an illegal N is refused')
+t.raises(lambda: softmma.holder('mma.m16n8k16.bf16', 'a', 0, 0, num=2), 'takes no selectors',
+         'holder: a selector the instruction does not take is refused')
 
 # ---------------------------------------------------------------- gemm
 

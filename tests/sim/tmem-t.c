@@ -1547,8 +1547,8 @@ test_grid(void)
               "... message");
     grid_listed = grid_found = 0;
     smma_tmem_grid_list(count_grid, NULL);
-    ok(grid_listed == 23 && grid_found == grid_listed,
-       "the list names 23 drawable layouts, each found by the lookup (%u of %u)", grid_found,
+    ok(grid_listed == 26 && grid_found == grid_listed,
+       "the list names 26 drawable layouts, each found by the lookup (%u of %u)", grid_found,
        grid_listed);
 }
 

@@ -155,6 +155,40 @@ expect_err() {
     fi
 }
 
+# expect_exclusive DESC OPTIONS ARGS...: one point: softmma ARGS with any
+# two of OPTIONS (a blank-separated list, an option joined to its value by
+# '=': "--svg=FILE") is refused as expect_err refuses, the message naming
+# the two in the list's order: "--svg and --html exclude each other".
+expect_exclusive() {
+    ex_desc=$1
+    ex_opts=$2
+    shift 2
+    ex_bad=0
+    ex_i=0
+    for ex_a in $ex_opts; do
+        ex_i=$((ex_i + 1))
+        ex_j=0
+        for ex_b in $ex_opts; do
+            ex_j=$((ex_j + 1))
+            [ "$ex_j" -gt "$ex_i" ] || continue
+            ex_want="${ex_a%%=*} and ${ex_b%%=*} exclude each other"
+            tap_vg_kind=err
+            # shellcheck disable=SC2046  # an option and its value, split on purpose
+            run_prog "$prog" "$@" $(printf '%s' "$ex_a" | tr = ' ') \
+                $(printf '%s' "$ex_b" | tr = ' ')
+            tap_vg_kind=ok
+            case $tap_rc:$tap_out:$tap_err in
+                "2::softmma: "*"$ex_want") ;;
+                *)
+                    ex_bad=$((ex_bad + 1))
+                    diag "softmma $* $ex_a $ex_b: exit $tap_rc, stderr: $tap_err"
+                    ;;
+            esac
+        done
+    done
+    ok "$ex_bad" "$ex_desc"
+}
+
 tap_done() {
     if [ "$tap_vg_run" -ne "$tap_vg_all" ]; then
         diag "sampled (TEST_SAMPLE=$tap_vg_k:$tap_vg_seed): $tap_vg_run of $tap_vg_all runs" \

@@ -261,12 +261,124 @@ for f in "$SMMA_SRCDIR"/doc/layouts/*.svg; do
     fi
 done
 
+# ---------------------------------------------------------------- --at, --thread
+
+expect_out "--at 5,9 of mma.m16n8k16 A names lane 20, register 2, element 1" \
+    "mma.m16n8k16.bf16 a (m 5, k 9): T20:r2.1 (lane 20, register 2, element 1)" \
+    layout mma.m16n8k16.bf16 a --at 5,9
+expect_out "--thread 20 lists the 8 elements lane 20 holds" \
+"mma.m16n8k16.bf16 a: lane 20 holds 8 elements
+  T20:r0.0     m 5, k 0
+  T20:r0.1     m 5, k 1
+  T20:r1.0     m 13, k 0
+  T20:r1.1     m 13, k 1
+  T20:r2.0     m 5, k 8
+  T20:r2.1     m 5, k 9
+  T20:r3.0     m 13, k 8
+  T20:r3.1     m 13, k 9" layout mma.m16n8k16.bf16 a --thread 20
+expect_out "--thread of wgmma D: thread 127 of the warpgroup" \
+"wgmma.m64n8k16.bf16 d: thread 127 holds 4 elements
+  T127:r0      m 55, n 6
+  T127:r1      m 55, n 7
+  T127:r2      m 63, n 6
+  T127:r3      m 63, n 7" layout wgmma.m64n8k16.bf16 d --thread 127
+expect_out "--at of tcgen05 A in TMEM: lane, column, element of the cell" \
+    "tcgen05.mma.m128 a (m 3, k 5): L3:c2.1 (TMEM lane 3, column 2, element 1)" \
+    layout tcgen05.mma.m128 a --at 3,5
+expect_out "--at of tcgen05 A, mxf4 (8 per cell)" \
+    "tcgen05.mma.m64.mxf4 a (m 17, k 13): L33:c1.5 (TMEM lane 33, column 1, element 5)" \
+    layout tcgen05.mma.m64.mxf4 a --at 17,13
+expect_out "--at of tcgen05 D, M 128 cta_group::2 (Layout B), N 64: CTA 1" \
+    "tcgen05.mma.m128n64.cg2 d (m 70, n 40): L198:c8 (CTA 1, TMEM lane 70, column 8)" \
+    layout tcgen05.mma.m128n64.cg2 d --at 70,40
+expect_out "--at of tcgen05 D, M 64 (Layout F), N 8" \
+    "tcgen05.mma.m64n8 d (m 17, n 3): L33:c3 (TMEM lane 33, column 3)" \
+    layout tcgen05.mma.m64n8 d --at 17,3
+run_prog "$prog" layout tcgen05.mma.m256n256 d
+case $tap_out in
+    "tcgen05.mma.m256n256 d: D of M = 256, N = 256, cta_group::2 (Layout A)"*) hl=$tap_rc ;;
+    *) hl=1 ;;
+esac
+lines=$(printf '%s\n' "$tap_out" | wc -l)
+[ "$hl" = 0 ] && [ "$lines" -eq 258 ]
+ok $? "tcgen05.mma.m256n256 d draws 256 lanes (got $lines lines)"
+expect_out "--thread of tcgen05 D: a TMEM lane" \
+"tcgen05.mma.m128n8 d: TMEM lane 5 holds 8 elements
+  L5:c0        m 5, n 0
+  L5:c1        m 5, n 1
+  L5:c2        m 5, n 2
+  L5:c3        m 5, n 3
+  L5:c4        m 5, n 4
+  L5:c5        m 5, n 5
+  L5:c6        m 5, n 6
+  L5:c7        m 5, n 7" layout tcgen05.mma.m128n8 d --thread 5
+expect_out "--at of tcgen05 scale factors: the first of four copies" \
+    "tcgen05.mma.mxf4.2x sfa (m 33, k block 1): L1:c1.1 (TMEM lane 1, column 1, byte 1; the first of 4 copies)" \
+    layout tcgen05.mma.mxf4.2x sfa --at 33,1
+expect_out "--at of tcgen05.ld: thread and register" \
+    "tcgen05.ld.16x64b d (lane 3, col 1): T14:r0 (lane 14, register 0)" \
+    layout tcgen05.ld.16x64b d --at 3,1
+expect_out "--at of block-scaled mma.sync scale_A: the byte of the scale register" \
+    "mma.m16n8k64.mxf4nvf4.4x sfa (m 3, k block 2): T12:b2 (lane 12, byte 2 of its scale register)" \
+    layout mma.m16n8k64.mxf4nvf4.4x sfa --at 3,2
+expect_out "--at of ldmatrix addr: the lane giving the row" \
+    "ldmatrix.x2 addr (row 9): T9 (lane 9 gives the row's address)" layout ldmatrix.x2 addr --at 9,0
+
+# --at agrees with the drawn grid: sixteen cells of mma.m16n8k32.e4m3 b,
+# one per k row.
+run_prog "$prog" layout mma.m16n8k32.e4m3 b
+grid=$tap_out
+bad=0
+r=0
+while [ $r -lt 32 ]; do
+    c=$(( (3 * r) % 8 ))
+    want=$(printf '%s\n' "$grid" | awk -v r="$r" -v c="$c" 'NR > 2 && $1 == r { print $(c + 2) }')
+    run_prog "$prog" layout mma.m16n8k32.e4m3 b --at "$r,$c"
+    case $tap_out in
+        *": $want ("*) ;;
+        *) bad=$((bad + 1)); diag "($r, $c): grid $want, --at: $tap_out" ;;
+    esac
+    r=$((r + 2))
+done
+ok "$bad" "--at of 16 cells of mma.m16n8k32.e4m3 b names the grid's label"
+
+expect_err "--at past the last row names the bound" \
+    "--at 16,0: row 16 is outside mma.m16n8k16.bf16 a: m is 0..15" \
+    layout mma.m16n8k16.bf16 a --at 16,0
+expect_err "--at past the last column names the bound" "k is 0..31" \
+    layout mma.m16n8k32.e4m3 a --at 0,32
+expect_err "--thread 32 names the bound" "threads are 0..31" layout mma.m16n8k16.bf16 a --thread 32
+expect_err "--thread past the TMEM lanes of D" "threads are 0..255" \
+    layout tcgen05.mma.m256n16 d --thread 256
+expect_err "a malformed --at" "malformed --at '5'" layout mma.m16n8k16.bf16 a --at 5
+expect_err "a malformed --thread" "malformed --thread 'x'" layout mma.m16n8k16.bf16 a --thread x
+expect_exclusive "--text, --svg, --html, --at and --thread: any two are refused, naming both" \
+    "--text --svg=$work/x.svg --html=$work/x.html --at=1,1 --thread=1" \
+    layout mma.m16n8k16.bf16 a
+expect_exclusive "... also for tcgen05.mma D of a CTA pair" \
+    "--text --svg=$work/x.svg --html=$work/x.html --at=1,1 --thread=1" \
+    layout tcgen05.mma.m128n64.cg2 d
+expect_err "three of them are named together" "--svg, --html and --thread exclude each other" \
+    layout mma.m16n8k16.bf16 a --thread 1 --html "$work/x.html" --svg "$work/x.svg"
+is "" "$(find "$work" -name 'x.*' | tr '\n' ' ')" "... and none of them wrote a file"
+expect_err "--list with --html" "--list takes no other arguments" \
+    layout --list --html "$work/x.html"
+expect_err "tcgen05 D: an N the instruction does not allow" \
+    "tcgen05.mma.m128n12 d: D: N 12 is not a multiple of 8 in [8, 256]" layout tcgen05.mma.m128n12 d
+expect_err "tcgen05 D: N 8 with cta_group::2" "multiple of 16" layout tcgen05.mma.m256n8 d
+expect_err "tcgen05 D: an M with no data path" "M 96" layout tcgen05.mma.m96 d
+expect_err "tcgen05 A: M 128 with cta_group::2 is not modelled" "not modelled" \
+    layout tcgen05.mma.m128.cg2 a
+expect_err "tcgen05: an unknown part of the name" "unknown part '.bf8'" layout tcgen05.mma.m128.bf8 a
+expect_err "tcgen05: an unknown operand" "operand 'b' of tcgen05.mma.m128 is not one of: a, d" \
+    layout tcgen05.mma.m128 b
+
 # ---------------------------------------------------------------- errors
 
 expect_err "unknown instruction" "unknown instruction 'mma.m16n8k8.tf32'" \
     layout mma.m16n8k8.tf32 a
 expect_err "unknown first word, neither kind nor instruction" \
-    "unknown layout kind 'fragment' (known: scale) and no such instruction" layout fragment a
+    "unknown layout kind 'fragment' (known: scale, smem) and no such instruction" layout fragment a
 expect_err "a selector that the instruction does not take" \
     "mma.m16n8k16.bf16 takes no selectors" layout mma.m16n8k16.bf16 a --byte-id 1
 expect_err "a malformed selector" "malformed --num 'x2'" layout mma.m16n8k16.bf16 a --num x2

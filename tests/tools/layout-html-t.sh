@@ -6,15 +6,23 @@
 #
 # What the page shows is checked against `softmma layout ...` text output
 # for the same layout, not against numbers copied from the page:
-#   - the holder of cell (R, C) is field C + 2 of the text line of row R;
+#   - the holder of cell (R, C) is field C + 2 of the text line of row R,
+#     and in words what `--at R,C` prints after the label;
 #   - the cells of lane or thread T are the text cells whose label starts
 #     with "T<T>:";
-#   - for a scale layout, the holder of (m, kb) is `--at m,kb`, and its
-#     16-byte line holds the cells whose offset / 16 is the same;
+#   - for a scale layout, the holder of (m, kb) is the last line of
+#     `--at m,kb`, and its 16-byte line holds the cells whose offset / 16
+#     is the same (the same for the byte address of a shared-memory tile,
+#     `layout smem`);
 #   - for tcgen05.mma D (M = 128, cta_group::1), the owner of TMEM lane l
 #     is the warp that may access it, l / 32 (PTX ISA: warp w of a
 #     warpgroup accesses lanes 32w..32w+31), so owner 1 holds every cell
-#     of lanes 32..63.
+#     of lanes 32..63, and the element there is named in words as `--at`
+#     of that element names its holder;
+#   - for tcgen05.mma D of a CTA pair, a lane of CTA 1 (lanes 128..255 of
+#     the picture) holds the element `--at` places there;
+#   - for A of tcgen05.mma read from tensor memory, the words are those of
+#     `--at`, and the owner is the TMEM lane of the label L<lane>:c<column>.
 #
 # The browser runs each page with a probe script appended, which sends the
 # page pointer and key events (the events a user's pointer sends) and
@@ -134,6 +142,13 @@ text_cells() {
         END { print s }'
 }
 
+# at_words ARGS...: the holder in words that `softmma layout ARGS` (with
+# --at) prints in the parentheses that end its line.
+at_words() {
+    run_prog "$prog" layout "$@"
+    printf '%s\n' "$tap_out" | sed -n 's/^.*): [^ ]* (\(.*\))$/\1/p'
+}
+
 # write_page NAME ARGS...: softmma layout ARGS --html $work/NAME.html, one
 # point: it exits 0, prints nothing and writes the file.
 write_page() {
@@ -197,17 +212,17 @@ printf 'old\n' >"$work/keep.html"
 expect_err "unknown operand with --html" "unknown operand 'e' of mma.m16n8k16.bf16" \
     layout mma.m16n8k16.bf16 e --html "$work/keep.html"
 is "old" "$(cat "$work/keep.html")" "... the existing file is untouched"
-expect_err "--html and --svg" "--html and --svg exclude each other" \
+expect_err "--html and --svg" "--svg and --html exclude each other" \
     layout mma.m16n8k16.bf16 a --svg "$work/x.svg" --html "$work/keep.html"
-expect_err "--html and --text" "--html and --text exclude each other" \
+expect_err "--html and --text" "--text and --html exclude each other" \
     layout mma.m16n8k16.bf16 a --text --html "$work/keep.html"
-expect_err "scale: --html and --at" "--html and --at exclude each other" \
+expect_err "scale: --html and --at" "--at and --html exclude each other" \
     layout scale --layout 128x4 --rows 4 --k 64 --vec 32 --at 0,0 --html "$work/keep.html"
 expect_err "an unwritable place names --html and the file" \
     "--html $work/none/x.html: cannot create $work/none/x.html." \
     layout mma.m16n8k16.bf16 a --html "$work/none/x.html"
 expect_err "a scale grid too large for a page" \
-    "200000 x 2 scales are too many for a page (at most 131072)" \
+    "200000 x 2 scales are too many to draw (at most 131072)" \
     layout scale --layout linear --rows 200000 --k 64 --vec 32 --html "$work/keep.html"
 is "old" "$(cat "$work/keep.html")" "... the existing file is untouched"
 is "" "$(find "$work" -name '*.tmp')" "no temporary file is left behind"
@@ -218,8 +233,13 @@ run_prog "$prog" layout mma.m16n8k16.bf16 a
 text=$tap_out
 explore "$page" '[["cell", 1, 11], ["chip", 31], ["leave"], ["key", "n"], ["key", "n"],
     ["key", "Escape"], ["pick", 7], ["cell", 15, 15]]'
-is "m 1, k 11: $(text_cell "$text" 1 11) (lane 5)" "$(record 1 status)" \
-    "mma A: pointing at (1, 11) shows its holder, as the text grid has it"
+words=$(at_words mma.m16n8k16.bf16 a --at 1,11)
+is "m 1, k 11: $(text_cell "$text" 1 11) ($words)" "$(record 1 status)" \
+    "mma A: pointing at (1, 11) shows its holder, as the text grid and --at have it"
+case $words in
+    "lane 5,"*) ok 0 "mma A: ... in words, lane 5 first" ;;
+    *) ok 1 "mma A: ... in words, lane 5 first"; diag "seen: $words" ;;
+esac
 is "$(text_cells "$text" '^T5:')" "$(record 1 lit)" \
     "mma A: ... and highlights exactly lane 5's cells"
 case $(record 1 cells) in
@@ -234,7 +254,8 @@ is "$(text_cells "$text" '^T0:') lane 0 (chosen; Esc clears)" \
 is "$(text_cells "$text" '^T1:')" "$(record 5 lit)" "mma A: n again chooses lane 1"
 is "" "$(record 6 lit)" "mma A: Esc clears"
 is "$(text_cells "$text" '^T7:')" "$(record 7 lit)" "mma A: choosing lane 7 in the list"
-is "m 15, k 15: $(text_cell "$text" 15 15) (lane 31)" "$(record 8 status)" \
+is "m 15, k 15: $(text_cell "$text" 15 15) ($(at_words mma.m16n8k16.bf16 a --at 15,15))" \
+    "$(record 8 status)" \
     "mma A: pointing at (15, 15)"
 
 # ---------------------------------------------------------------- wgmma D
@@ -243,7 +264,8 @@ write_page wd wgmma.m64n8k16.bf16 d
 run_prog "$prog" layout wgmma.m64n8k16.bf16 d
 text=$tap_out
 explore "$work/wd.html" '[["cell", 17, 5], ["chip", 127]]'
-is "m 17, n 5: $(text_cell "$text" 17 5) (thread 38)" "$(record 1 status)" \
+is "m 17, n 5: $(text_cell "$text" 17 5) ($(at_words wgmma.m64n8k16.bf16 d --at 17,5))" \
+    "$(record 1 status)" \
     "wgmma D: pointing at (17, 5) shows its holder"
 is "$(text_cells "$text" '^T38:')" "$(record 1 lit)" \
     "wgmma D: ... and highlights exactly thread 38's cells"
@@ -254,7 +276,7 @@ is "$(text_cells "$text" '^T127:')" "$(record 2 lit)" \
 
 write_page s4 scale --layout 128x4 --rows 40 --k 300 --vec 32
 run_prog "$prog" layout scale --layout 128x4 --rows 40 --k 300 --vec 32 --at 33,5
-off=$tap_out
+off=$(printf '%s\n' "$tap_out" | sed -n '$s/^ *= *//p')
 run_prog "$prog" layout scale --layout 128x4 --rows 40 --k 300 --vec 32
 line_cells=$(printf '%s\n' "$tap_out" | awk -v l="$((off / 16))" '
     $1 == "row" { r = $2 + 0; for (i = 3; i <= NF; i++) if (int($i / 16) == l)
@@ -276,8 +298,68 @@ warp1=$(printf '%s\n' "$text" | awk '
         s = s (s == "" ? "" : " ") $1 "," (i - 2) }
     END { print s }')
 explore "$work/td.html" '[["cell", 37, 3]]'
-is "lane 37, col 3: $(text_cell "$text" 37 3) (owner 1)" "$(record 1 status)" \
+is "lane 37, col 3: $(text_cell "$text" 37 3) ($(at_words tcgen05.mma.m128 d --at 37,3); owner 1)" \
+    "$(record 1 status)" \
     "tcgen05 D: pointing at lane 37, column 3 shows the element of D there"
 is "$warp1" "$(record 1 lit)" "tcgen05 D: ... and highlights exactly lanes 32..63"
+
+# ---------------------------------------------------------------- tcgen05 D of a CTA pair
+
+# The shape in the name; element (m 70, n 40) lies where --at puts it, in a
+# lane of CTA 1 (L<lane>:c<column>, lanes 128..255 of the picture), whose
+# warp (lane / 32) owns the lanes 32 w .. 32 w + 31.
+run_prog "$prog" layout tcgen05.mma.m128n64.cg2 d --at 70,40
+where=$(printf '%s\n' "$tap_out" | sed -n 's/^.*): L\([0-9]*\):c\([0-9]*\) .*$/\1 \2/p')
+lane=${where% *}
+col=${where#* }
+write_page tp tcgen05.mma.m128n64.cg2 d
+run_prog "$prog" layout tcgen05.mma.m128n64.cg2 d
+text=$tap_out
+warp=$(printf '%s\n' "$text" | awk -v w="$((lane / 32))" '
+    NR > 2 && int($1 / 32) == w { for (i = 2; i <= NF; i++) if ($i != ".")
+        s = s (s == "" ? "" : " ") $1 "," (i - 2) }
+    END { print s }')
+explore "$work/tp.html" "[[\"cell\", $lane, $col]]"
+is "lane $lane, col $col: m70,n40 ($(at_words tcgen05.mma.m128n64.cg2 d --at 70,40); owner $((lane / 32)))" \
+    "$(record 1 status)" \
+    "tcgen05 D cg2: the cell --at names (lane $lane, col $col) holds m70,n40, its holder in words"
+case $(record 1 status) in
+    *"(CTA 1, TMEM lane 70, "*) ok 0 "tcgen05 D cg2: ... in CTA 1's lane 70" ;;
+    *) ok 1 "tcgen05 D cg2: ... in CTA 1's lane 70" ;;
+esac
+is "$warp" "$(record 1 lit)" "tcgen05 D cg2: ... and highlights exactly its warp's lanes"
+
+# ---------------------------------------------------------------- tcgen05 A in TMEM
+
+write_page ta tcgen05.mma.m128.f16 a
+run_prog "$prog" layout tcgen05.mma.m128.f16 a
+text=$tap_out
+explore "$work/ta.html" '[["cell", 3, 5]]'
+is "m 3, k 5: $(text_cell "$text" 3 5) ($(at_words tcgen05.mma.m128.f16 a --at 3,5))" \
+    "$(record 1 status)" "tcgen05 A: pointing at (3, 5) shows its TMEM lane and column in words"
+is "$(text_cells "$text" '^L3:')" "$(record 1 lit)" \
+    "tcgen05 A: ... and highlights exactly the elements of TMEM lane 3"
+
+# ---------------------------------------------------------------- shared memory
+
+# The byte address of (row 3, k 9) of a 128B-swizzled K-major tile is the
+# last line of --at ("= byte B"); its 16-byte chunk holds the text cells
+# whose address / 16 is the same.
+write_page sm smem 128B k
+run_prog "$prog" layout smem 128B k --at 3,9
+byte=$(printf '%s\n' "$tap_out" | sed -n '$s/^= byte //p')
+run_prog "$prog" layout smem 128B k
+text=$tap_out
+chunk=$(printf '%s\n' "$text" | awk -v l="$((byte / 16))" '
+    NR > 2 { for (i = 2; i <= NF; i++) if (int($i / 16) == l)
+        s = s (s == "" ? "" : " ") $1 "," (i - 2) }
+    END { print s }')
+explore "$work/sm.html" '[["cell", 3, 9], ["key", "ArrowRight"]]'
+is "mn 3, k 9: $byte (16-byte chunk $((byte / 16)))" "$(record 1 status)" \
+    "smem 128B k: pointing at (3, 9) shows the address --at derives"
+is "$(text_cell "$text" 3 9)" "$byte" "smem 128B k: ... which the text grid has there"
+is "$chunk" "$(record 1 lit)" "smem 128B k: ... and highlights exactly the 8 elements of its chunk"
+is "mn 3, k 10: $(text_cell "$text" 3 10) (16-byte chunk $(($(text_cell "$text" 3 10) / 16)))" \
+    "$(record 2 status)" "smem 128B k: the arrow key moves to (3, 10)"
 
 tap_done

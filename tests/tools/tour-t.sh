@@ -122,7 +122,8 @@ for m in $(printf '%s\n' "$rows" | cut -d' ' -f1); do
     line=$m
     for kb in 0 1 2 3 4 5 6 7; do
         run_prog "$prog" layout scale --layout 128x4 --rows 160 --k 256 --vec 32 --at "$m,$kb"
-        line="$line $tap_out"
+        # --at derives the offset; its last line is "       = OFF".
+        line="$line $(printf '%s\n' "$tap_out" | tail -n 1 | sed 's/^ *= //')"
     done
     want="$want$line$nl"
 done
