@@ -13,6 +13,7 @@
 
 #include "gemm_internal.h"
 #include "kernels.h"
+#include "sm90/sm90.h"
 
 /* ---- the table ----------------------------------------------------------------------------- */
 
@@ -75,24 +76,28 @@ smma_gpu_kernel_from_name(const char *name, smma_gpu_kernel *out, smma_error *er
 /* The preference table (gpu/kernels.h): AUTO's order, each place with the
  * reason and the measurement (doc/kernels.md, "Which kernel runs"). */
 const smma_gpu_pref smma_gpu_prefs[] = {
-    { SMMA_GPU_SM100_V2, true, "compute capability 10.0 runs tcgen05's block-scaled MMA" },
-    { SMMA_GPU_SM100_V1, false, "the tcgen05 teaching kernel" },
+    { SMMA_GPU_SM100_V2, true, "compute capability 10.0 runs tcgen05's block-scaled MMA", NULL,
+      NULL },
+    { SMMA_GPU_SM100_V1, false, "the tcgen05 teaching kernel", NULL, NULL },
     { SMMA_GPU_SM90_V2, true, "compute capability 9.0 runs wgmma, the fastest kernel there: "
-      "1.7-1.9x sm80-v2 at 4096^3 and 8192^3 on an H200" },
-    { SMMA_GPU_SM90_V1, false, "the wgmma teaching kernel" },
+      "1.7-1.9x sm80-v2 at 4096^3 and 8192^3 on an H200", NULL, NULL },
+    { SMMA_GPU_SM90_V1, false, "the wgmma teaching kernel", NULL, NULL },
     { SMMA_GPU_SM90_PROMOTE32, false, "the MX pairs under h100-fp8-promote32, a model of its "
-      "own, so AUTO does not change a problem's answer by choosing it" },
+      "own, so AUTO does not change a problem's answer by choosing it", NULL, NULL },
     { SMMA_GPU_SM80_BS_SMALL, true, "m <= 16: B streamed once, 0.033-0.039 ms for MXFP8 at "
-      "N = K = 8192 on an H200, where sm90-bs takes 0.18 ms at m = 32" },
+      "N = K = 8192 on an H200, where sm90-bs takes 0.18 ms at m = 32", NULL, NULL },
+    { SMMA_GPU_SM90_MIXED, true, "17 to 128 rows of activations by at least 4096 of "
+      "block-scaled weights: the weights streamed once, converted in registers, 1.6-2.8x "
+      "sm90-bs at M 32 to 128 on an H100", smma_sm90_mx_auto, "m 17 .. 128" },
     { SMMA_GPU_SM90_BS, true, "compute capability 9.0 with sm_90a code: a conversion pass and "
-      "wgmma, 1.15-2.6x sm80-bs-large from m = 32 to 8192^3 on an H200" },
-    { SMMA_GPU_SM90_MIXED, false, "not chosen by AUTO until measured against the others "
-      "on a GPU; runs by name" },
+      "wgmma, 1.15-2.6x sm80-bs-large from m = 32 to 8192^3 on an H200", NULL, NULL },
     { SMMA_GPU_SM80_BS_LARGE, true, "mma.sync with converter warps, where the device's shared "
-      "memory holds its ring" },
-    { SMMA_GPU_SM80_BS_V1, true, "the teaching block-scaled kernel takes every pair" },
-    { SMMA_GPU_SM80_V2, true, "mma.sync, the fastest kernel below compute capability 9.0" },
-    { SMMA_GPU_SM80_V1, true, "the teaching kernel takes every 16-bit problem" },
+      "memory holds its ring", NULL, NULL },
+    { SMMA_GPU_SM80_BS_V1, true, "the teaching block-scaled kernel takes every pair", NULL,
+      NULL },
+    { SMMA_GPU_SM80_V2, true, "mma.sync, the fastest kernel below compute capability 9.0", NULL,
+      NULL },
+    { SMMA_GPU_SM80_V1, true, "the teaching kernel takes every 16-bit problem", NULL, NULL },
 };
 
 const size_t smma_gpu_nprefs = sizeof(smma_gpu_prefs) / sizeof(smma_gpu_prefs[0]);
@@ -131,7 +136,8 @@ choose_auto(const smma_gpu_gemm_args *x, const smma_gpu_dev *dev, smma_gpu_kerne
         const smma_gpu_kernel_row *r = smma_gpu_kernel_row_of(smma_gpu_prefs[i].id);
 
         if (!smma_gpu_prefs[i].in_auto || r == NULL || r->kind != kind ||
-            !smma_gpu_row_runs_on(r, dev->major, dev->minor))
+            !smma_gpu_row_runs_on(r, dev->major, dev->minor)
+            || (smma_gpu_prefs[i].fits != NULL && !smma_gpu_prefs[i].fits(x)))
             continue;
         if ((last = row_accepts(r, x, dev, why, sizeof(why))) != SMMA_GPU_STATUS_OK)
             continue;

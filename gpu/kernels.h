@@ -96,6 +96,11 @@ typedef struct smma_gpu_pref {
     smma_gpu_kernel id;
     bool in_auto;
     const char *why;
+    /* AUTO takes the kernel here only for the problems `fits` accepts
+     * (NULL: every problem it takes); fits_text says which, for the
+     * table. */
+    bool (*fits)(const smma_gpu_gemm_args *x);
+    const char *fits_text;
 } smma_gpu_pref;
 
 extern const smma_gpu_pref smma_gpu_prefs[];

@@ -54,7 +54,8 @@ smma_sm90_tune_env(smma_sm90_tune *t, char *msg, size_t len)
     int rc;
 
     memset(t, 0, sizeof(*t));
-    if ((rc = knob("SMMA_SM90_BN", 128, 256, true, &t->bn, msg, len)) != SMMA_GPU_STATUS_OK
+    if ((rc = knob("SMMA_SM90_BN", 8, 256, true, &t->bn, msg, len)) != SMMA_GPU_STATUS_OK
+        || (rc = knob("SMMA_SM90_KQ", 1, 4, true, &t->kq, msg, len)) != SMMA_GPU_STATUS_OK
         || (rc = knob("SMMA_SM90_STAGES", 2, 8, false, &t->stages, msg, len))
         != SMMA_GPU_STATUS_OK
         || (rc = knob("SMMA_SM90_CLUSTER", 1, 2, false, &t->cluster, msg, len))
@@ -298,6 +299,36 @@ plan_bs(smma_sm90_plan *p, const smma_sm90_tune *t, const char *kn, char *msg, s
 
 static const char *sm90_name(smma_gpu_kernel k);
 
+/* Whether sm90-mixed's W is the caller's B: where A is bf16 (bf16 x MX),
+ * or of two block-scaled operands B has at least as many rows. */
+static bool
+mx_w_is_b(const smma_gemm_shape *s)
+{
+    return s->a_fmt == SMMA_BF16 || s->n >= s->m;
+}
+
+bool
+smma_sm90_mx_auto(const smma_gpu_gemm_args *x)
+{
+    const smma_gemm_shape *s = &x->shape;
+    const size_t xrows = mx_w_is_b(s) ? s->m : s->n, wrows = mx_w_is_b(s) ? s->n : s->m;
+
+    return xrows >= 17 && xrows <= 128 && wrows >= 4096;
+}
+
+/* The k-step of kq 64-k atoms of plan *p (sm90-mixed; bm, bn and a_fmt
+ * set): bk, W's bytes a row, the stage's layout and bytes. */
+static void
+mx_stage(smma_sm90_plan *p)
+{
+    p->bk = 64 * p->kq;
+    p->ra = p->bk * smma_sm90_fmt_bits(p->a_fmt) / 8;
+    p->off_ra = 0;
+    p->off_b = (p->bm * p->ra + 1023) / 1024 * 1024;
+    p->pipe.stage_bytes = (p->off_b + p->kq * p->bn * SMMA_SM90_ROWB + 1023) / 1024 * 1024;
+    p->pipe.stage_tx = p->bm * p->ra + p->kq * p->bn * SMMA_SM90_ROWB;
+}
+
 /* The plan of sm90-mixed (version 5): D^T = W X^T, W the block-scaled
  * operand converted in registers -- the caller's B where A is bf16 (bf16 x
  * MX), else the one of more rows (B where they tie) -- and X the other,
@@ -309,7 +340,7 @@ plan_mixed(smma_sm90_plan *p, const smma_gpu_gemm_args *a, unsigned sms,
     const char *kn = "sm90-mixed";
     const smma_gemm_shape *s = &a->shape;
     smma_error err;
-    uint32_t room, nq, xbytes;
+    uint32_t room, nq;
     bool w_is_b;
     smma_format wf, xf;
     size_t wld, xld;
@@ -367,7 +398,7 @@ plan_mixed(smma_sm90_plan *p, const smma_gpu_gemm_args *a, unsigned sms,
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: A and B must be at 16-byte "
                             "aligned addresses", kn);
 
-    w_is_b = s->a_fmt == SMMA_BF16 || s->n >= s->m;
+    w_is_b = mx_w_is_b(s);
     wf = w_is_b ? s->b_fmt : s->a_fmt;
     xf = w_is_b ? s->a_fmt : s->b_fmt;
     wld = w_is_b ? a->ldb : a->lda;
@@ -386,9 +417,6 @@ plan_mixed(smma_sm90_plan *p, const smma_gpu_gemm_args *a, unsigned sms,
     p->a_ld = wld;
     p->b_ld = xf == SMMA_BF16 ? xld : smma_sm90_pre_ld(p->k);
     p->ebytes = 2;
-    p->bk = 64;
-    p->kq = p->bk / 64;
-    p->ra = p->bk * smma_sm90_fmt_bits(p->a_fmt) / 8;
     p->sf_fmt = s->scale_fmt;
     p->vshift = s->vec == 16 ? 4 : 5;
     p->sf_128x4 = a->scale_layout == SMMA_SL_128X4;
@@ -409,7 +437,6 @@ plan_mixed(smma_sm90_plan *p, const smma_gpu_gemm_args *a, unsigned sms,
         && p->bn != 256)
         return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: a tile of %u rows of X is "
                             "not 8, 16, 32, 64, 128 or 256", kn, p->bn);
-    p->pipe.kiters = (p->k + p->bk - 1) / p->bk;
     p->pipe.tiles_m = (p->m + p->bm - 1) / p->bm;
     p->pipe.tiles_n = (p->n + p->bn - 1) / p->bn;
     p->pipe.cluster = t->cluster != 0 ? t->cluster
@@ -424,17 +451,23 @@ plan_mixed(smma_sm90_plan *p, const smma_gpu_gemm_args *a, unsigned sms,
     p->pipe.group = t->group != 0 ? t->group : 1;
     p->b_rows = p->bn / p->pipe.cluster;
 
-    /* Shared memory: per stage W's rows as stored, then X's atoms; the
-     * barriers; D is stored from the registers. */
-    p->off_ra = 0;
-    xbytes = p->kq * p->bn * SMMA_SM90_ROWB;
-    p->off_b = (p->bm * p->ra + 1023) / 1024 * 1024;
-    p->pipe.stage_bytes = (p->off_b + xbytes + 1023) / 1024 * 1024;
-    p->pipe.stage_tx = p->bm * p->ra + xbytes;
-    /* Each of the SMMA_SM90_MX_CTAS(bn) CTAs of an SM takes its share of the
-     * SM's shared memory (1 KB of it reserved a CTA). */
+    /* Shared memory: per stage W's rows as stored, then X's kq atoms; the
+     * barriers; D is stored from the registers.  Each of the
+     * SMMA_SM90_MX_CTAS(bn) CTAs of an SM takes its share of the SM's shared
+     * memory (1 KB of it reserved a CTA).  A k-step of kq atoms of 64 k
+     * (SMMA_SM90_KQ: 1, 2 or 4; W's rows in runs of 32 kq bytes for e2m1,
+     * 64 kq for the 8-bit formats, at most TMA's 256 of a box): one by
+     * default, the fastest measured (bench/sm90-kernels.md: 4 was 0-20%
+     * slower at M 1 .. 512 on an H100, except MXFP4 at M <= 8, 1-5%
+     * faster). */
     room = (SMMA_SM90_SMEM_LIMIT + 1024) / SMMA_SM90_MX_CTAS(p->bn) - 2048
            - SMMA_SM90_BAR_BYTES;
+    p->kq = t->kq != 0 ? t->kq : 1;
+    if (p->kq != 1 && p->kq != 2 && p->kq != 4)
+        return smma_gpu_msg(msg, len, SMMA_GPU_STATUS_EINVAL, "%s: k-steps of %u atoms of 64 k "
+                            "(1, 2 or 4)", kn, p->kq);
+    mx_stage(p);
+    p->pipe.kiters = (p->k + p->bk - 1) / p->bk;
     p->pipe.stages = t->stages != 0 ? t->stages
                      : room / p->pipe.stage_bytes > 8 ? 8 : room / p->pipe.stage_bytes;
     if (p->pipe.stages < 2 || p->pipe.stages > 8 || p->pipe.stages * p->pipe.stage_bytes > room)
@@ -476,7 +509,7 @@ int
 smma_sm90_plan_init(smma_sm90_plan *p, const smma_gpu_gemm_args *a, smma_gpu_kernel k,
                     unsigned sms, const smma_sm90_tune *t, char *msg, size_t len)
 {
-    static const smma_sm90_tune none = { 0, 0, 0, 0, 0, 0 };
+    static const smma_sm90_tune none = { 0, 0, 0, 0, 0, 0, 0 };
     const smma_gemm_shape *s;
     const char *kn = sm90_name(k);
     uint32_t esz, group, room, nq, epi, end;

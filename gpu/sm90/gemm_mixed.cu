@@ -13,8 +13,9 @@
  *
  * What it adds over sm90-bs, and why:
  *   1. W, the large operand, streams once, as stored: TMA lands 64 rows of
- *      each k-step's 64 k in the stage (32 bytes a row for e2m1, 64 for the
- *      8-bit formats), and no copy of it is written anywhere.  sm90-bs's
+ *      each k-step's 64 kq k in the stage (32 kq bytes a row for e2m1, 64
+ *      kq for the 8-bit formats; kq atoms of 64 k, 1 by default, 2 or 4 by
+ *      SMMA_SM90_KQ), and no copy of it is written anywhere.  sm90-bs's
  *      pass writes and reads a bf16 copy of both operands on every call,
  *      2.5-4.5 times the bytes of e2m1 weights.
  *   2. W is wgmma's A, from registers: each consumer thread reads the bytes
@@ -44,7 +45,8 @@
  * issued; h100-bf16's blocks of zeros give +0 (zero_plus).
  *
  * Run as `--kernel sm90-mixed` (SMMA_GPU_SM90_MIXED); SMMA_SM90_BN sets the
- * X rows of a tile, _STAGES and _CLUSTER as for v2.
+ * X rows of a tile (8 .. 256), SMMA_SM90_KQ the atoms of a k-step (1, 2, 4),
+ * _STAGES and _CLUSTER as for v2.
  */
 #include <cuda_runtime.h>
 
@@ -55,8 +57,9 @@
 #define MX_PROD_REGS 40
 /* 2 CTAs of 256 threads: (40 + 216) x 128 x 2 = 65536 registers; one CTA
  * (for 256 rows of X, whose wgmma's operands need more than 128 registers
- * a thread at entry, ptxas's C7602): (40 + 232) x 128 fits in 65536 */
-#define MX_MMA_REGS(BN) (SMMA_SM90_MX_CTAS(BN) == 2 ? 216 : 232)
+ * a thread at entry, ptxas's C7602): (40 + 248) x 128 fits in 65536, and
+ * the 128 accumulator registers, two k-steps' A and C's loads fit in 248 */
+#define MX_MMA_REGS(BN) (SMMA_SM90_MX_CTAS(BN) == 2 ? 216 : 248)
 
 #if defined(SMMA_SM90_WG)
 
@@ -220,9 +223,9 @@ mx_convert(const uint8_t *wrow0, const uint8_t *wrow1, const uint32_t (&sc)[2][N
     }
 }
 
-/* The scale bytes of rows g0 and g1 of W (global rows, inside W) for
- * k-step kit: NS blocks from kit * NS, the last column repeated past the
- * end of a row. */
+/* The scale bytes of rows g0 and g1 of W (global rows, inside W) for the
+ * atom of 64 k `kit`: NS blocks from kit * NS, the last column repeated
+ * past the end of a row. */
 template <int NS>
 static __device__ __forceinline__ void
 mx_scales(const smma_sm90_plan &p, const uint8_t *sf, uint32_t g0, uint32_t g1, uint32_t kit,
@@ -310,8 +313,6 @@ s90_gemm_mixed(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps,
     uint32_t ntiles = smma_pipe_cta_nunits(&p.pipe, cta);
 
     p.bn = BN;
-    p.bk = 64;
-    p.kq = 1;
     /* full[s]: the producer's arrival and the stage's bytes; empty[s]: one
      * release from the consumer warpgroup of each CTA of the cluster. */
     if (threadIdx.x == 0) {
@@ -338,41 +339,69 @@ s90_gemm_mixed(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps,
         }
     } else {
         const uint32_t tig = t % 4, r0 = 16 * (t / 32) + t % 32 / 4;
-        uint32_t i, tm, tn, m0, n0;
+        const uint32_t nsub = (p.k + 63) / 64; /* atoms of 64 k */
+        uint32_t i, tm, tn, m0, n0, prev = 0;
         smma_pipe_pos pos = { 0, 0 };
-        uint32_t d[BN / 2];
+        uint32_t d[BN / 2], a0[4][4], a1[4][4], sc0[2][NS], sc1[2][NS];
 
         s90_setmaxnreg_inc<MX_MMA_REGS(BN)>();
         for (i = 0; i < ntiles; i++) {
             bool inside = smma_pipe_cta_tile(&p.pipe, cta, i, &tm, &tn);
-            uint32_t g0, g1, kit;
+            uint32_t g0, g1, u;
 
             smma_sm90_origin(&p, tm, tn, &m0, &n0);
             g0 = m0 + r0 < p.m ? m0 + r0 : p.m - 1;
             g1 = m0 + r0 + 8 < p.m ? m0 + r0 + 8 : p.m - 1;
             if (HAS_C)
                 mx_load_c(p, x.c, d, t, m0, n0);
-            for (kit = 0; kit < p.pipe.kiters; kit++, smma_pipe_next(&p.pipe, &pos)) {
+            /* The k-steps in atoms of 64 k (kq a k-step, one wait on its
+             * stage), two atoms in flight: each atom's A registers (a0, a1
+             * by turns) are converted while the wgmma of the one before
+             * run; a k-step's slot is released once the group of its last
+             * atom is done.  The scales are read two atoms ahead (sc0, sc1
+             * by turns). */
+            auto step = [&](uint32_t (&a)[4][4], uint32_t (&sc)[2][NS], uint32_t u) {
+                const uint32_t kit = u / p.kq, q = u % p.kq;
                 const uint32_t st = sbase + pos.slot * p.pipe.stage_bytes;
                 const uint8_t *stage = smem + pos.slot * p.pipe.stage_bytes;
-                const uint32_t kv = smma_sm90_kvalid(&p, kit), nmma = smma_sm90_nmma(&p, kit);
-                uint32_t sc[2][NS], a[4][4];
+                const uint32_t kv = p.k - 64 * u < 64 ? p.k - 64 * u : 64;
 
-                mx_scales<NS>(p, x.sa, g0, g1, kit, sc);
-                pipe_wait_full(p.pipe, sbase, pos);
-                mx_convert<F, SF, NS>(stage + smma_sm90_mx_w_off(&p, r0, 0),
-                                      stage + smma_sm90_mx_w_off(&p, r0 + 8, 0), sc, tig, kv, a);
+                if (q == 0)
+                    pipe_wait_full(p.pipe, sbase, pos);
+                mx_convert<F, SF, NS>(stage + smma_sm90_mx_w_off(&p, r0, 64 * q),
+                                      stage + smma_sm90_mx_w_off(&p, r0 + 8, 64 * q), sc, tig,
+                                      kv, a);
+                if (u + 2 < nsub)
+                    mx_scales<NS>(p, x.sa, g0, g1, u + 2, sc);
                 s90_wgmma_fence();
 #pragma unroll
                 for (int j = 0; j < 4; j++)
-                    if ((uint32_t) j < nmma)
-                        mx_wgmma<BN>(d, a[j], smma_sm90_mx_desc_x(&p, st, j),
-                                     smma_sm90_scale_d(&p, kit, j));
+                    if (16 * (uint32_t) j < kv)
+                        mx_wgmma<BN>(d, a[j], smma_sm90_mx_desc_x(&p, st, 4 * q + j),
+                                     smma_sm90_scale_d(&p, kit, 4 * q + j));
                 s90_wgmma_commit();
-                s90_wgmma_wait<0>();
+                s90_wgmma_wait<1>();
                 s90_fence_regs(d);
-                pipe_release(p.pipe, sbase, pos.slot, t);
+                if (q == 0 && kit > 0)
+                    pipe_release(p.pipe, sbase, prev, t);
+                if (q + 1 == p.kq || u + 1 == nsub) {
+                    prev = pos.slot;
+                    smma_pipe_next(&p.pipe, &pos);
+                }
+            };
+
+            mx_scales<NS>(p, x.sa, g0, g1, 0, sc0);
+            if (nsub > 1)
+                mx_scales<NS>(p, x.sa, g0, g1, 1, sc1);
+            for (u = 0; u + 1 < nsub; u += 2) {
+                step(a0, sc0, u);
+                step(a1, sc1, u + 1);
             }
+            if (u < nsub)
+                step(a0, sc0, u);
+            s90_wgmma_wait<0>();
+            s90_fence_regs(d);
+            pipe_release(p.pipe, sbase, prev, t);
             if (inside)
                 mx_store(p, x.d, d, t, m0, n0);
         }
@@ -419,7 +448,7 @@ mx_pick_bn(const smma_sm90_plan *p)
 const void *
 s90_mixed_kernel(const smma_sm90_plan *p)
 {
-    if (p->bk != 64 || p->kq != 1 || p->wgs != 1)
+    if ((p->kq != 1 && p->kq != 2 && p->kq != 4) || p->bk != 64 * p->kq || p->wgs != 1)
         return NULL;
     if (p->sf_fmt == SMMA_UE4M3)
         return p->a_fmt == SMMA_E2M1 && p->vshift == 4 ? mx_pick_bn<CV_E2M1, CV_UE4M3>(p) : NULL;

@@ -124,6 +124,8 @@ typedef struct smma_sm90_tune {
     uint32_t sprod;             /* sm90-promote32: 1 the scales' products in fp32 only, 2 on
                                    the tensor core where in range (smma_sm90_sfs_off), 0 the
                                    default (2) */
+    uint32_t kq;                /* sm90-mixed: 64-k atoms of a k-step (1, 2, 4); 0 the
+                                   default (1) */
 } smma_sm90_tune;
 
 typedef struct smma_sm90_plan {

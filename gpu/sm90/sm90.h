@@ -50,9 +50,11 @@ extern "C" {
 /* The multiprocessors of an H100 SXM, the grid smma_sm90_check plans v2 for. */
 #define SMMA_SM90_DEFAULT_SMS 132u
 
-/* Reads the tuning knobs of v2, sm90-promote32 and sm90-bs from the
- * environment (bench/gemm-bench compares them): SMMA_SM90_BN (128 or 256;
- * v2 only, sm90-promote32 takes 128), SMMA_SM90_STAGES (2 .. 8),
+/* Reads the tuning knobs of v2, sm90-promote32, sm90-bs and sm90-mixed from
+ * the environment (bench/gemm-bench compares them): SMMA_SM90_BN (128 or
+ * 256 for v2, sm90-promote32 takes 128; a power of two from 8 to 256, the
+ * rows of X, for sm90-mixed), SMMA_SM90_KQ (sm90-mixed: 1, 2 or 4 atoms of
+ * 64 k a k-step), SMMA_SM90_STAGES (2 .. 8),
  * SMMA_SM90_CLUSTER (1 or 2), SMMA_SM90_GROUP (1 .. 64 tile rows),
  * SMMA_SM90_PRE (0: sm90-bs and sm90-promote32 convert inside the kernel,
  * 1: in a pass before it, where smma_sm90_pre_applies),
@@ -115,6 +117,12 @@ void smma_sm90_pre_args(const smma_gpu_gemm_args *a, const smma_sm90_plan *p, vo
  * (e4m3, e5m2, mixed), MXFP6 (e2m3, e3m2), MXFP4, MXFP8 x MXFP4 (the e2m1,
  * e2m3 and e3m2 operands converted to e4m3 on the way). */
 bool smma_sm90_p32_pair(smma_format a, smma_format b);
+
+/* Where AUTO takes sm90-mixed (gpu/gemm_check.c's preference table): 17
+ * to 128 rows of X (the operand that is not the weights) and at least 4096
+ * rows of W, where it was measured faster than sm80-bs-small (which takes
+ * M <= 16) and sm90-bs (bench/sm90-kernels.md). */
+bool smma_sm90_mx_auto(const smma_gpu_gemm_args *x);
 
 /* Whether the sm90 kernels can run on device 0: compute capability 9.0 and
  * code compiled for sm_90a loaded for them (found out once, by running a

@@ -314,7 +314,20 @@ test_scaled(void)
            "sm_90a code: %s %s", smma_gpu_kernel_name(k), msg);
     }
     x.shape.m = 17;
-    chooses(&x, 9, 0, SMMA_GPU_SM90_BS, "auto, mxfp8 m = 17");
+    chooses(&x, 9, 0, SMMA_GPU_SM90_MIXED, "auto, mxfp8 m = 17 (sm90-mixed from 17 rows)");
+    x.shape.m = 128;
+    chooses(&x, 9, 0, SMMA_GPU_SM90_MIXED, "auto, mxfp8 m = 128 (sm90-mixed to 128 rows)");
+    x.shape.m = 129;
+    chooses(&x, 9, 0, SMMA_GPU_SM90_BS, "auto, mxfp8 m = 129");
+    x.shape.m = 32;
+    x.shape.n = 2048;
+    chooses(&x, 9, 0, SMMA_GPU_SM90_BS, "auto, mxfp8 32 x 2048 (fewer than 4096 rows of W)");
+    x.shape.m = 8192;
+    x.shape.n = 64;
+    x.ldd = 64;
+    chooses(&x, 9, 0, SMMA_GPU_SM90_MIXED, "auto, mxfp8 8192 x 64 (the weights as A)");
+    x.shape.n = 8192;
+    x.ldd = 8192;
     x.shape.m = 16;
     chooses(&x, 9, 0, SMMA_GPU_SM80_BS_SMALL, "auto, mxfp8 m = 16");
     x.shape.m = 8192;

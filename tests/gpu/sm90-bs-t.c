@@ -13,7 +13,8 @@
  *    and the tile suites gemm.COMBO.exact and .model.MODEL where they
  *    exist, with scales in the linear and the 128x4 layout.
  * 2. Ragged problems with C, alpha and bf16 / fp16 D (clusters half
- *    outside M, K ending 8 k into a block), both layouts.
+ *    outside M, K ending 8 k into a block), both layouts; sm90-mixed also
+ *    in k-steps of 4 atoms of 64 k (SMMA_SM90_KQ=4) for its first pairs.
  * 3. Special values: e8m0 0x00, 0x01, 0xfe and 0xff (NaN) scales (ue4m3
  *    0x00, the largest and NaN), NaN, Inf and -0 codes; and the signs of
  *    zeros: C = -0 with blocks whose every product is -0.
@@ -373,6 +374,13 @@ main(void)
             check_problem(&dev, kn, pr, &r2, pi % 2, pi % 2 ? SMMA_SL_128X4 : SMMA_SL_LINEAR,
                           seed + q++, samples, PLAIN);
             check_problem(&dev, kn, pr, &r3, true, SMMA_SL_LINEAR, seed + q++, samples, PLAIN);
+            if (kn->k == SMMA_GPU_SM90_MIXED && pi < 4) {
+                /* k-steps of 4 atoms of 64 k (SMMA_SM90_KQ), K 1000 ragged. */
+                setenv("SMMA_SM90_KQ", "4", 1);
+                check_problem(&dev, kn, pr, &r2, true, SMMA_SL_128X4, seed + q++, samples,
+                              PLAIN);
+                unsetenv("SMMA_SM90_KQ");
+            }
         }
 
         /* 3. Special values and the signs of zeros. */

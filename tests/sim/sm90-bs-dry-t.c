@@ -304,29 +304,29 @@ struct gen {
 static const struct gen gens[] = {
     /* One tile. */
     { SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, 32, 128, 256, 128, SMMA_NONE, SMMA_FP32, false,
-      SMMA_SL_128X4, 132, { 0, 0, 0, 0, 0, 0 } },
+      SMMA_SL_128X4, 132, { 0, 0, 0, 0, 0, 0, 0 } },
     /* Ragged m, n, k (K 200: a last k-step of 8 k, a short block); C;
      * bf16 D; several tiles per CTA in clusters of two. */
     { SMMA_E2M1, SMMA_E2M1, SMMA_E8M0, 32, 300, 300, 200, SMMA_FP32, SMMA_BF16, false,
-      SMMA_SL_LINEAR, 4, { 0, 0, 0, 0, 0, 0 } },
+      SMMA_SL_LINEAR, 4, { 0, 0, 0, 0, 0, 0, 0 } },
     /* NVFP4, alpha, fp16 D, clusters of one, 3 stages. */
     { SMMA_E2M1, SMMA_E2M1, SMMA_UE4M3, 16, 130, 200, 1000, SMMA_FP32, SMMA_FP16, true,
-      SMMA_SL_128X4, 2, { 0, 3, 1, 0, 0, 0 } },
+      SMMA_SL_128X4, 2, { 0, 3, 1, 0, 0, 0, 0 } },
     /* bf16 x MXFP8, k = 2 (a ragged first and last k-step), m = n = 1. */
     { SMMA_BF16, SMMA_E4M3, SMMA_E8M0, 32, 1, 1, 2, SMMA_FP32, SMMA_FP32, false,
-      SMMA_SL_LINEAR, 132, { 0, 0, 0, 0, 0, 0 } },
+      SMMA_SL_LINEAR, 132, { 0, 0, 0, 0, 0, 0, 0 } },
     /* e2m3 and e3m2, e8m0 per 16; many k-steps through 2 slots; groups of 2. */
     { SMMA_E2M3, SMMA_E2M3, SMMA_E8M0, 16, 384, 264, 520, SMMA_NONE, SMMA_BF16, true,
-      SMMA_SL_128X4, 3, { 0, 2, 2, 2, 0, 0 } },
+      SMMA_SL_128X4, 3, { 0, 2, 2, 2, 0, 0, 0 } },
     { SMMA_E3M2, SMMA_E3M2, SMMA_E8M0, 32, 200, 300, 136, SMMA_FP32, SMMA_FP32, false,
-      SMMA_SL_LINEAR, 2, { 0, 0, 2, 0, 0, 0 } },
+      SMMA_SL_LINEAR, 2, { 0, 0, 2, 0, 0, 0, 0 } },
     /* e5m2 x e4m3 and MXFP8 x MXFP4, bf16 x MXFP4. */
     { SMMA_E5M2, SMMA_E4M3, SMMA_E8M0, 32, 129, 257, 192, SMMA_NONE, SMMA_FP32, false,
-      SMMA_SL_128X4, 3, { 0, 0, 0, 0, 0, 0 } },
+      SMMA_SL_128X4, 3, { 0, 0, 0, 0, 0, 0, 0 } },
     { SMMA_E4M3, SMMA_E2M1, SMMA_E8M0, 32, 256, 256, 320, SMMA_FP32, SMMA_BF16, false,
-      SMMA_SL_LINEAR, 2, { 0, 0, 0, 0, 0, 0 } },
+      SMMA_SL_LINEAR, 2, { 0, 0, 0, 0, 0, 0, 0 } },
     { SMMA_BF16, SMMA_E2M1, SMMA_E8M0, 32, 140, 260, 100, SMMA_NONE, SMMA_FP32, true,
-      SMMA_SL_128X4, 2, { 0, 0, 0, 0, 0, 0 } },
+      SMMA_SL_128X4, 2, { 0, 0, 0, 0, 0, 0, 0 } },
 };
 
 static smma_gemm_shape
@@ -407,7 +407,7 @@ test_special(void)
 {
     static const uint32_t e8[] = { 0x00, 0x01, 0xfe, 0xfd, 0xff, 0x7f };
     struct gen g = { SMMA_E4M3, SMMA_E5M2, SMMA_E8M0, 32, 136, 264, 200, SMMA_FP32, SMMA_FP32,
-                     false, SMMA_SL_128X4, 3, { 0, 0, 0, 0, 0, 0 } };
+                     false, SMMA_SL_128X4, 3, { 0, 0, 0, 0, 0, 0, 0 } };
     smma_gpu_gemm_args a;
     smma_sm90_plan pl;
     size_t kb, i;
@@ -558,8 +558,8 @@ test_plan(void)
 static void
 test_pre_rule(void)
 {
-    static const smma_sm90_tune never = { 0, 0, 0, 0, 1, 0 },
-                                always = { 0, 0, 0, 0, 2, 0 };
+    static const smma_sm90_tune never = { 0, 0, 0, 0, 1, 0, 0 },
+                                always = { 0, 0, 0, 0, 2, 0, 0 };
     struct {
         smma_format a, b;
         smma_gpu_kernel k;

@@ -586,17 +586,17 @@ struct gen {
 
 static const struct gen gens[] = {
     /* One tile of each. */
-    { 64, 128, 64, SMMA_BF16, SMMA_NONE, SMMA_FP32, false, false, 0, 132, { 0, 0, 0, 0, 0, 0 } },
+    { 64, 128, 64, SMMA_BF16, SMMA_NONE, SMMA_FP32, false, false, 0, 132, { 0, 0, 0, 0, 0, 0, 0 } },
     /* Ragged m, n, k; C; bf16 D through TMA; several tiles per CTA. */
-    { 300, 272, 200, SMMA_BF16, SMMA_FP32, SMMA_BF16, false, false, 0, 3, { 0, 0, 0, 0, 0, 0 } },
+    { 300, 272, 200, SMMA_BF16, SMMA_FP32, SMMA_BF16, false, false, 0, 3, { 0, 0, 0, 0, 0, 0, 0 } },
     /* fp16 operands and D, alpha, N-major B, clusters of one, 128-wide tiles. */
-    { 130, 200, 77, SMMA_FP16, SMMA_FP32, SMMA_FP16, true, true, 8, 2, { 128, 3, 1, 0, 0, 0 } },
+    { 130, 200, 77, SMMA_FP16, SMMA_FP32, SMMA_FP16, true, true, 8, 2, { 128, 3, 1, 0, 0, 0, 0 } },
     /* D stored from the registers (ldd = n + 3), N-major B, clusters of two. */
-    { 257, 129, 129, SMMA_BF16, SMMA_NONE, SMMA_FP32, true, true, 3, 4, { 256, 2, 2, 1, 0, 0 } },
+    { 257, 129, 129, SMMA_BF16, SMMA_NONE, SMMA_FP32, true, true, 3, 4, { 256, 2, 2, 1, 0, 0, 0 } },
     /* k = 1, m = 1, n = 1. */
-    { 1, 1, 1, SMMA_BF16, SMMA_FP32, SMMA_FP32, false, false, 0, 132, { 0, 0, 0, 0, 0, 0 } },
+    { 1, 1, 1, SMMA_BF16, SMMA_FP32, SMMA_FP32, false, false, 0, 132, { 0, 0, 0, 0, 0, 0, 0 } },
     /* Many k-steps through few slots, groups of 2 tile rows. */
-    { 384, 264, 700, SMMA_BF16, SMMA_FP32, SMMA_BF16, true, false, 0, 4, { 0, 2, 2, 2, 0, 0 } },
+    { 384, 264, 700, SMMA_BF16, SMMA_FP32, SMMA_BF16, true, false, 0, 4, { 0, 2, 2, 2, 0, 0, 0 } },
 };
 
 static void
@@ -699,7 +699,7 @@ test_smem_view(void)
         for (nmaj = 0; nmaj < 2; nmaj++) {
             smma_gpu_gemm_args a;
             smma_sm90_plan p;
-            smma_sm90_tune tu = { bn, 0, 1, 0, 0, 0 };
+            smma_sm90_tune tu = { bn, 0, 1, 0, 0, 0, 0 };
             char msg[256];
             uint32_t st = SMEM_BASE + 1024u * 48;
 
@@ -764,7 +764,7 @@ test_cover(void)
         smma_gemm_shape s;
         smma_gpu_gemm_args a;
         smma_sm90_plan pl;
-        smma_sm90_tune tu = { cfg[ci].bn, 0, cfg[ci].cluster, 0, 0, 0 };
+        smma_sm90_tune tu = { cfg[ci].bn, 0, cfg[ci].cluster, 0, 0, 0, 0 };
         prob p;
         char msg[256];
         unsigned *cover, rank, i, wg, buf, row, col, esz;

@@ -330,48 +330,61 @@ struct gen {
 
 static const struct gen gens[] = {
     /* One tile: M 8, N 64, K 64. */
-    { SMMA_BF16, SMMA_E2M1, SMMA_E8M0, 32, 8, 64, 64, SMMA_NONE, SMMA_FP32, false, SMMA_SL_128X4, 132,
-      { 0, 0, 0, 0, 0, 0 } },
+    { SMMA_BF16, SMMA_E2M1, SMMA_E8M0, 32, 8, 64, 64, SMMA_NONE, SMMA_FP32, false,
+      SMMA_SL_128X4, 132,
+      { 0, 0, 0, 0, 0, 0, 0 } },
     /* M 1 (8 rows of X), ragged n and k (K 200: a last k-step of 8 k, a
      * short block), C, bf16 D, several tiles per CTA. */
-    { SMMA_BF16, SMMA_E2M1, SMMA_E8M0, 32, 1, 300, 200, SMMA_FP32, SMMA_BF16, false, SMMA_SL_LINEAR, 2,
-      { 0, 0, 0, 0, 0, 0 } },
+    { SMMA_BF16, SMMA_E2M1, SMMA_E8M0, 32, 1, 300, 200, SMMA_FP32, SMMA_BF16, false,
+      SMMA_SL_LINEAR, 2,
+      { 0, 0, 0, 0, 0, 0, 0 } },
     /* MXFP8 weights, M 16, clusters of two, alpha, fp16 D. */
-    { SMMA_BF16, SMMA_E4M3, SMMA_E8M0, 32, 16, 200, 136, SMMA_FP32, SMMA_FP16, true, SMMA_SL_128X4, 4,
-      { 0, 0, 0, 0, 0, 0 } },
+    { SMMA_BF16, SMMA_E4M3, SMMA_E8M0, 32, 16, 200, 136, SMMA_FP32, SMMA_FP16, true,
+      SMMA_SL_128X4, 4,
+      { 0, 0, 0, 0, 0, 0, 0 } },
     /* M 40 (64 rows of X), 3 stages. */
-    { SMMA_BF16, SMMA_E2M1, SMMA_E8M0, 32, 40, 130, 192, SMMA_NONE, SMMA_FP32, false, SMMA_SL_128X4, 3,
-      { 0, 3, 0, 0, 0, 0 } },
+    { SMMA_BF16, SMMA_E2M1, SMMA_E8M0, 32, 40, 130, 192, SMMA_NONE, SMMA_FP32, false,
+      SMMA_SL_128X4, 3,
+      { 0, 3, 0, 0, 0, 0, 0 } },
     /* M 300: two tiles of 256 rows of X, one CTA an SM. */
-    { SMMA_BF16, SMMA_E4M3, SMMA_E8M0, 32, 300, 72, 96, SMMA_FP32, SMMA_BF16, false, SMMA_SL_LINEAR, 2,
-      { 0, 0, 0, 0, 0, 0 } },
+    { SMMA_BF16, SMMA_E4M3, SMMA_E8M0, 32, 300, 72, 96, SMMA_FP32, SMMA_BF16, false,
+      SMMA_SL_LINEAR, 2,
+      { 0, 0, 0, 0, 0, 0, 0 } },
     /* M 100 in tiles of 32 rows (SMMA_SM90_BN), clusters of one. */
-    { SMMA_BF16, SMMA_E2M1, SMMA_E8M0, 32, 100, 70, 72, SMMA_NONE, SMMA_BF16, false, SMMA_SL_LINEAR, 5,
-      { 32, 0, 1, 0, 0, 0 } },
+    { SMMA_BF16, SMMA_E2M1, SMMA_E8M0, 32, 100, 70, 72, SMMA_NONE, SMMA_BF16, false,
+      SMMA_SL_LINEAR, 5,
+      { 32, 0, 1, 0, 0, 0, 0 } },
     /* M 128, K 1. */
-    { SMMA_BF16, SMMA_E4M3, SMMA_E8M0, 32, 128, 64, 2, SMMA_FP32, SMMA_FP32, false, SMMA_SL_128X4, 1,
-      { 0, 0, 0, 0, 0, 0 } },
+    { SMMA_BF16, SMMA_E4M3, SMMA_E8M0, 32, 128, 64, 2, SMMA_FP32, SMMA_FP32, false,
+      SMMA_SL_128X4, 1,
+      { 0, 0, 0, 0, 0, 0, 0 } },
     /* Both operands block-scaled, X converted by the pass first: MXFP4,
      * M 24 (32 rows of X), C, bf16 D, ragged k. */
     { SMMA_E2M1, SMMA_E2M1, SMMA_E8M0, 32, 24, 136, 200, SMMA_FP32, SMMA_BF16, false,
-      SMMA_SL_128X4, 3, { 0, 0, 0, 0, 0, 0 } },
+      SMMA_SL_128X4, 3, { 0, 0, 0, 0, 0, 0, 0 } },
     /* NVFP4 (ue4m3 per 16), M 8, linear scales. */
     { SMMA_E2M1, SMMA_E2M1, SMMA_UE4M3, 16, 8, 130, 96, SMMA_NONE, SMMA_FP32, false,
-      SMMA_SL_LINEAR, 2, { 0, 0, 0, 0, 0, 0 } },
+      SMMA_SL_LINEAR, 2, { 0, 0, 0, 0, 0, 0, 0 } },
     /* The weights as A (M 200 > N 16): D not transposed; MXFP8, C, alpha,
      * clusters of two. */
     { SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, 32, 200, 16, 136, SMMA_FP32, SMMA_FP32, true,
-      SMMA_SL_128X4, 4, { 0, 0, 0, 0, 0, 0 } },
+      SMMA_SL_128X4, 4, { 0, 0, 0, 0, 0, 0, 0 } },
     /* MXFP8 x MXFP4 with the e4m3 weights as A, N 40 of e2m1 X. */
     { SMMA_E4M3, SMMA_E2M1, SMMA_E8M0, 32, 300, 40, 128, SMMA_NONE, SMMA_BF16, false,
-      SMMA_SL_LINEAR, 3, { 0, 0, 0, 0, 0, 0 } },
+      SMMA_SL_LINEAR, 3, { 0, 0, 0, 0, 0, 0, 0 } },
+    /* k-steps of 4 and 2 atoms (SMMA_SM90_KQ): K 520 in 3 k-steps of 256
+     * k, the last of 8 k; the weights as A in k-steps of 128 k. */
+    { SMMA_BF16, SMMA_E2M1, SMMA_E8M0, 32, 12, 200, 520, SMMA_FP32, SMMA_BF16, false,
+      SMMA_SL_128X4, 3, { 0, 0, 0, 0, 0, 0, 4 } },
+    { SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, 32, 136, 40, 200, SMMA_NONE, SMMA_FP32, false,
+      SMMA_SL_LINEAR, 2, { 0, 0, 0, 0, 0, 0, 2 } },
     /* MXFP6 (e2m3, e3m2) and e5m2, M 4 and 2. */
     { SMMA_E2M3, SMMA_E2M3, SMMA_E8M0, 32, 4, 64, 64, SMMA_NONE, SMMA_FP16, false,
-      SMMA_SL_128X4, 1, { 0, 0, 0, 0, 0, 0 } },
+      SMMA_SL_128X4, 1, { 0, 0, 0, 0, 0, 0, 0 } },
     { SMMA_E3M2, SMMA_E3M2, SMMA_E8M0, 32, 2, 72, 96, SMMA_FP32, SMMA_FP32, false,
-      SMMA_SL_LINEAR, 2, { 0, 0, 0, 0, 0, 0 } },
+      SMMA_SL_LINEAR, 2, { 0, 0, 0, 0, 0, 0, 0 } },
     { SMMA_E5M2, SMMA_E5M2, SMMA_E8M0, 32, 70, 66, 64, SMMA_NONE, SMMA_BF16, false,
-      SMMA_SL_128X4, 2, { 0, 0, 0, 0, 0, 0 } },
+      SMMA_SL_128X4, 2, { 0, 0, 0, 0, 0, 0, 0 } },
 };
 
 static smma_gemm_shape
@@ -421,7 +434,8 @@ test_generated(void)
 
         gen_problem(&p, g, 0x3d5 + i);
         snprintf(what, sizeof(what), "%s x %s (%s per %u) %zux%zux%zu C %s D %s%s",
-                 smma_format_name(g->a), smma_format_name(g->b), smma_format_name(g->sf), g->vec, g->m, g->n, g->k,
+                 smma_format_name(g->a), smma_format_name(g->b), smma_format_name(g->sf), g->vec,
+                 g->m, g->n, g->k,
                  g->c == SMMA_NONE ? "none" : smma_format_name(g->c), smma_format_name(g->d),
                  g->alpha ? " alpha 1.25" : "");
         if (!sampled(&p, g->sms, &g->tu, what)) {
@@ -444,7 +458,7 @@ test_special(void)
 {
     static const uint32_t e8[] = { 0x00, 0x01, 0xfe, 0xfd, 0xff, 0x7f };
     struct gen g = { SMMA_BF16, SMMA_E4M3, SMMA_E8M0, 32, 24, 136, 200, SMMA_FP32, SMMA_FP32, false,
-                     SMMA_SL_128X4, 3, { 0, 0, 0, 0, 0, 0 } };
+                     SMMA_SL_128X4, 3, { 0, 0, 0, 0, 0, 0, 0 } };
     smma_gpu_gemm_args a;
     smma_sm90_plan pl;
     size_t kb, i;
@@ -542,22 +556,44 @@ test_check(void)
            "bf16 x mxfp4 16 x 8192 x 8192 accepted (%s)", msg);
     smma_sm90_plan_init(&p, &a, SMMA_GPU_SM90_MIXED, 132, NULL, msg, sizeof(msg));
     ok(p.version == 5 && p.w_is_b && p.m == 8192 && p.n == 16 && p.bm == 64 && p.bn == 16
-       && p.bk == 64 && p.kq == 1 && p.ra == 32 && p.pipe.tiles_m == 128 && p.pipe.tiles_n == 1
-       && p.pipe.cluster == 2 && p.b_rows == 8 && p.pipe.stages == 8 && p.pipe.grid == 128
-       && p.pipe.stage_tx == 64 * 32 + 16 * 128
+       && p.bk == 64 && p.kq == 1 && p.ra == 32 && p.pipe.tiles_m == 128
+       && p.pipe.tiles_n == 1 && p.pipe.cluster == 2 && p.b_rows == 8 && p.pipe.stages == 8
+       && p.pipe.grid == 128 && p.pipe.kiters == 128 && p.pipe.stage_tx == 64 * 32 + 16 * 128
        && p.smem_bytes <= SMMA_SM90_SMEM_LIMIT / 2 - 512,
        "M 16: tiles of 64 rows of W by 16 of X, 128 CTAs (two an SM) in clusters of two, "
-       "8 stages of %u bytes, %u bytes a CTA", p.pipe.stage_bytes, p.smem_bytes);
+       "k-steps of one atom of 64 k, 8 stages of %u bytes, %u bytes a CTA", p.pipe.stage_bytes,
+       p.smem_bytes);
+    memset(&tu, 0, sizeof(tu));
+    tu.kq = 4;
+    smma_sm90_plan_init(&p, &a, SMMA_GPU_SM90_MIXED, 132, &tu, msg, sizeof(msg));
+    ok(p.bk == 256 && p.kq == 4 && p.ra == 128 && p.pipe.stages == 6 && p.pipe.kiters == 32
+       && p.pipe.stage_tx == 64 * 128 + 4 * 16 * 128,
+       "SMMA_SM90_KQ=4: k-steps of 4 atoms, W's rows in runs of 128 bytes, 6 stages");
     a = args_of(SMMA_E4M3, SMMA_E8M0, 32, 1, 28672, 8192);
     smma_sm90_plan_init(&p, &a, SMMA_GPU_SM90_MIXED, 132, NULL, msg, sizeof(msg));
-    ok(p.bn == 8 && p.pipe.cluster == 1 && p.ra == 64 && p.pipe.grid == 264,
+    ok(p.bn == 8 && p.pipe.cluster == 1 && p.kq == 1 && p.ra == 64 && p.pipe.grid == 264
+       && p.pipe.stages == 8,
        "M 1: 8 rows of X, clusters of one, 64 bytes of a row of MXFP8 weights a k-step, "
-       "264 persistent CTAs");
+       "8 stages, 264 persistent CTAs");
+    memset(&tu, 0, sizeof(tu));
+    tu.kq = 4;
+    smma_sm90_plan_init(&p, &a, SMMA_GPU_SM90_MIXED, 132, &tu, msg, sizeof(msg));
+    ok(p.kq == 4 && p.bk == 256 && p.ra == 256 && p.pipe.stages == 5 && p.pipe.kiters == 32,
+       "SMMA_SM90_KQ=4 on MXFP8: 256 bytes of a row a k-step (TMA's largest box row), "
+       "5 stages");
+    tu.kq = 3;
+    ok(smma_sm90_plan_init(&p, &a, SMMA_GPU_SM90_MIXED, 132, &tu, msg, sizeof(msg))
+       == SMMA_GPU_STATUS_EINVAL && strstr(msg, "1, 2 or 4") != NULL,
+       "k-steps of 3 atoms refused (%s)", msg);
+    a = args_of(SMMA_E2M1, SMMA_E8M0, 32, 1, 8192, 100);
+    tu.kq = 2;
+    smma_sm90_plan_init(&p, &a, SMMA_GPU_SM90_MIXED, 132, &tu, msg, sizeof(msg));
+    ok(p.kq == 2 && p.pipe.kiters == 1, "K 100, SMMA_SM90_KQ=2: one k-step of 2 atoms");
     a = args_of(SMMA_E2M1, SMMA_E8M0, 32, 300, 8192, 8192);
     smma_sm90_plan_init(&p, &a, SMMA_GPU_SM90_MIXED, 132, NULL, msg, sizeof(msg));
     ok(p.bn == 256 && p.pipe.tiles_n == 2 && p.pipe.grid == 132 && p.vshift == 5
        && smma_sm90_mx_nscales(&p) == 2 && p.smem_bytes <= SMMA_SM90_SMEM_LIMIT
-       && p.pipe.stages == 6,
+       && p.pipe.stages == 6 && p.kq == 1,
        "M 300: two tiles of 256 rows of X, one CTA an SM, 2 scales a row a k-step, "
        "%u stages of %u bytes", p.pipe.stages, p.pipe.stage_bytes);
     memset(&tu, 0, sizeof(tu));

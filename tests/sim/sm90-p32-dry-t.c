@@ -424,34 +424,34 @@ struct gen {
 static const struct gen gens[] = {
     /* One tile. */
     { 128, 128, 128, SMMA_E4M3, SMMA_E4M3, SMMA_NONE, SMMA_FP32, false, SMMA_SL_128X4, 132,
-      { 0, 0, 0, 0, 0, 0 } },
+      { 0, 0, 0, 0, 0, 0, 0 } },
     /* Ragged m, n, k (a last k-step of 2 blocks, the last of 8 k); C; bf16
      * D; several tiles per CTA in clusters of two. */
     { 300, 272, 200, SMMA_E4M3, SMMA_E5M2, SMMA_FP32, SMMA_BF16, false, SMMA_SL_LINEAR, 4,
-      { 0, 0, 0, 0, 0, 0 } },
+      { 0, 0, 0, 0, 0, 0, 0 } },
     /* e5m2 x e4m3, alpha, fp16 D, clusters of one, 3 stages, K 1000. */
     { 130, 200, 1000, SMMA_E5M2, SMMA_E4M3, SMMA_FP32, SMMA_FP16, true, SMMA_SL_128X4, 2,
-      { 0, 3, 1, 0, 0, 0 } },
+      { 0, 3, 1, 0, 0, 0, 0 } },
     /* k = 1, m = 1, n = 1. */
     { 1, 1, 1, SMMA_E4M3, SMMA_E4M3, SMMA_FP32, SMMA_FP32, false, SMMA_SL_LINEAR, 132,
-      { 0, 0, 0, 0, 0, 0 } },
+      { 0, 0, 0, 0, 0, 0, 0 } },
     /* Many k-steps through 2 slots; K 520 (a last k-step of one block of 8);
      * groups of 2 tile rows. */
     { 384, 264, 520, SMMA_E5M2, SMMA_E5M2, SMMA_NONE, SMMA_BF16, true, SMMA_SL_128X4, 3,
-      { 0, 2, 2, 2, 0, 0 } },
+      { 0, 2, 2, 2, 0, 0, 0 } },
     /* The converted formats: MXFP4 ragged (k 200, a block of 8 k), MXFP6
      * e2m3 and e3m2 with C and bf16 D, MXFP8 x MXFP4 in clusters of one. */
     { 300, 136, 200, SMMA_E2M1, SMMA_E2M1, SMMA_FP32, SMMA_BF16, false, SMMA_SL_LINEAR, 4,
-      { 0, 0, 0, 0, 0, 0 } },
+      { 0, 0, 0, 0, 0, 0, 0 } },
     { 130, 140, 264, SMMA_E2M3, SMMA_E2M3, SMMA_FP32, SMMA_FP32, true, SMMA_SL_128X4, 2,
-      { 0, 0, 0, 0, 0, 0 } },
+      { 0, 0, 0, 0, 0, 0, 0 } },
     { 129, 200, 136, SMMA_E3M2, SMMA_E3M2, SMMA_NONE, SMMA_FP16, false, SMMA_SL_128X4, 3,
-      { 0, 0, 0, 0, 0, 0 } },
+      { 0, 0, 0, 0, 0, 0, 0 } },
     { 256, 129, 512, SMMA_E4M3, SMMA_E2M1, SMMA_FP32, SMMA_FP32, false, SMMA_SL_LINEAR, 2,
-      { 0, 3, 1, 0, 0, 0 } },
+      { 0, 3, 1, 0, 0, 0, 0 } },
     /* The scales' products in fp32 only (SMMA_SM90_P32_SPROD=0). */
     { 300, 272, 392, SMMA_E4M3, SMMA_E4M3, SMMA_FP32, SMMA_BF16, false, SMMA_SL_128X4, 4,
-      { 0, 0, 0, 0, 0, 1 } },
+      { 0, 0, 0, 0, 0, 1, 0 } },
 };
 
 static smma_gemm_shape
@@ -541,7 +541,7 @@ test_special(void)
 {
     static const uint32_t e8[] = { 0x00, 0x01, 0xfe, 0xfd, 0xff, 0x7f };
     struct gen g = { 136, 264, 136, SMMA_E4M3, SMMA_E4M3, SMMA_FP32, SMMA_FP32, false,
-                     SMMA_SL_128X4, 3, { 0, 0, 0, 0, 0, 0 } };
+                     SMMA_SL_128X4, 3, { 0, 0, 0, 0, 0, 0, 0 } };
     smma_gemm_shape s = shape_of(&g);
     size_t kb = smma_gemm_kblocks(&s), i;
     uint64_t x = 12345;
@@ -574,7 +574,7 @@ static void
 test_sprod(void)
 {
     struct gen g = { 136, 264, 392, SMMA_E4M3, SMMA_E4M3, SMMA_FP32, SMMA_FP32, false,
-                     SMMA_SL_128X4, 3, { 0, 0, 0, 0, 0, 0 } };
+                     SMMA_SL_128X4, 3, { 0, 0, 0, 0, 0, 0, 0 } };
     smma_gemm_shape s = shape_of(&g);
     size_t kb = smma_gemm_kblocks(&s), i;
     unsigned long s0 = ksteps_s, f0 = ksteps_f;
