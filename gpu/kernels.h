@@ -98,7 +98,8 @@ typedef struct smma_gpu_pref {
     const char *why;
     /* AUTO takes the kernel here only for the problems `fits` accepts
      * (NULL: every problem it takes); fits_text says which, for the
-     * table. */
+     * table (a place with fits and not in_auto: measured there, not yet
+     * taken). */
     bool (*fits)(const smma_gpu_gemm_args *x);
     const char *fits_text;
 } smma_gpu_pref;

@@ -114,7 +114,8 @@ print_tables(void)
     printf("|---|---|---|---|\n");
     for (i = 0; i < smma_gpu_nprefs; i++)
         printf("| %zu | `%s` | %s | %s |\n", i + 1, smma_gpu_kernel_name(smma_gpu_prefs[i].id),
-               !smma_gpu_prefs[i].in_auto ? "by its model"
+               !smma_gpu_prefs[i].in_auto
+                   ? (smma_gpu_prefs[i].fits != NULL ? "not yet" : "by its model")
                : smma_gpu_prefs[i].fits_text != NULL ? smma_gpu_prefs[i].fits_text : "yes",
                smma_gpu_prefs[i].why);
 }
