@@ -159,3 +159,28 @@ t90_sample(smma_gpu_kernel kernel, const smma_gpu_gemm_args *a, const t100_prob 
     return t100_sample(smma_gpu_kernel_name(kernel), &p->s, p->layout, pl.bm, pl.bn, pl.bk,
                        what);
 }
+
+/* The run, the plan, the problem and the flags of one dry run. */
+struct t90_run_ctx {
+    t90_run_fn run;
+    const smma_sm90_plan *pl;
+    const t100_prob *p;
+    unsigned flags;
+};
+
+static int
+t90_run_ctx(void *ctx, uint32_t *d, smma_error *err)
+{
+    const struct t90_run_ctx *c = ctx;
+
+    return c->run(c->pl, c->p, c->flags, d, err);
+}
+
+long
+t90_diff_plan(t90_run_fn run, const smma_sm90_plan *pl, const t100_prob *p, unsigned flags,
+              const uint32_t *want, const char *what)
+{
+    struct t90_run_ctx c = { run, pl, p, flags };
+
+    return t100_diff_run(p, t90_run_ctx, &c, want, what);
+}

@@ -65,6 +65,16 @@ int t90_pass_diff(smma_gpu_kernel kernel, const smma_gpu_gemm_args *a, const t10
                   const char *inner, const uint32_t *want, t90_pass_result *r, char *msg,
                   size_t len);
 
+/* A dry run of an sm90 plan: plan pl over problem p with the test's flags
+ * into d (the caller's D, m x n); SMMA_OK, or the simulator's refusal. */
+typedef int (*t90_run_fn)(const smma_sm90_plan *pl, const t100_prob *p, unsigned flags,
+                          uint32_t *d, smma_error *err);
+
+/* Runs it (t100_diff_run) and counts the outputs that differ from want
+ * (the first five are printed); -1 when the simulator refuses it. */
+long t90_diff_plan(t90_run_fn run, const smma_sm90_plan *pl, const t100_prob *p, unsigned flags,
+                   const uint32_t *want, const char *what);
+
 /* Whether the dry run of problem p (arguments a) by the sm90 kernel on sms
  * multiprocessors with the choices tu is a point of this run: t100_sample
  * with the tiles of its plan (a plan refused here is a point, so that the

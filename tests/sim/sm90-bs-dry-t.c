@@ -193,30 +193,11 @@ run_plan(const smma_sm90_plan *pl, const t100_prob *p, unsigned flags, uint32_t 
     return rc;
 }
 
-/* The plan, the problem and the flags of one dry run (t100_diff_run). */
-struct run_ctx {
-    const smma_sm90_plan *pl;
-    const t100_prob *p;
-    unsigned flags;
-};
-
-static int
-run_ctx_run(void *ctx, uint32_t *d, smma_error *err)
-{
-    const struct run_ctx *c = ctx;
-
-    return run_plan(c->pl, c->p, c->flags, d, err);
-}
-
-/* Runs a plan and counts the outputs that differ from want (the first five
- * are printed); -1 when the simulator refuses it. */
 static long
 diff_plan(const smma_sm90_plan *pl, const t100_prob *p, unsigned flags, const uint32_t *want,
           const char *what)
 {
-    struct run_ctx c = { pl, p, flags };
-
-    return t100_diff_run(p, run_ctx_run, &c, want, what);
+    return t90_diff_plan(run_plan, pl, p, flags, want, what);
 }
 
 static void
