@@ -570,9 +570,34 @@ smma_tmem_a_elem(const smma_tmem_alayout *l, unsigned cta, unsigned lane, unsign
 
 /* ---- scale factors ------------------------------------------------------------- */
 
+/* The scale address operand: lane field 0 below bits 31-30, and bits 31-30
+ * either 0 (the SF_ID in the descriptor alone) or the descriptor's SF_ID.
+ * Bits that disagree are refused: the hardware reads one of the two fields
+ * and softmma cannot tell which (doc/tcgen05.md, "Two readings"). */
+static int
+sf_addr_check(const smma_tmem_sflayout *l, smma_error *err)
+{
+    unsigned lane = smma_tmem_addr_lane(smma_tc05_sf_taddr_base(l->addr));
+    unsigned id = smma_tc05_sf_taddr_id(l->addr);
+
+    if (lane != 0)
+        return smma_error_set(err, SMMA_EINVAL,
+                              "scale factors: address lane %u is not 0 (the four copies fill "
+                              "all 128 lanes)", lane);
+    if (id != 0 && id != l->sf_id)
+        return smma_error_set(err, SMMA_EINVAL,
+                              "scale factors: address 0x%08lx carries SF_ID %u in bits 31-30 "
+                              "but the instruction descriptor's SF_ID is %u (either field may "
+                              "be the one the hardware reads, so they must agree)",
+                              (unsigned long) l->addr, id, l->sf_id);
+    return SMMA_OK;
+}
+
 int
 smma_tmem_sf_check(const smma_tmem_sflayout *l, smma_error *err)
 {
+    int rc;
+
     if (l == NULL)
         return smma_error_set(err, SMMA_EINVAL, "no scale-factor layout given");
     if (l->vec != 1 && l->vec != 2 && l->vec != 4)
@@ -588,10 +613,8 @@ smma_tmem_sf_check(const smma_tmem_sflayout *l, smma_error *err)
     if (l->rows == 0 || l->rows > 256)
         return smma_error_set(err, SMMA_EINVAL,
                               "scale factors: %u rows is not in [1, 256]", l->rows);
-    if (smma_tmem_addr_lane(l->addr) != 0)
-        return smma_error_set(err, SMMA_EINVAL,
-                              "scale factors: address lane %u is not 0 (the four copies fill "
-                              "all 128 lanes)", smma_tmem_addr_lane(l->addr));
+    if ((rc = sf_addr_check(l, err)) != SMMA_OK)
+        return rc;
     if (smma_tmem_addr_col(l->addr) + smma_tmem_sf_cols(l) > COLS)
         return smma_error_set(err, SMMA_EINVAL,
                               "scale factors: columns pass the last column 511");

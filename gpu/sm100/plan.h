@@ -34,7 +34,9 @@
  *     whose start is 32 bytes further on per j (K = 32 one-byte elements,
  *     or K = 64 packed e2m1), and the scale column j * scale_vec of the
  *     k-step: 128x4 block (j * scale_vec) / 4, scale-factor id
- *     (j * scale_vec) % 4.
+ *     (j * scale_vec) % 4, set both in the instruction descriptor and in
+ *     bits 31-30 of the scale addresses (smma_tc05_sf_taddr; doc/tcgen05.md
+ *     says why both).
  *   - D (f32) is 128 lanes x bn columns of TMEM at the accumulator's
  *     columns (Layout D: row m in lane m); the epilogue's warp w reads lanes
  *     32 (w%4) .. +31 with tcgen05.ld.32x32b.x32, 32 columns at a time.
@@ -388,7 +390,8 @@ smma_sm100_sf_col(const smma_sm100_plan *p, unsigned which, uint32_t slot, uint3
 }
 
 /* Copy i of a k-step in stage slot `slot`: the source descriptor (K-major,
- * no swizzle, 32 rows of 16 bytes: SBO 128, LBO unused) for a stage whose
+ * no swizzle, 32 rows of 16 bytes: SBO 128, LBO unused and written 16,
+ * SMMA_TC05_CP_LBO) for a stage whose
  * shared address is sbase, and the destination TMEM address from tbase. */
 SMMA_TC05_FN void
 smma_sm100_cp(const smma_sm100_plan *p, uint32_t slot, uint32_t i, uint32_t sbase,
@@ -399,8 +402,8 @@ smma_sm100_cp(const smma_sm100_plan *p, uint32_t slot, uint32_t i, uint32_t sbas
     uint32_t blk = which == SMMA_SM100_BUF_SFA ? q : q / p->nrb;
     uint32_t rb = which == SMMA_SM100_BUF_SFA ? 0 : q % p->nrb;
 
-    *sdesc = smma_tc05_sdesc_word(sbase + smma_sm100_smem_sf(p, which, rb, blk, 0), 0, 128, 0,
-                                  false, SMMA_TC05_SW_NONE);
+    *sdesc = smma_tc05_sdesc_word(sbase + smma_sm100_smem_sf(p, which, rb, blk, 0),
+                                  SMMA_TC05_CP_LBO, 128, 0, false, SMMA_TC05_SW_NONE);
     *taddr = tbase + smma_sm100_sf_col(p, which, slot, rb, blk);
 }
 
@@ -414,7 +417,7 @@ smma_sm100_cp(const smma_sm100_plan *p, uint32_t slot, uint32_t i, uint32_t sbas
 typedef struct smma_sm100_mma_ops {
     uint64_t adesc, bdesc;
     uint32_t idesc;
-    uint32_t d, sfa, sfb;       /* TMEM addresses */
+    uint32_t d, sfa, sfb;       /* TMEM addresses; sfa, sfb with SF_ID in bits 31-30 */
 } smma_sm100_mma_ops;
 
 SMMA_TC05_FN void
@@ -431,8 +434,10 @@ smma_sm100_mma(const smma_sm100_plan *p, uint32_t slot, uint32_t j, uint32_t sba
     o->idesc = smma_tc05_idesc_ab(false, p->a_code, p->b_code, false, false, false, false, p->bn)
                | smma_tc05_idesc_bs(sf_id, p->scale_fmt, SMMA_SM100_BM, sf_id, false);
     o->d = tbase + acc * p->bn;
-    o->sfa = tbase + smma_sm100_sf_col(p, SMMA_SM100_BUF_SFA, slot, 0, blk);
-    o->sfb = tbase + smma_sm100_sf_col(p, SMMA_SM100_BUF_SFB, slot, 0, blk);
+    o->sfa = smma_tc05_sf_taddr(tbase + smma_sm100_sf_col(p, SMMA_SM100_BUF_SFA, slot, 0, blk),
+                                sf_id);
+    o->sfb = smma_tc05_sf_taddr(tbase + smma_sm100_sf_col(p, SMMA_SM100_BUF_SFB, slot, 0, blk),
+                                sf_id);
 }
 
 /* ---- the epilogue ------------------------------------------------------------------------ */

@@ -209,6 +209,42 @@ smma_tc05_sf_cell(unsigned col0, unsigned sf_id, unsigned row, unsigned kb, unsi
     *byte = sf_id + kb;
 }
 
+/*
+ * The scale address operand of the block-scaled kinds ([sfa_taddr],
+ * [sfb_taddr]) with the scale-factor id in bits 31-30 as well: CUTLASS
+ * (CuTe's tmem_sf_frg) puts the SF_ID there, in the top bits of the lane
+ * field, besides the instruction descriptor's sfa_id / sfb_id; the PTX ISA
+ * names only the descriptor's field.  An operand carrying both is read
+ * the same whichever field the hardware takes (doc/tcgen05.md, "Two
+ * readings").  taddr is a plain TMEM address whose lane is 0.
+ */
+SMMA_TC05_FN uint32_t
+smma_tc05_sf_taddr(uint32_t taddr, unsigned sf_id)
+{
+    return (taddr & 0x3FFFFFFFu) | (uint32_t) (sf_id & 3u) << 30;
+}
+
+/* The inverse: the SF_ID bits 31-30 of a scale address operand, and the
+ * plain TMEM address below them. */
+SMMA_TC05_FN unsigned
+smma_tc05_sf_taddr_id(uint32_t sf_taddr)
+{
+    return sf_taddr >> 30;
+}
+
+SMMA_TC05_FN uint32_t
+smma_tc05_sf_taddr_base(uint32_t sf_taddr)
+{
+    return sf_taddr & 0x3FFFFFFFu;
+}
+
+/* The leading-dimension byte offset of the source descriptor of a
+ * tcgen05.cp one core matrix (16 bytes a row, no swizzle) wide: no byte of
+ * the copy is at k >= 16 bytes, so the LBO is never used (softmma reads 0
+ * and 16 alike); the kernels write 16, CUTLASS's value, so that a reading
+ * that does use it still finds the next core matrix 16 bytes on. */
+#define SMMA_TC05_CP_LBO 16u
+
 /* The tcgen05.cp shapes, numbered as smma_tmem_cp_shape. */
 #define SMMA_TC05_CP_128X256B 0u
 #define SMMA_TC05_CP_4X256B 1u

@@ -296,11 +296,14 @@ typedef struct smma_tmem_sflayout {
     unsigned rows;          /* M for scale_A, N for scale_B */
     unsigned vec;           /* 1, 2 or 4: .scale_vec::1X, 2X, 4X */
     unsigned sf_id;         /* the instruction descriptor's sfa_id / sfb_id */
-    uint32_t addr;          /* the scale address operand */
+    uint32_t addr;          /* the scale address operand, SF_ID in bits 31-30 or 0 there */
 } smma_tmem_sflayout;
 
-/* Checks vec, sf_id for vec, rows in [1, 256], lane field 0, columns inside
- * the 512.  SMMA_EINVAL naming the field and its legal values. */
+/* Checks vec, sf_id for vec, rows in [1, 256], lane field 0 (bits 29-16),
+ * bits 31-30 either 0 or equal to sf_id (CUTLASS sets them to the SF_ID,
+ * smma_tc05_sf_taddr; bits that disagree are refused, since either field
+ * may be the one the hardware reads), columns inside the 512.
+ * SMMA_EINVAL naming the field and its legal values. */
 int smma_tmem_sf_check(const smma_tmem_sflayout *l, smma_error *err);
 
 /* Columns the scale matrix occupies: ceil(rows / 32). */

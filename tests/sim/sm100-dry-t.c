@@ -498,6 +498,64 @@ test_check(void)
     expect_refusal(&a, SMMA_GPU_SM100_V1, "sm100-v1: ", "m = 0");
 }
 
+/*
+ * The two conventions the simulator cannot check against hardware
+ * (doc/tcgen05.md, "Two readings"): every tcgen05.mma of the kernels
+ * carries its SF_ID in bits 31-30 of both scale addresses as well as in
+ * the instruction descriptor, and every tcgen05.cp source descriptor has
+ * LBO 16.  Over the three kinds (1X: ids 0-3, 2X: 0 and 2, 4X: 0) and
+ * every stage slot of the v2 plan.
+ */
+static void
+test_conventions(void)
+{
+    static const struct {
+        smma_format a, b, sf;
+        unsigned vec;
+    } fmt[3] = {
+        { SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, 32 }, { SMMA_E2M1, SMMA_E2M1, SMMA_E8M0, 32 },
+        { SMMA_E2M1, SMMA_E2M1, SMMA_UE4M3, 16 },
+    };
+    unsigned f, slot, j, n = 0, nonzero = 0, bad = 0, ncp = 0, badcp = 0;
+    char msg[256];
+
+    for (f = 0; f < 3; f++) {
+        smma_gpu_gemm_args a = args_of(fmt[f].a, fmt[f].b, fmt[f].sf, fmt[f].vec, 512, 512,
+                                       1024);
+        smma_sm100_plan p;
+
+        if (smma_sm100_plan_init(&p, &a, SMMA_GPU_SM100_V2, 148, msg, sizeof(msg))
+            != SMMA_GPU_STATUS_OK)
+            bail("plan: %s", msg);
+        for (slot = 0; slot < p.pipe.stages; slot++) {
+            for (j = 0; j < SMMA_SM100_MMAS; j++) {
+                smma_sm100_mma_ops o;
+
+                smma_sm100_mma(&p, slot, j, SMEM_BASE, 0, 0, &o);
+                n++;
+                nonzero += (o.idesc >> 29 & 3u) != 0;
+                if (smma_tc05_sf_taddr_id(o.sfa) != (o.idesc >> 29 & 3u)
+                    || smma_tc05_sf_taddr_id(o.sfb) != (o.idesc >> 4 & 3u))
+                    bad++;
+            }
+            for (j = 0; j < smma_sm100_ncp(&p); j++) {
+                uint64_t sdesc;
+                uint32_t taddr;
+
+                smma_sm100_cp(&p, slot, j, SMEM_BASE, 0, &sdesc, &taddr);
+                ncp++;
+                if ((sdesc >> 16 & 0x3FFFu) << 4 != SMMA_TC05_CP_LBO)
+                    badcp++;
+            }
+        }
+    }
+    ok(bad == 0 && nonzero > 0 && nonzero < n,
+       "sm100 kernels: all %u tcgen05.mma (%u with SF_ID != 0) carry the descriptor's SF_ID "
+       "in bits 31-30 of both scale addresses", n, nonzero);
+    ok(badcp == 0 && ncp > 0, "sm100 kernels: all %u tcgen05.cp source descriptors have LBO 16",
+       ncp);
+}
+
 int
 main(void)
 {
@@ -507,6 +565,7 @@ main(void)
     test_check();
     test_smem_view();
     test_128x4();
+    test_conventions();
     t100_each_suite_case(false, suite_case, NULL);
     test_padding();
     test_generated();

@@ -32,6 +32,7 @@
 
 #include <softmma/format.h>
 #include <softmma/gemm.h>
+#include <softmma/tc05_addr.h>
 #include <softmma/tcgen05.h>
 #include <softmma/tmem.h>
 
@@ -525,6 +526,46 @@ test_a_layout(void)
               "not modelled", err.msg, "... message");
 }
 
+/* The scale address operand with the SF_ID in bits 31-30 (CUTLASS's
+ * convention, smma_tc05_sf_taddr): accepted where it agrees with the
+ * descriptor's SF_ID or is 0, refused where it disagrees. */
+static void
+test_sf_addr_id(void)
+{
+    smma_tmem_sflayout l = { 128, 1, 2, 0 };
+    smma_error err = { "" };
+    unsigned lane, col, byte, lane2, col2, byte2;
+
+    l.addr = smma_tc05_sf_taddr(smma_tmem_addr(0, 40), 2);
+    ok(l.addr == 0x80000028u && smma_tc05_sf_taddr_id(l.addr) == 2
+       && smma_tc05_sf_taddr_base(l.addr) == smma_tmem_addr(0, 40),
+       "smma_tc05_sf_taddr: SF_ID 2 in bits 31-30 of column 40, and its inverse");
+    is_int(SMMA_OK, smma_tmem_sf_check(&l, &err),
+           "scale address with SF_ID bits 2, descriptor SF_ID 2: accepted");
+    smma_tmem_sf_coord(&l, 37, 0, 3, &lane, &col, &byte);
+    l.addr = smma_tmem_addr(0, 40);
+    smma_tmem_sf_coord(&l, 37, 0, 3, &lane2, &col2, &byte2);
+    ok(lane == lane2 && col == col2 && byte == byte2 && byte == 2 && col == 41,
+       "... and it reads the same cell as the address without the bits");
+    l.addr = smma_tc05_sf_taddr(smma_tmem_addr(0, 40), 1);
+    is_int(SMMA_EINVAL, smma_tmem_sf_check(&l, &err),
+           "scale address with SF_ID bits 1, descriptor SF_ID 2: refused");
+    is_string("scale factors: address 0x40000028 carries SF_ID 1 in bits 31-30 but the "
+              "instruction descriptor's SF_ID is 2 (either field may be the one the hardware "
+              "reads, so they must agree)", err.msg, "... message");
+    l.sf_id = 0;
+    l.addr = smma_tc05_sf_taddr(smma_tmem_addr(0, 40), 0);
+    is_int(SMMA_OK, smma_tmem_sf_check(&l, &err),
+           "scale address with SF_ID bits 0, descriptor SF_ID 0: accepted");
+    l.addr = smma_tc05_sf_taddr(smma_tmem_addr(0, 40), 3);
+    is_int(SMMA_EINVAL, smma_tmem_sf_check(&l, &err),
+           "scale address with SF_ID bits 3, descriptor SF_ID 0: refused");
+    l.sf_id = 3;
+    l.addr = smma_tc05_sf_taddr(smma_tmem_addr(4, 40), 3);
+    is_int(SMMA_EINVAL, smma_tmem_sf_check(&l, &err),
+           "SF_ID bits that agree do not excuse a lane field of 4 below them");
+}
+
 static void
 test_sf_layout(void)
 {
@@ -592,6 +633,7 @@ test_sf_layout(void)
     l.sf_id = 0;
     l.addr = smma_tmem_addr(32, 0);
     is_int(SMMA_EINVAL, smma_tmem_sf_check(&l, &err), "scale address at lane 32 refused");
+    test_sf_addr_id();
 }
 
 /* ---- tcgen05.cp ---------------------------------------------------------------------- */
@@ -700,6 +742,19 @@ test_cp(void)
                     bad++;
             }
     ok(bad == 0, "... the 4X scale placement reads every (row, block) back from every copy");
+    /* One core matrix wide, the copy never uses the LBO: CuTe writes 16
+     * (SMMA_TC05_CP_LBO, the kernels' value), an LBO of 0 copies the same. */
+    is_int(SMMA_OK, smma_tmem_cp_exec(&op, smem, 65536, mksdesc(1024, 0, 128,
+                                                                SMMA_TC05_SWIZZLE_NONE),
+                                      t, smma_tmem_addr(0, 40), &err),
+           "tcgen05.cp.32x128b.warpx4 of the same block with LBO 0");
+    bad = 0;
+    for (lane = 0; lane < 128; lane++)
+        for (col = 0; col < 4; col++)
+            if (t->cell[lane][40 + col] != t->cell[lane][20 + col])
+                bad++;
+    ok(bad == 0 && SMMA_TC05_CP_LBO == 16,
+       "... every cell equal to the copy with LBO 16 (SMMA_TC05_CP_LBO)");
 
     /* A swizzled 128x256b copy: each cell as the address function says. */
     for (r = 0; r < 65536; r++)
