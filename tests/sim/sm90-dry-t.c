@@ -935,6 +935,22 @@ test_check(void)
     setenv("SMMA_SM90_GROUP", "4", 1);
     ok(smma_sm90_tune_env(&tu, msg, sizeof(msg)) == SMMA_GPU_STATUS_OK && tu.bn == 128
        && tu.stages == 5 && tu.cluster == 1 && tu.group == 4, "the knobs are read");
+    /* sm90-mixed's: X's rows (a power of two from 8) and the atoms of a k-step. */
+    setenv("SMMA_SM90_BN", "8", 1);
+    setenv("SMMA_SM90_KQ", "4", 1);
+    ok(smma_sm90_tune_env(&tu, msg, sizeof(msg)) == SMMA_GPU_STATUS_OK && tu.bn == 8
+       && tu.kq == 4, "SMMA_SM90_BN=8 and SMMA_SM90_KQ=4 are read");
+    setenv("SMMA_SM90_KQ", "3", 1);
+    ok(smma_sm90_tune_env(&tu, msg, sizeof(msg)) == SMMA_GPU_STATUS_EINVAL
+       && strstr(msg, "SMMA_SM90_KQ=3") != NULL, "SMMA_SM90_KQ=3 refused (\"%s\")", msg);
+    setenv("SMMA_SM90_KQ", "8", 1);
+    ok(smma_sm90_tune_env(&tu, msg, sizeof(msg)) == SMMA_GPU_STATUS_EINVAL
+       && strstr(msg, "SMMA_SM90_KQ=8") != NULL, "SMMA_SM90_KQ=8 refused (\"%s\")", msg);
+    unsetenv("SMMA_SM90_KQ");
+    setenv("SMMA_SM90_BN", "4", 1);
+    ok(smma_sm90_tune_env(&tu, msg, sizeof(msg)) == SMMA_GPU_STATUS_EINVAL
+       && strstr(msg, "SMMA_SM90_BN=4") != NULL, "SMMA_SM90_BN=4 refused (\"%s\")", msg);
+    setenv("SMMA_SM90_BN", "128", 1);
     setenv("SMMA_SM90_GROUP", "x", 1);
     ok(smma_sm90_tune_env(&tu, msg, sizeof(msg)) == SMMA_GPU_STATUS_EINVAL
        && strstr(msg, "SMMA_SM90_GROUP=x") != NULL, "SMMA_SM90_GROUP=x refused");
