@@ -931,13 +931,6 @@ smma_sm90_mx_x_bytes(const smma_sm90_plan *p)
     return p->x_fmt != SMMA_BF16 ? (uint64_t) p->n * p->b_ld * 2 : 0;
 }
 
-/* The scales of W a k-step of a row reads: bk / vec (2 or 4 for bk 64). */
-SMMA_HD uint32_t
-smma_sm90_mx_nscales(const smma_sm90_plan *p)
-{
-    return p->bk >> p->vshift;
-}
-
 /* ---- the conversion pass ---------------------------------------------------------------- */
 
 /* sm90-bs and sm90-promote32 convert their operands in a pass of their own

@@ -575,7 +575,7 @@ test_check(void)
     a = args_of(SMMA_E2M1, SMMA_E8M0, 32, 300, 8192, 8192);
     smma_sm90_plan_init(&p, &a, SMMA_GPU_SM90_MIXED, 132, NULL, msg, sizeof(msg));
     ok(p.bn == 256 && p.pipe.tiles_n == 2 && p.pipe.grid == 132 && p.vshift == 5
-       && smma_sm90_mx_nscales(&p) == 2 && p.smem_bytes <= SMMA_SM90_SMEM_LIMIT
+       && p.bk >> p.vshift == 2 && p.smem_bytes <= SMMA_SM90_SMEM_LIMIT
        && p.pipe.stages == 6 && p.kq == 1,
        "M 300: two tiles of 256 rows of X, one CTA an SM, 2 scales a row a k-step, "
        "%u stages of %u bytes", p.pipe.stages, p.pipe.stage_bytes);
