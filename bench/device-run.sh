@@ -73,6 +73,13 @@
 #             bf16-mxfp4,mxfp4,nvfp4,mxfp8) --shapes
 #             mixed: sm90-mixed and the other block-scaled kernels beside
 #             cuBLASLt bf16 at M 1 .. 512 (bench-mixed.log)
+#             (GEMM_BENCH names another build of gemm-bench; TAG is put
+#             into the log's name: bench-mixed$TAG.log)
+#   ncu-mixed Nsight Compute on one launch of sm90-mixed, bf16 x MXFP4 at
+#             32 x 8192 x 8192 (ncu-mixed.txt, ncu-mixed-sass.csv.gz)
+#   triton-mixed  bench/triton-dot-scaled.py --mixed TRITON_PAIRS (default
+#             bf16-mxfp4,mxfp4,mxfp8): tl.dot_scaled at the shapes of
+#             bench-mixed beside torch.matmul bf16 (triton-mixed.log)
 #   wgmma-regs  tests/gpu/wgmma-t for the bf16 wgmma with A from registers at
 #             N 8, 16, 32, 64, 128 and 256, SMMA_WGMMA_CASES (default
 #             100000) cases per numerics point (wgmma-regs.log)
@@ -94,7 +101,7 @@ if [ -d "$tarball" ]; then
     dir=$tarball
     : "${SMMA_SRCDIR:=$(cd "$tarball/.." && pwd)}"
     find "$dir" -name '*.gz' -exec gunzip -f {} +
-    find "$dir" -type f \( -name '*-t' -o -name gemm-bench -o -name softmma \
+    find "$dir" -type f \( -name '*-t' -o -name 'gemm-bench*' -o -name softmma \
         \) -exec chmod +x {} +
 elif [ ! -d "$dir" ]; then
     tar xzf "$tarball" || exit 1
@@ -392,11 +399,31 @@ for step in "$@"; do
     bench-mixed)
         {
             nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu --format=csv
-            timeout "${STEP_TIMEOUT:-500}" ./bench/gemm-bench --formats ${BENCH_FORMATS:-bf16-mxfp4,mxfp4,nvfp4,mxfp8} \
-                --shapes mixed
+            timeout "${STEP_TIMEOUT:-500}" ${GEMM_BENCH:-./bench/gemm-bench} \
+                --formats ${BENCH_FORMATS:-bf16-mxfp4,mxfp4,nvfp4,mxfp8} --shapes mixed
             nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu --format=csv
-        } >"$OUT/bench-mixed.log" 2>&1
-        grep -E 'RECORD|device|name' "$OUT/bench-mixed.log" ;;
+        } >"$OUT/bench-mixed${TAG:-}.log" 2>&1
+        grep -E 'RECORD|device|name' "$OUT/bench-mixed${TAG:-}.log" ;;
+    ncu-mixed)
+        # One launch of sm90-mixed on bf16 x MXFP4, M 32 x 8192 x 8192 (the
+        # sixth shape of the set, after 12 launches of each of the five
+        # before it): stall reasons and the samples of every SASS line.
+        ncu -k regex:s90_gemm_mixed -s 62 -c 1 --section SpeedOfLight \
+            --section MemoryWorkloadAnalysis --section SchedulerStats \
+            --section WarpStateStats --section InstructionStats --section Occupancy \
+            --section LaunchStats --section SourceCounters \
+            --metrics sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active \
+            -o "$OUT/ncu-mixed" ./bench/gemm-bench --formats bf16-mxfp4 --shapes mixed \
+            --reps 10 --warmup 2 >"$OUT/ncu-mixed.out" 2>&1
+        echo "ncu-mixed: exit $?"
+        ncu_report ncu-mixed
+        grep -E 'Throughput|Pipe|pipe|Stall|Issue|Warp Cycles|Eligible|Registers|Duration|gmma|Grid|Block Size' \
+            "$OUT/ncu-mixed.txt" | head -60 ;;
+    triton-mixed)
+        timeout "${STEP_TIMEOUT:-500}" python3 "$SRC/bench/triton-dot-scaled.py" \
+            --mixed ${TRITON_PAIRS:-bf16-mxfp4,mxfp4,mxfp8} >"$OUT/triton-mixed.log" 2>&1
+        echo "triton-mixed: exit $?"
+        grep -E '^(triton|device)' "$OUT/triton-mixed.log" | head -100 ;;
     wgmma-regs)
         SMMA_SRCDIR=$SRC SMMA_WGMMA_CASES=${SMMA_WGMMA_CASES:-100000} \
             SMMA_WGMMA_ONLY=wgmma.m64n8k16.bf16,wgmma.m64n16k16.bf16,wgmma.m64n32k16.bf16,wgmma.m64n64k16.bf16,wgmma.m64n128k16.bf16,wgmma.m64n256k16.bf16 \

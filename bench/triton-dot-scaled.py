@@ -7,6 +7,7 @@ the same process.
   python3 bench/triton-dot-scaled.py [--softmma tools/softmma] [--out DIR]
                                      [--formats mxfp8,mxfp4,bf16-mxfp4,...]
                                      [--check-shapes 256x256x512,128x128x512]
+                                     [--mixed mxfp4,bf16-mxfp4,mxfp8]
 
 Formats (A x B, e8m0 scales per 32): mxfp8 (e4m3 x e4m3), mxfp8e5m2-e4m3
 (e5m2 x e4m3), mxfp4 (e2m1 x e2m1), mxfp8-mxfp4 (e4m3 x e2m1), bf16-mxfp4
@@ -16,6 +17,15 @@ softmma-gemm-inputs file and a D file and runs `softmma gemm --inputs ...
 timing compiles the 16 configurations in parallel processes first (Triton's
 cache), then times each with triton.testing.do_bench (CUDA events, the
 median).  The record of a run is bench/sm80-kernels.md.
+
+--mixed times the same kernel at the shapes of LLM decoding and small
+prefill instead (M in 1, 2, 4, ..., 512 rows of activations, A, times
+weights B of N x K in 8192 x 8192, 28672 x 8192, 8192 x 28672), the best of
+a few small-M tile configurations a shape (rows of A past M masked), beside
+torch.matmul in bf16 at each shape, and prints one line a shape:
+"triton <pair> M=<m> N=<n> K=<k>: <r>x cuBLAS bf16 (<card>)", the form of
+bench/sm90-kernels.md.  Triton 3.6's dot_scaled takes e8m0 scales only:
+NVFP4 (ue4m3 per 16) is not timed.
 """
 import argparse
 import multiprocessing as mp
@@ -56,25 +66,26 @@ def mm_kernel(a_ptr, as_ptr, b_ptr, bs_ptr, c_ptr, M, N, K,
     offs_ka = tl.arange(0, BK // A_DIV)
     offs_kb = tl.arange(0, BK // B_DIV)
     offs_ks = tl.arange(0, BK // 32)
+    in_m = offs_m[:, None] < M
     a_ptrs = a_ptr + offs_m[:, None] * (K // A_DIV) + offs_ka[None, :]
     b_ptrs = b_ptr + offs_n[None, :] * (K // B_DIV) + offs_kb[:, None]
     as_ptrs = as_ptr + offs_m[:, None] * (K // 32) + offs_ks[None, :]
     bs_ptrs = bs_ptr + offs_n[:, None] * (K // 32) + offs_ks[None, :]
     acc = tl.zeros((BM, BN), dtype=tl.float32)
     for _ in range(0, K, BK):
-        a = tl.load(a_ptrs)
+        a = tl.load(a_ptrs, mask=in_m, other=0)
         b = tl.load(b_ptrs)
         sb = tl.load(bs_ptrs)
         if A_FMT == "bf16":
             acc = tl.dot_scaled(a, None, A_FMT, b, sb, B_FMT, acc)
         else:
-            sa = tl.load(as_ptrs)
+            sa = tl.load(as_ptrs, mask=in_m, other=127)
             acc = tl.dot_scaled(a, sa, A_FMT, b, sb, B_FMT, acc)
         a_ptrs += BK // A_DIV
         b_ptrs += BK // B_DIV
         as_ptrs += BK // 32
         bs_ptrs += BK // 32
-    tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc)
+    tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc, mask=in_m)
 
 
 def torch_view(codes, fmt):
@@ -221,6 +232,56 @@ def time_format(name, fmts, reps):
     return best
 
 
+MIXED_M = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+MIXED_NK = ((8192, 8192), (28672, 8192), (8192, 28672))
+
+
+def mixed_configs(m):
+    """Tile configurations for M rows of activations: the M tile the
+    smallest of 16, 32, 64, 128 holding M."""
+    bm = 16
+    while bm < m and bm < 128:
+        bm *= 2
+    return [(bm, bn, bk, 4, 3) for bn in (64, 128) for bk in (128, 256)]
+
+
+def time_mixed(names, reps):
+    card = torch.cuda.get_device_name()
+    gen = torch.Generator().manual_seed(11)
+    for name in names:
+        fmts = FORMATS[name]
+        for n, k in MIXED_NK:
+            b = torch_view(random_operand(fmts[1], n, k, gen).cuda(), fmts[1])
+            sb = random_scales(n, k, gen).cuda()
+            w16 = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+            for m in MIXED_M:
+                a = torch_view(random_operand(fmts[0], m, k, gen).cuda(), fmts[0])
+                sa = random_scales(m, k, gen).cuda() if fmts[0] != "bf16" else None
+                x16 = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+                cb = triton.testing.do_bench(lambda: torch.matmul(x16, w16.t()), warmup=10,
+                                             rep=reps, return_mode="median")
+                best = None
+                for cfg in mixed_configs(m):
+                    try:
+                        ms = triton.testing.do_bench(
+                            lambda: run(a, sa, b, sb, fmts, m, n, k, cfg), warmup=10, rep=reps,
+                            return_mode="median")
+                    except Exception as e:
+                        print("  %-12s M=%d %s failed: %s"
+                              % (name, m, cfg, str(e).splitlines()[0][:80]))
+                        continue
+                    if best is None or ms < best[1]:
+                        best = (cfg, ms)
+                if best is None:
+                    print("triton %s M=%d N=%d K=%d: no configuration ran (%s)"
+                          % (name, m, n, k, card))
+                    continue
+                print("  %-12s M=%d N=%d K=%d best %s %.4f ms, cuBLAS bf16 %.4f ms"
+                      % (name, m, n, k, best[0], best[1], cb))
+                print("triton %s M=%d N=%d K=%d: %.2fx cuBLAS bf16 (%s)"
+                      % (name, m, n, k, cb / best[1], card), flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--softmma", default="tools/softmma")
@@ -231,10 +292,20 @@ def main():
     ap.add_argument("--model", default="bf16-upcast-h100")
     ap.add_argument("--check-shapes", default="256x256x512",
                     help="m x n x k of the checks, comma-separated")
+    ap.add_argument("--mixed", default="",
+                    help="time these pairs at the decoding shapes instead (mxfp4,...)")
     opt = ap.parse_args()
     os.makedirs(opt.out, exist_ok=True)
     print("device: %s; torch %s; triton %s" % (torch.cuda.get_device_name(), torch.__version__,
                                               triton.__version__))
+    if opt.mixed:
+        for name in opt.mixed.split(","):
+            if name not in FORMATS:
+                print("triton-dot-scaled.py: --mixed: unknown pair %s (known: %s)"
+                      % (name, ", ".join(FORMATS)), file=sys.stderr)
+                return 2
+        time_mixed(opt.mixed.split(","), min(opt.reps, 25))
+        return 0
     failures = 0
     for name in opt.formats.split(","):
         for shape in opt.check_shapes.split(","):

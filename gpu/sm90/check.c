@@ -422,6 +422,8 @@ plan_mixed(smma_sm90_plan *p, const smma_gpu_gemm_args *a, unsigned sms,
     p->sf_128x4 = a->scale_layout == SMMA_SL_128X4;
     p->kb_cols = (uint32_t) ((s->k + s->vec - 1) / s->vec);
     p->kb_pad = (p->kb_cols + 3) / 4 * 4;
+    p->sf_words = (p->sf_128x4 || p->kb_cols % 4 == 0)
+                  && (uintptr_t) (w_is_b ? a->sb : a->sa) % 4 == 0;
 
     /* The tile: 64 rows of W (one consumer warpgroup) by the X rows the
      * smallest wgmma N of 8, 16, 32, 64, 128, 256 holds (256 a tile past

@@ -60,6 +60,10 @@
  * a thread at entry, ptxas's C7602): (40 + 248) x 128 fits in 65536, and
  * the 128 accumulator registers, two k-steps' A and C's loads fit in 248 */
 #define MX_MMA_REGS(BN) (SMMA_SM90_MX_CTAS(BN) == 2 ? 216 : 248)
+/* Atoms of 64 k a group of scale loads (the registers of two groups' scale
+ * words: 8 or 16 a row for 8 atoms; groups of 2 where the 128 accumulator
+ * registers of 256 rows of X leave no room for more) */
+#define MX_GROUP(BN) ((BN) == 256 ? 2 : 8)
 
 #if defined(SMMA_SM90_WG)
 
@@ -206,20 +210,41 @@ mx_convert(const uint8_t *wrow0, const uint8_t *wrow1, const uint32_t (&sc)[2][N
     }
 }
 
-/* The scale bytes of rows g0 and g1 of W (global rows, inside W) for the
- * atom of 64 k `kit`: NS blocks from kit * NS, the last column repeated
- * past the end of a row. */
-template <int NS>
+/* The scale words of rows g0 and g1 of W (global rows, inside W) for NW
+ * runs of four blocks from run kt0 on: word i of row h holds the scales of
+ * the row's blocks 4 (kt0 + i) .. + 3, block 4 (kt0 + i) in the low byte.
+ * One 4-byte load where the plan says the four lie in an aligned word
+ * (sf_words), else four byte loads (the last column repeated past the end
+ * of a row); a run wholly past the row's blocks is never read (0). */
+template <int NW>
 static __device__ __forceinline__ void
-mx_scales(const smma_sm90_plan &p, const uint8_t *sf, uint32_t g0, uint32_t g1, uint32_t kit,
-          uint32_t (&sc)[2][NS])
+mx_scale_words(const smma_sm90_plan &p, const uint8_t *sf, uint32_t g0, uint32_t g1,
+               uint32_t kt0, uint32_t (&w)[2][NW])
 {
 #pragma unroll
-    for (int i = 0; i < NS; i++) {
-        uint32_t kb = kit * NS + i < p.kb_cols ? kit * NS + i : p.kb_cols - 1;
+    for (int i = 0; i < NW; i++) {
+        const uint32_t kb = 4 * (kt0 + i);
 
-        sc[0][i] = __ldg(sf + smma_sm90_sf_goff(&p, g0, kb));
-        sc[1][i] = __ldg(sf + smma_sm90_sf_goff(&p, g1, kb));
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const uint32_t g = h ? g1 : g0;
+
+            if (kb >= p.kb_cols) {
+                w[h][i] = 0;
+            } else if (p.sf_words) {
+                w[h][i] = __ldg((const uint32_t *) (sf + smma_sm90_mx_sf_off(&p, g, kb)));
+            } else {
+                uint32_t v = 0;
+
+#pragma unroll
+                for (int j = 0; j < 4; j++) {
+                    const uint32_t c = kb + j < p.kb_cols ? kb + j : p.kb_cols - 1;
+
+                    v |= (uint32_t) __ldg(sf + smma_sm90_mx_sf_off(&p, g, c)) << (8 * j);
+                }
+                w[h][i] = v;
+            }
+        }
     }
 }
 
@@ -325,7 +350,8 @@ s90_gemm_mixed(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps,
         const uint32_t nsub = (p.k + 63) / 64; /* atoms of 64 k */
         uint32_t i, tm, tn, m0, n0, prev = 0;
         smma_pipe_pos pos = { 0, 0 };
-        uint32_t d[BN / 2], a0[4][4], a1[4][4], sc0[2][NS], sc1[2][NS];
+        constexpr int NW = MX_GROUP(BN) * NS / 4; /* scale words a row a group */
+        uint32_t d[BN / 2], a0[4][4], a1[4][4], cw[2][NW], nw[2][NW];
 
         s90_setmaxnreg_inc<MX_MMA_REGS(BN)>();
         for (i = 0; i < ntiles; i++) {
@@ -341,9 +367,8 @@ s90_gemm_mixed(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps,
              * stage), two atoms in flight: each atom's A registers (a0, a1
              * by turns) are converted while the wgmma of the one before
              * run; a k-step's slot is released once the group of its last
-             * atom is done.  The scales are read two atoms ahead (sc0, sc1
-             * by turns). */
-            auto step = [&](uint32_t (&a)[4][4], uint32_t (&sc)[2][NS], uint32_t u) {
+             * atom is done. */
+            auto step = [&](uint32_t (&a)[4][4], const uint32_t (&sc)[2][NS], uint32_t u) {
                 const uint32_t kit = u / p.kq, q = u % p.kq;
                 const uint32_t st = sbase + pos.slot * p.pipe.stage_bytes;
                 const uint8_t *stage = smem + pos.slot * p.pipe.stage_bytes;
@@ -354,8 +379,6 @@ s90_gemm_mixed(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps,
                 mx_convert<F, SF, NS>(stage + smma_sm90_mx_w_off(&p, r0, 64 * q),
                                       stage + smma_sm90_mx_w_off(&p, r0 + 8, 64 * q), sc, tig,
                                       kv, a);
-                if (u + 2 < nsub)
-                    mx_scales<NS>(p, x.sa, g0, g1, u + 2, sc);
                 s90_wgmma_fence();
 #pragma unroll
                 for (int j = 0; j < 4; j++)
@@ -373,15 +396,36 @@ s90_gemm_mixed(const smma_sm90_plan plan, const __grid_constant__ s90_maps maps,
                 }
             };
 
-            mx_scales<NS>(p, x.sa, g0, g1, 0, sc0);
-            if (nsub > 1)
-                mx_scales<NS>(p, x.sa, g0, g1, 1, sc1);
-            for (u = 0; u + 1 < nsub; u += 2) {
-                step(a0, sc0, u);
-                step(a1, sc1, u + 1);
+            /* The atoms in groups of MX_GROUP: the scales of a group (NW
+             * words a row) are loaded as the group before begins, one
+             * group ahead, so that their load from memory is never in the
+             * chain of the atoms (read two atoms ahead, a 512-byte block
+             * of the 128x4 layout missing in L2 held each atom for the
+             * latency of memory: the kernel took the same time for MXFP4
+             * as for MXFP8). */
+            mx_scale_words<NW>(p, x.sa, g0, g1, 0, cw);
+            for (u = 0; u < nsub; u += MX_GROUP(BN)) {
+                if (u + MX_GROUP(BN) < nsub)
+                    mx_scale_words<NW>(p, x.sa, g0, g1, (u + MX_GROUP(BN)) * NS / 4, nw);
+#pragma unroll
+                for (int j = 0; j < MX_GROUP(BN); j++) {
+                    uint32_t sc[2][NS];
+
+                    if (u + j >= nsub)
+                        break;
+#pragma unroll
+                    for (int h = 0; h < 2; h++)
+#pragma unroll
+                        for (int i = 0; i < NS; i++)
+                            sc[h][i] = cw[h][(j * NS + i) / 4] >> (8 * ((j * NS + i) % 4)) & 0xffu;
+                    step(j % 2 ? a1 : a0, sc, u + j);
+                }
+#pragma unroll
+                for (int h = 0; h < 2; h++)
+#pragma unroll
+                    for (int i = 0; i < NW; i++)
+                        cw[h][i] = nw[h][i];
             }
-            if (u < nsub)
-                step(a0, sc0, u);
             s90_wgmma_wait<0>();
             s90_fence_regs(d);
             pipe_release(p.pipe, sbase, prev, t);

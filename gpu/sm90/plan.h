@@ -610,6 +610,18 @@ smma_sm90_sf_goff(const smma_sm90_plan *p, uint32_t row, uint32_t kb)
     return (uint64_t) row * p->kb_cols + kb;
 }
 
+/* Where sm90-mixed reads the scale of row g's block kb (kb < kb_cols):
+ * byte kb % 4 of the word of blocks kb - kb % 4 .. + 3 (one 4-byte load of
+ * the four, smma_sm90_sf_goff of the first) where the plan's sf_words says
+ * they lie in an aligned word, else the byte itself. */
+SMMA_HD uint64_t
+smma_sm90_mx_sf_off(const smma_sm90_plan *p, uint32_t g, uint32_t kb)
+{
+    if (p->sf_words)
+        return smma_sm90_sf_goff(p, g, kb & ~3u) + (kb & 3u);
+    return smma_sm90_sf_goff(p, g, kb);
+}
+
 /* The bytes from the scales of a row's k-step kit to those of k-step kit + 1
  * (the four 32-k blocks of a k-step lie in a row: smma_sm90_sf_goff(p, g,
  * 4 kit + j) = smma_sm90_sf_goff(p, g, 0) + kit * smma_sm90_sf_kstep(p) + j):

@@ -12,7 +12,7 @@
  * cluster its half of X's rows into both; 0 past the tensor), then every
  * consumer thread builds its A registers for each 16-k block from the
  * bytes at the plan's offsets (smma_sm90_mx_a_cell, smma_sm90_mx_w_off)
- * times its rows' scales (smma_sm90_sf_goff), each product rounded to bf16
+ * times its rows' scales (smma_sm90_mx_sf_off), each product rounded to bf16
  * by the reference (not by the kernel's instructions), +0 past K, and the
  * warpgroup runs wgmma.m64nNk16 with those registers and X's descriptor
  * (smma_sm90_mx_desc_x), scale-d as the plan says; then D from the
@@ -136,7 +136,7 @@ a_regs(const smma_sm90_plan *pl, const t100_prob *p, uint32_t m0, uint32_t kit, 
                 byte = slot[smma_sm90_mx_w_off(pl, row, kk)];
                 code = f == SMMA_E2M1 ? (byte >> (4 * (kk & 1))) & 0xfu
                        : f == SMMA_E2M3 || f == SMMA_E3M2 ? byte & 0x3fu : byte;
-                sbyte = wsf[smma_sm90_sf_goff(pl, g, kb)];
+                sbyte = wsf[smma_sm90_mx_sf_off(pl, g, kb)];
                 v = smma_encode(SMMA_BF16, smma_decode(f, code) *
                                                smma_decode(p->s.scale_fmt, sbyte), &rn);
                 if (kit * pl->bk + kk >= pl->k)
