@@ -82,27 +82,24 @@ pipe_bar_arrive(uint32_t bar)
  * the cluster (the CTA itself included).  The default semantics (release
  * at CTA scope): a consumer's arrival says only that its wgmma have read
  * the slot, and a release at cluster scope would cost a fence of the whole
- * GPU (MEMBAR.ALL.GPU) per arrival. */
+ * GPU (MEMBAR.ALL.GPU) per arrival.  With RELEASE, a release at cluster
+ * scope: what this thread wrote before (shared memory the peer's tensor
+ * core reads, a fence of its tcgen05 operations) is visible to a thread of
+ * that CTA that waits with pipe_bar_wait<true>. */
+template <bool RELEASE = false>
 static __device__ __forceinline__ void
 pipe_bar_arrive_cluster(uint32_t bar, uint32_t rank)
 {
-    asm volatile("{\n\t.reg .b32 ra;\n\t"
-                 "mapa.shared::cluster.u32 ra, %0, %1;\n\t"
-                 "mbarrier.arrive.shared::cluster.b64 _, [ra];\n\t}"
-                 :: "r"(bar), "r"(rank) : "memory");
-}
-
-/* One arrival on the barrier at the same shared offset in CTA `rank`,
- * releasing at cluster scope: what this thread wrote before (shared memory
- * the peer's tensor core reads, a fence of its tcgen05 operations) is
- * visible to a thread of that CTA that waits with pipe_bar_wait_cluster. */
-static __device__ __forceinline__ void
-pipe_bar_arrive_remote(uint32_t bar, uint32_t rank)
-{
-    asm volatile("{\n\t.reg .b32 ra;\n\t"
-                 "mapa.shared::cluster.u32 ra, %0, %1;\n\t"
-                 "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [ra];\n\t}"
-                 :: "r"(bar), "r"(rank) : "memory");
+    if (RELEASE)
+        asm volatile("{\n\t.reg .b32 ra;\n\t"
+                     "mapa.shared::cluster.u32 ra, %0, %1;\n\t"
+                     "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [ra];\n\t}"
+                     :: "r"(bar), "r"(rank) : "memory");
+    else
+        asm volatile("{\n\t.reg .b32 ra;\n\t"
+                     "mapa.shared::cluster.u32 ra, %0, %1;\n\t"
+                     "mbarrier.arrive.shared::cluster.b64 _, [ra];\n\t}"
+                     :: "r"(bar), "r"(rank) : "memory");
 }
 
 /* One arrival that also expects tx bytes of asynchronous writes. */
@@ -113,31 +110,27 @@ pipe_bar_arrive_tx(uint32_t bar, uint32_t tx)
                  : "memory");
 }
 
-/* Waits until the phase of the given parity has completed. */
+/* Waits until the phase of the given parity has completed; with CLUSTER,
+ * acquiring at cluster scope (the wait for arrivals that other CTAs of the
+ * cluster made with pipe_bar_arrive_cluster<true>). */
+template <bool CLUSTER = false>
 static __device__ __forceinline__ void
 pipe_bar_wait(uint32_t bar, uint32_t parity)
 {
     uint32_t done = 0;
 
-    while (!done)
-        asm volatile("{\n\t.reg .pred p;\n\t"
-                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
-                     "selp.u32 %0, 1, 0, p;\n\t}"
-                     : "=r"(done) : "r"(bar), "r"(parity) : "memory");
-}
-
-/* pipe_bar_wait acquiring at cluster scope: the wait for arrivals that
- * other CTAs of the cluster made with pipe_bar_arrive_remote. */
-static __device__ __forceinline__ void
-pipe_bar_wait_cluster(uint32_t bar, uint32_t parity)
-{
-    uint32_t done = 0;
-
-    while (!done)
-        asm volatile("{\n\t.reg .pred p;\n\t"
-                     "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n\t"
-                     "selp.u32 %0, 1, 0, p;\n\t}"
-                     : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+    while (!done) {
+        if (CLUSTER)
+            asm volatile("{\n\t.reg .pred p;\n\t"
+                         "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;"
+                         "\n\tselp.u32 %0, 1, 0, p;\n\t}"
+                         : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+        else
+            asm volatile("{\n\t.reg .pred p;\n\t"
+                         "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+                         "selp.u32 %0, 1, 0, p;\n\t}"
+                         : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+    }
 }
 
 /* Generic-proxy writes to shared memory, then read by the asynchronous

@@ -165,27 +165,6 @@ int
 s100_launch_v2(const smma_sm100_plan *p, const s100_bufs *b, cudaStream_t st, char *msg,
                size_t len)
 {
-    const void *k = p->kind == 4 ? (const void *) s100_gemm_v2<4>
-                    : p->kind == 5 ? (const void *) s100_gemm_v2<5>
-                                   : (const void *) s100_gemm_v2<6>;
-    s100_maps maps;
-    cudaError_t e;
-    int rc = s100_need(10, 10, k, "sm_100", msg, len);
-
-    if (rc != SMMA_GPU_STATUS_OK || b == NULL)
-        return rc;
-    if ((rc = s100_encode_maps(p, b, &maps, msg, len)) != SMMA_GPU_STATUS_OK)
-        return rc;
-    if ((e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  (int) p->smem_bytes)) != cudaSuccess)
-        return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaFuncSetAttribute", e);
-    if (p->kind == 4)
-        s100_gemm_v2<4><<<p->pipe.grid, 192, p->smem_bytes, st>>>(*p, maps, *b);
-    else if (p->kind == 5)
-        s100_gemm_v2<5><<<p->pipe.grid, 192, p->smem_bytes, st>>>(*p, maps, *b);
-    else
-        s100_gemm_v2<6><<<p->pipe.grid, 192, p->smem_bytes, st>>>(*p, maps, *b);
-    if ((e = cudaGetLastError()) != cudaSuccess)
-        return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "sm100-v2 launch", e);
-    return SMMA_GPU_STATUS_OK;
+    return s100_launch_tma(p, b, st, s100_gemm_v2<4>, s100_gemm_v2<5>, s100_gemm_v2<6>,
+                           "sm100-v2 launch", msg, len);
 }

@@ -101,7 +101,8 @@ v3_give_acc(const smma_sm100_plan &p, const s100_bufs &x, uint32_t sbase, uint32
     s100_tc05_before_sync();
     __syncwarp();
     if (lane == 0)
-        pipe_bar_arrive_remote(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_ACC_EMPTY, acc), 0);
+        pipe_bar_arrive_cluster<true>(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_ACC_EMPTY, acc),
+                                      0);
 }
 
 #endif /* SMMA_SM100_TC05 */
@@ -150,15 +151,15 @@ s100_gemm_v3(const smma_sm100_plan p, const __grid_constant__ s100_maps maps, co
         for (i = 0; i < ntiles; i++) {
             uint32_t acc = i % p.acc_stages, kit;
 
-            pipe_bar_wait_cluster(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_ACC_EMPTY, acc),
-                                  (i / p.acc_stages) & 1u);
+            pipe_bar_wait<true>(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_ACC_EMPTY, acc),
+                                (i / p.acc_stages) & 1u);
             s100_tc05_after_sync();
             for (kit = 0; kit < p.pipe.kiters; kit++, smma_pipe_next(&p.pipe, &pos)) {
                 uint32_t st = sbase + pos.slot * p.pipe.stage_bytes;
 
                 pipe_wait_full(p.pipe, sbase, pos);
-                pipe_bar_wait_cluster(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_PFULL, pos.slot),
-                                      pos.phase);
+                pipe_bar_wait<true>(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_PFULL, pos.slot),
+                                    pos.phase);
                 s100_tc05_after_sync();
                 if (smma_sm100_fix_count(&p, kit) != 0) {
                     s100_fixup(p, kit, smem + pos.slot * p.pipe.stage_bytes, lane, 32);
@@ -192,8 +193,8 @@ s100_gemm_v3(const smma_sm100_plan p, const __grid_constant__ s100_maps maps, co
                 }
                 __syncwarp();
                 if (lane == 0)
-                    pipe_bar_arrive_remote(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_PFULL,
-                                                                  pos.slot), 0);
+                    pipe_bar_arrive_cluster<true>(
+                        sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_PFULL, pos.slot), 0);
                 __syncwarp();
             }
     } else {
@@ -238,27 +239,6 @@ int
 s100_launch_v3(const smma_sm100_plan *p, const s100_bufs *b, cudaStream_t st, char *msg,
                size_t len)
 {
-    const void *k = p->kind == 4 ? (const void *) s100_gemm_v3<4>
-                    : p->kind == 5 ? (const void *) s100_gemm_v3<5>
-                                   : (const void *) s100_gemm_v3<6>;
-    s100_maps maps;
-    cudaError_t e;
-    int rc = s100_need(10, 10, k, "sm_100", msg, len);
-
-    if (rc != SMMA_GPU_STATUS_OK || b == NULL)
-        return rc;
-    if ((rc = s100_encode_maps(p, b, &maps, msg, len)) != SMMA_GPU_STATUS_OK)
-        return rc;
-    if ((e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  (int) p->smem_bytes)) != cudaSuccess)
-        return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaFuncSetAttribute", e);
-    if (p->kind == 4)
-        s100_gemm_v3<4><<<p->pipe.grid, 192, p->smem_bytes, st>>>(*p, maps, *b);
-    else if (p->kind == 5)
-        s100_gemm_v3<5><<<p->pipe.grid, 192, p->smem_bytes, st>>>(*p, maps, *b);
-    else
-        s100_gemm_v3<6><<<p->pipe.grid, 192, p->smem_bytes, st>>>(*p, maps, *b);
-    if ((e = cudaGetLastError()) != cudaSuccess)
-        return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "sm100-v3 launch", e);
-    return SMMA_GPU_STATUS_OK;
+    return s100_launch_tma(p, b, st, s100_gemm_v3<4>, s100_gemm_v3<5>, s100_gemm_v3<6>,
+                           "sm100-v3 launch", msg, len);
 }
