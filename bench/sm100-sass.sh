@@ -1,6 +1,6 @@
 #!/bin/sh
-# bench/sm100-sass.sh - the SASS of the sm_100a kernels sm100-v1 and sm100-v2:
-# dumps the cubin of gpu/sm100/gemm_v1.o and gemm_v2.o (and of the TMA probe)
+# bench/sm100-sass.sh - the SASS of the sm_100a kernels sm100-v1, v2 and v3:
+# dumps the cubin of gpu/sm100/gemm_v1.o, gemm_v2.o, gemm_v3.o (and of the TMA probe)
 # with cuobjdump, and counts, per kernel function, the tcgen05 and TMA
 # instructions: the block-scaled tensor-core MMAs (UTC*MMA), the scale copies
 # (UTCCP*), commits (UTCBAR*), TMEM loads and stores (LDTM, STTM), TMEM
@@ -8,13 +8,17 @@
 # Each kernel issues, per k-step, four tcgen05.mma (one per 32 bytes of K)
 # and sf_blks * (1 + nrb) tcgen05.cp from one k-loop body (plan.h); with the
 # j-loop unrolled, a kernel instantiation should hold exactly 4 UTC*MMA (a
-# multiple of 4 if the compiler unrolls the k-loop too).
+# multiple of 4 if the compiler unrolls the k-loop too).  sm100-v3's are the
+# cta_group::2 forms (one per 32 bytes of K for the pair's 256 rows), issued
+# by the leader only; its multicast commits and scale-of-B boxes appear as
+# UTCBAR* and UTMA*/UBLKCP* with a multicast mask.
 #
 # Usage (from the root of a tree built with ./configure && make, on a machine
 # with the CUDA toolkit's cuobjdump):
 #     bench/sm100-sass.sh [BUILD_DIR] [OUT_DIR]
 # BUILD_DIR defaults to ., OUT_DIR to $OUT or bench/logs.  Writes
-#     OUT_DIR/sm100-sass-gemm_v1.sass, -gemm_v2.sass, -tma_probe.sass  (full dumps)
+#     OUT_DIR/sm100-sass-gemm_v1.sass, -gemm_v2.sass, -gemm_v3.sass,
+#     -tma_probe.sass                                                 (full dumps)
 #     OUT_DIR/sm100-sass.txt                                          (the counts)
 # and prints the counts.  Exit status 0, or 1 with a message when a tool or
 # an object is missing or holds no sm_100a code.
@@ -41,7 +45,7 @@ summary=$out/sm100-sass.txt
     echo "# build: $build  date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 } >"$summary"
 
-for name in gemm_v1 gemm_v2 tma_probe; do
+for name in gemm_v1 gemm_v2 gemm_v3 tma_probe; do
     case $name in
     tma_probe) obj=$build/gpu/probes/$name.o ;;
     *) obj=$build/gpu/sm100/$name.o ;;
@@ -91,8 +95,9 @@ done
 
 # The MMA instructions themselves, with their operands, for the record.
 {
-    echo "# every UTC*MMA of gemm_v1 and gemm_v2 (address: instruction)"
+    echo "# every UTC*MMA of gemm_v1, gemm_v2 and gemm_v3 (address: instruction)"
     grep -h -E 'UTC[A-Z0-9]*MMA' "$out/sm100-sass-gemm_v1.sass" "$out/sm100-sass-gemm_v2.sass" \
+        "$out/sm100-sass-gemm_v3.sass" \
         | sed -e 's/^[ \t]*//' -e 's/[ \t]*\/\*[^*]*\*\/[ \t]*$//'
 } >>"$summary"
 cat "$summary"

@@ -79,6 +79,8 @@ const smma_gpu_pref smma_gpu_prefs[] = {
     { SMMA_GPU_SM100_V2, true, "compute capability 10.0 runs tcgen05's block-scaled MMA", NULL,
       NULL },
     { SMMA_GPU_SM100_V1, false, "the tcgen05 teaching kernel", NULL, NULL },
+    { SMMA_GPU_SM100_V3, false, "never run: a B200 must first measure it beside sm100-v2 "
+      "(doc/sm100.md says what it should gain)", NULL, NULL },
     { SMMA_GPU_SM90_V2, true, "compute capability 9.0 runs wgmma, the fastest kernel there: "
       "1.7-1.9x sm80-v2 at 4096^3 and 8192^3 on an H200", NULL, NULL },
     { SMMA_GPU_SM90_V1, false, "the wgmma teaching kernel", NULL, NULL },

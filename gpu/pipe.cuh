@@ -82,14 +82,24 @@ pipe_bar_arrive(uint32_t bar)
  * the cluster (the CTA itself included).  The default semantics (release
  * at CTA scope): a consumer's arrival says only that its wgmma have read
  * the slot, and a release at cluster scope would cost a fence of the whole
- * GPU (MEMBAR.ALL.GPU) per arrival. */
+ * GPU (MEMBAR.ALL.GPU) per arrival.  With RELEASE, a release at cluster
+ * scope: what this thread wrote before (shared memory the peer's tensor
+ * core reads, a fence of its tcgen05 operations) is visible to a thread of
+ * that CTA that waits with pipe_bar_wait<true>. */
+template <bool RELEASE = false>
 static __device__ __forceinline__ void
 pipe_bar_arrive_cluster(uint32_t bar, uint32_t rank)
 {
-    asm volatile("{\n\t.reg .b32 ra;\n\t"
-                 "mapa.shared::cluster.u32 ra, %0, %1;\n\t"
-                 "mbarrier.arrive.shared::cluster.b64 _, [ra];\n\t}"
-                 :: "r"(bar), "r"(rank) : "memory");
+    if (RELEASE)
+        asm volatile("{\n\t.reg .b32 ra;\n\t"
+                     "mapa.shared::cluster.u32 ra, %0, %1;\n\t"
+                     "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [ra];\n\t}"
+                     :: "r"(bar), "r"(rank) : "memory");
+    else
+        asm volatile("{\n\t.reg .b32 ra;\n\t"
+                     "mapa.shared::cluster.u32 ra, %0, %1;\n\t"
+                     "mbarrier.arrive.shared::cluster.b64 _, [ra];\n\t}"
+                     :: "r"(bar), "r"(rank) : "memory");
 }
 
 /* One arrival that also expects tx bytes of asynchronous writes. */
@@ -100,17 +110,27 @@ pipe_bar_arrive_tx(uint32_t bar, uint32_t tx)
                  : "memory");
 }
 
-/* Waits until the phase of the given parity has completed. */
+/* Waits until the phase of the given parity has completed; with CLUSTER,
+ * acquiring at cluster scope (the wait for arrivals that other CTAs of the
+ * cluster made with pipe_bar_arrive_cluster<true>). */
+template <bool CLUSTER = false>
 static __device__ __forceinline__ void
 pipe_bar_wait(uint32_t bar, uint32_t parity)
 {
     uint32_t done = 0;
 
-    while (!done)
-        asm volatile("{\n\t.reg .pred p;\n\t"
-                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
-                     "selp.u32 %0, 1, 0, p;\n\t}"
-                     : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+    while (!done) {
+        if (CLUSTER)
+            asm volatile("{\n\t.reg .pred p;\n\t"
+                         "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;"
+                         "\n\tselp.u32 %0, 1, 0, p;\n\t}"
+                         : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+        else
+            asm volatile("{\n\t.reg .pred p;\n\t"
+                         "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+                         "selp.u32 %0, 1, 0, p;\n\t}"
+                         : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+    }
 }
 
 /* Generic-proxy writes to shared memory, then read by the asynchronous
@@ -180,6 +200,18 @@ pipe_tma_4d(uint32_t dst, const void *map, int32_t x0, int32_t x1, int32_t x2, i
                  : "memory");
 }
 
+/* The 4-D box to the same shared offset (and the barrier's) of every CTA
+ * of the cluster named in the mask. */
+static __device__ __forceinline__ void
+pipe_tma_4d_mc(uint32_t dst, const void *map, int32_t x0, int32_t x1, int32_t x2, int32_t x3,
+               uint32_t bar, uint16_t mask)
+{
+    asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 ".multicast::cluster [%0], [%1, {%2, %3, %4, %5}], [%6], %7;"
+                 :: "r"(dst), "l"(map), "r"(x0), "r"(x1), "r"(x2), "r"(x3), "r"(bar), "h"(mask)
+                 : "memory");
+}
+
 static __device__ __forceinline__ void
 pipe_tma_prefetch_map(const void *map)
 {
@@ -226,10 +258,10 @@ pipe_bulk_wait(void)
  * issue(st, full, tm, tn, kit), which issues the TMA boxes of k-step kit
  * of tile (tm, tn) into the slot at shared address st, completing on the
  * barrier at shared address full.  sbase: the shared address of the ring
- * (1024-aligned).
+ * (1024-aligned).  Returns the position after the last k-step.
  */
 template <class Issue>
-static __device__ __forceinline__ void
+static __device__ __forceinline__ smma_pipe_pos
 pipe_produce(const smma_pipe &p, uint32_t sbase, uint32_t cta, Issue &&issue)
 {
     smma_pipe_pos pos = { 0, 0 };
@@ -245,6 +277,20 @@ pipe_produce(const smma_pipe &p, uint32_t sbase, uint32_t cta, Issue &&issue)
             issue(sbase + pos.slot * p.stage_bytes, full, tm, tn, kit);
         }
     }
+    return pos;
+}
+
+/* After a producer's last k-step: waits until the consumers have released
+ * every slot it filled, so that no commit or arrival is still on its way
+ * to this CTA's barriers when it exits (a cluster's CTAs arrive on each
+ * other's).  pos: the producer's position after its last k-step. */
+static __device__ __forceinline__ void
+pipe_produce_tail(const smma_pipe &p, uint32_t sbase, smma_pipe_pos pos)
+{
+    uint32_t s;
+
+    for (s = 0; s < p.stages; s++, smma_pipe_next(&p, &pos))
+        pipe_bar_wait(sbase + smma_pipe_empty(&p, pos.slot), pos.phase ^ 1u);
 }
 
 /* Thread 0 initializes the ring's barriers: full[s] completes on `fills`

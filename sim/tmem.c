@@ -806,12 +806,12 @@ smem_elem(const smma_tc05_sdesc *d, bool mn_major, unsigned elem_bits, unsigned 
 }
 
 int
-smma_tmem_cp_exec(const smma_tmem_cp *op, const uint8_t *smem, size_t smem_size,
-                  uint64_t sdesc, smma_tmem *t, uint32_t taddr, smma_error *err)
+smma_tc05_cp_exec(const smma_tmem_cp *op, const smma_tc05_cta *ctas, uint64_t sdesc,
+                  uint32_t taddr, smma_error *err)
 {
-    uint8_t data[128 * 32];
+    uint8_t data[2][128 * 32];
     smma_tc05_sdesc d;
-    unsigned rows, nb, r, b, c, dl, dc, db, bit, col0 = smma_tmem_addr_col(taddr);
+    unsigned rows, nb, r, b, c, q, dl, dc, db, bit, col0 = smma_tmem_addr_col(taddr);
     uint32_t addr;
     int rc = smma_tmem_cp_check(op, err);
 
@@ -821,12 +821,13 @@ smma_tmem_cp_exec(const smma_tmem_cp *op, const uint8_t *smem, size_t smem_size,
         return smma_error_set(err, SMMA_EINVAL,
                               "tcgen05.cp%s: decompression is not modelled (the packed bit "
                               "order is only in the ISA's figures)", cp_fmt_names[op->fmt]);
-    if (op->cta_group != 1)
-        return smma_error_set(err, SMMA_EINVAL,
-                              "tcgen05.cp.cta_group::2 is not modelled (the ISA does not say "
-                              "whose shared memory feeds the peer CTA)");
-    if (smem == NULL || t == NULL)
-        return smma_error_set(err, SMMA_EINVAL, "tcgen05.cp: no shared memory or TMEM given");
+    if (ctas == NULL)
+        return smma_error_set(err, SMMA_EINVAL, "tcgen05.cp: no CTAs given");
+    for (q = 0; q < op->cta_group; q++)
+        if (ctas[q].smem == NULL || ctas[q].tmem == NULL)
+            return smma_error_set(err, SMMA_EINVAL,
+                                  "tcgen05.cp.cta_group::%u: CTA %u of the pair has no shared "
+                                  "memory or TMEM", op->cta_group, q);
     if ((rc = smma_tmem_addr_check(taddr, err)) != SMMA_OK)
         return rc;
     rows = cp_rows[op->shape];
@@ -841,25 +842,48 @@ smma_tmem_cp_exec(const smma_tmem_cp *op, const uint8_t *smem, size_t smem_size,
                               cp_names[op->shape], col0, col0 + nb / 4 - 1);
     if ((rc = sdesc_read("tcgen05.cp", sdesc, &d, err)) != SMMA_OK)
         return rc;
-    for (r = 0; r < rows; r++)
-        for (b = 0; b < nb; b++) {
-            rc = smem_elem(&d, false, 8, r, b, smem_size, "tcgen05.cp source", &addr, &bit,
-                           err);
-            if (rc != SMMA_OK)
-                return rc;
-            data[r * nb + b] = smem[addr];
-        }
-    for (r = 0; r < rows; r++)
-        for (b = 0; b < nb; b++)
-            for (c = 0; c < cp_copies[op->shape]; c++) {
-                uint32_t *cell;
-
-                smma_tmem_cp_coord(op->shape, r, b, c, &dl, &dc, &db);
-                cell = &t->cell[dl][col0 + dc];
-                *cell = (*cell & ~((uint32_t) 0xFF << (8 * db)))
-                        | (uint32_t) data[r * nb + b] << (8 * db);
+    /* Every CTA's source first, so that a refusal writes no cell. */
+    for (q = 0; q < op->cta_group; q++)
+        for (r = 0; r < rows; r++)
+            for (b = 0; b < nb; b++) {
+                rc = smem_elem(&d, false, 8, r, b, ctas[q].smem_size,
+                               q == 0 ? "tcgen05.cp source" : "tcgen05.cp source (CTA 1)",
+                               &addr, &bit, err);
+                if (rc != SMMA_OK)
+                    return rc;
+                data[q][r * nb + b] = ctas[q].smem[addr];
             }
+    for (q = 0; q < op->cta_group; q++)
+        for (r = 0; r < rows; r++)
+            for (b = 0; b < nb; b++)
+                for (c = 0; c < cp_copies[op->shape]; c++) {
+                    uint32_t *cell;
+
+                    smma_tmem_cp_coord(op->shape, r, b, c, &dl, &dc, &db);
+                    cell = &ctas[q].tmem->cell[dl][col0 + dc];
+                    *cell = (*cell & ~((uint32_t) 0xFF << (8 * db)))
+                            | (uint32_t) data[q][r * nb + b] << (8 * db);
+                }
     return SMMA_OK;
+}
+
+int
+smma_tmem_cp_exec(const smma_tmem_cp *op, const uint8_t *smem, size_t smem_size,
+                  uint64_t sdesc, smma_tmem *t, uint32_t taddr, smma_error *err)
+{
+    smma_tc05_cta cta;
+    int rc = smma_tmem_cp_check(op, err);
+
+    if (rc != SMMA_OK)
+        return rc;
+    if (op->cta_group != 1)
+        return smma_error_set(err, SMMA_EINVAL,
+                              "tcgen05.cp.cta_group::2 copies into both CTAs of a pair: "
+                              "smma_tc05_cp_exec takes the pair");
+    cta.smem = smem;
+    cta.smem_size = smem_size;
+    cta.tmem = t;
+    return smma_tc05_cp_exec(op, &cta, sdesc, taddr, err);
 }
 
 /* ---- tcgen05.mma ------------------------------------------------------------------ */
@@ -1031,15 +1055,16 @@ mma_plan(const smma_tc05_mma *op, const smma_tc05_idesc *id, smma_gemm_shape *s,
         return smma_error_set(err, SMMA_EINVAL,
                               "instruction descriptor max_shift %u belongs to .ws, which is "
                               "not executed", id->max_shift);
-    if (!m_legal(id->m, cg) || (bs && id->m != 128))
+    if (bs && cg == 2 && id->m == 128)
+        return smma_error_set(err, SMMA_EINVAL,
+                              "block-scaled tcgen05.mma with M = 128 and cta_group::2 is not "
+                              "modelled (how the 2x2 data path duplicates scale_B over its "
+                              "lane halves is not established)");
+    if (!m_legal(id->m, cg) || (bs && id->m != 128 * cg))
         return smma_error_set(err, SMMA_EINVAL,
                               "tcgen05.mma.cta_group::%u.kind::%s: M %u is not executed "
                               "(cta_group::1: 64, 128; cta_group::2: 128, 256; block-scaled: "
-                              "128 with cta_group::1)", cg, kn, id->m);
-    if (bs && cg == 2)
-        return smma_error_set(err, SMMA_EINVAL,
-                              "block-scaled tcgen05.mma with cta_group::2 is not modelled (the "
-                              "scale placement across the pair is not established)");
+                              "128 with cta_group::1, 256 with cta_group::2)", cg, kn, id->m);
     if (cg == 2 && id->n % 16 != 0)
         return smma_error_set(err, SMMA_EINVAL,
                               "N %u is not a multiple of 16, as cta_group::2 requires", id->n);
@@ -1098,8 +1123,9 @@ read_smem_elem(const smma_tc05_cta *cta, const smma_tc05_sdesc *d, bool mn_major
 }
 
 /* Reads the inputs of the instruction into a (M x K), b (N x K, n-major),
- * sa (M x nkb), sb (4 copies of N x nkb) and c (M x N); part[m] is the lane
- * partition of D's row m, whose copy of the scales row m uses. */
+ * sa (M x nkb), sb (4 copies per CTA of N x nkb) and c (M x N); part[m] is
+ * 4 cta + the lane partition of D's row m: the CTA whose TMEM holds the
+ * row, and the copy of the scales the row uses there. */
 static int
 mma_gather(const smma_tc05_mma *op, const smma_tc05_idesc *id, const smma_gemm_shape *s,
            const struct elem_store *ea, const struct elem_store *eb,
@@ -1129,7 +1155,7 @@ mma_gather(const smma_tc05_mma *op, const smma_tc05_idesc *id, const smma_gemm_s
         return rc;
     if (s->scale_fmt != SMMA_NONE) {
         nkb = op->scale_vec;
-        sfa.rows = M;
+        sfa.rows = M / cg;
         sfb.rows = N;
         sfa.vec = sfb.vec = op->scale_vec;
         sfa.sf_id = id->sfa_id;
@@ -1161,13 +1187,14 @@ mma_gather(const smma_tc05_mma *op, const smma_tc05_idesc *id, const smma_gemm_s
                 return rc;
     for (kb = 0; kb < nkb; kb++) {
         for (m = 0; m < M; m++) {
-            smma_tmem_sf_coord(&sfa, m, kb, part[m], &lane, &col, &byte);
-            sa[m * nkb + kb] = ctas[0].tmem->cell[lane][col] >> (8 * byte) & 0xFFu;
+            smma_tmem_sf_coord(&sfa, m % (M / cg), kb, part[m] % 4, &lane, &col, &byte);
+            sa[m * nkb + kb] = ctas[part[m] / 4].tmem->cell[lane][col] >> (8 * byte) & 0xFFu;
         }
-        for (p = 0; p < 4; p++)
+        for (p = 0; p < 4 * cg; p++)
             for (n = 0; n < N; n++) {
-                smma_tmem_sf_coord(&sfb, n, kb, p, &lane, &col, &byte);
-                sb[(p * N + n) * nkb + kb] = ctas[0].tmem->cell[lane][col] >> (8 * byte) & 0xFFu;
+                smma_tmem_sf_coord(&sfb, n, kb, p % 4, &lane, &col, &byte);
+                sb[(p * N + n) * nkb + kb] =
+                    ctas[p / 4].tmem->cell[lane][col] >> (8 * byte) & 0xFFu;
             }
     }
     if (s->c_fmt != SMMA_NONE)
@@ -1228,17 +1255,17 @@ smma_tc05_mma_exec(const smma_tc05_mma *op, const smma_model *model,
         return rc;
     for (m = 0; m < M; m++) {
         smma_tmem_d_coord(&dl, m, 0, &cta, &lane, &col);
-        part[m] = lane / PARTITION;
+        part[m] = 4 * cta + lane / PARTITION;
     }
-    total = (size_t) M * K + (size_t) N * K + (size_t) M * nkb + 4 * (size_t) N * nkb
-            + 2 * (size_t) M * N;
+    total = (size_t) M * K + (size_t) N * K + (size_t) M * nkb
+            + 4 * (size_t) op->cta_group * N * nkb + 2 * (size_t) M * N;
     a = malloc(total * sizeof(uint32_t));
     if (a == NULL)
         return smma_error_set(err, SMMA_ENOMEM, "tcgen05.mma: out of memory");
     b = a + (size_t) M * K;
     sa = b + (size_t) N * K;
     sb = sa + (size_t) M * nkb;
-    c = sb + 4 * (size_t) N * nkb;
+    c = sb + 4 * (size_t) op->cta_group * N * nkb;
     out = c + (size_t) M * N;
     memset(c, 0, (size_t) M * N * sizeof(uint32_t));
     rc = mma_gather(op, &id, &s, &ea, &eb, ctas, &dl, part, a, b, sa, sb, c, err);
@@ -1259,6 +1286,52 @@ smma_tc05_mma_exec(const smma_tc05_mma *op, const smma_model *model,
     }
     free(a);
     return rc;
+}
+
+/* ---- tcgen05.commit ------------------------------------------------------------------ */
+
+int
+smma_tc05_commit_targets(const smma_tc05_commit *op, unsigned cluster_size, unsigned rank,
+                         unsigned bar_rank, uint32_t *targets, smma_error *err)
+{
+    if (op == NULL || targets == NULL)
+        return smma_error_set(err, SMMA_EINVAL, "tcgen05.commit: no operation or result given");
+    if (op->cta_group != 1 && op->cta_group != 2)
+        return smma_error_set(err, SMMA_EINVAL, "tcgen05.commit: cta_group %u is not 1 or 2",
+                              op->cta_group);
+    if (cluster_size < 1 || cluster_size > 16)
+        return smma_error_set(err, SMMA_EINVAL,
+                              "tcgen05.commit: a cluster of %u CTAs (1 to 16)", cluster_size);
+    if (op->cta_group == 2 && cluster_size % 2 != 0)
+        return smma_error_set(err, SMMA_EINVAL,
+                              "tcgen05.commit.cta_group::2: a cluster of %u CTAs has no pair for "
+                              "every CTA (the size must be even)", cluster_size);
+    if (rank >= cluster_size)
+        return smma_error_set(err, SMMA_EINVAL,
+                              "tcgen05.commit: issuing rank %u is outside the cluster of %u",
+                              rank, cluster_size);
+    if (!op->multicast) {
+        if (op->cta_mask != 0)
+            return smma_error_set(err, SMMA_EINVAL,
+                                  "tcgen05.commit: ctaMask 0x%x without .multicast::cluster",
+                                  (unsigned) op->cta_mask);
+        if (bar_rank >= cluster_size)
+            return smma_error_set(err, SMMA_EINVAL,
+                                  "tcgen05.commit: the barrier's rank %u is outside the cluster "
+                                  "of %u", bar_rank, cluster_size);
+        *targets = UINT32_C(1) << bar_rank;
+        return SMMA_OK;
+    }
+    if (op->cta_mask == 0 || op->cta_mask > 0xFFFFu
+        || (op->cta_mask >> cluster_size) != 0)
+        return smma_error_set(err, SMMA_EINVAL,
+                              "tcgen05.commit.multicast::cluster: ctaMask 0x%x %s",
+                              (unsigned) op->cta_mask,
+                              op->cta_mask == 0 ? "names no CTA"
+                              : op->cta_mask > 0xFFFFu ? "is wider than 16 bits"
+                              : "names a rank outside the cluster");
+    *targets = op->cta_mask;
+    return SMMA_OK;
 }
 
 /* ---- PTX text ------------------------------------------------------------------------ */
@@ -1409,7 +1482,7 @@ smma_ptx_tc05_misc(smma_tc05_misc which, unsigned cta_group, unsigned ncols, cha
     if ((unsigned) which >= SMMA_TC05_MISC_COUNT)
         return smma_error_set(err, SMMA_EINVAL, "tcgen05 instruction %d is not modelled",
                               (int) which);
-    if (which <= SMMA_TC05_COMMIT && cta_group != 1 && cta_group != 2)
+    if (which <= SMMA_TC05_COMMIT_MC && cta_group != 1 && cta_group != 2)
         return smma_error_set(err, SMMA_EINVAL, "tcgen05: cta_group %u is not 1 or 2",
                               cta_group);
     if ((which == SMMA_TC05_ALLOC || which == SMMA_TC05_DEALLOC) && !ncols_legal(ncols))
@@ -1431,6 +1504,10 @@ smma_ptx_tc05_misc(smma_tc05_misc which, unsigned cta_group, unsigned ncols, cha
     case SMMA_TC05_COMMIT:
         put(&t, "tcgen05.commit.cta_group::%u.mbarrier::arrive::one.shared::cluster.b64 "
                 "[%%tmbar];", cta_group);
+        break;
+    case SMMA_TC05_COMMIT_MC:
+        put(&t, "tcgen05.commit.cta_group::%u.mbarrier::arrive::one.shared::cluster"
+                ".multicast::cluster.b64 [%%tmbar], %%tmask;", cta_group);
         break;
     case SMMA_TC05_WAIT_LD:
         put(&t, "tcgen05.wait::ld.sync.aligned;");
@@ -1520,11 +1597,14 @@ grid_dlayout(const smma_grid *g, smma_tmem_dlayout *l)
     l->addr = 0;
 }
 
-/* The scale-factor layout of a grid: vec, sf_id in param[1..2]. */
+/* The scale-factor layout of a grid in each CTA: vec, sf_id in
+ * param[1..2], its rows in param[5] (scale_B of cta_group::2: all N rows
+ * in each CTA; scale_A: the CTA's 128 rows); param[3] is 1 for scale_B,
+ * param[4] the cta_group. */
 static void
 grid_sflayout(const smma_grid *g, smma_tmem_sflayout *l)
 {
-    l->rows = 128;
+    l->rows = g->param[5];
     l->vec = g->param[1];
     l->sf_id = g->param[2];
     l->addr = 0;
@@ -1575,18 +1655,18 @@ grid_cell(const smma_grid *g, unsigned row, unsigned col, smma_grid_cell *out)
         smma_tmem_sflayout l;
 
         grid_sflayout(g, &l);
-        if (smma_tmem_sf_elem(&l, row, col / 4, col % 4, &a, &b, &c) == SMMA_OK) {
-            out->owner = c;
-            snprintf(out->label, sizeof(out->label), "%c%u,k%u", g->param[3] ? 'n' : 'm', a,
-                     b);
+        if (smma_tmem_sf_elem(&l, row % LANES, col / 4, col % 4, &a, &b, &c) == SMMA_OK) {
+            out->owner = 4 * (row / LANES) + c;
+            snprintf(out->label, sizeof(out->label), "%c%u,k%u", g->param[3] ? 'n' : 'm',
+                     g->param[3] ? a : a + l.rows * (row / LANES), b);
         }
         break;
     }
     case GRID_CP:
     default:
-        if (smma_tmem_cp_src((smma_tmem_cp_shape) g->param[1], row, col, 0, &a, &b, &c)
-            == SMMA_OK) {
-            out->owner = c;
+        if (smma_tmem_cp_src((smma_tmem_cp_shape) g->param[1], row % LANES, col, 0, &a, &b,
+                             &c) == SMMA_OK) {
+            out->owner = cp_copies[g->param[1]] * (row / LANES) + c;
             snprintf(out->label, sizeof(out->label), "r%u.w%u", a, b / 4);
         }
         break;
@@ -1637,7 +1717,9 @@ grid_holder(const smma_grid *g, unsigned row, unsigned col, smma_holder *out)
         smma_tmem_sflayout l;
 
         grid_sflayout(g, &l);
-        rc = smma_tmem_sf_coord(&l, row, col, 0, &lane, &c, &e);
+        if (!g->param[3])
+            cta = row / l.rows; /* scale_A: the CTA of the row; scale_B: CTA 0's copy */
+        rc = smma_tmem_sf_coord(&l, row % l.rows, col, 0, &lane, &c, &e);
         break;
     }
     case GRID_CP:
@@ -1681,14 +1763,21 @@ grid_coord(const smma_grid *g, unsigned thread, unsigned reg, unsigned elem, uns
     }
     case GRID_SF: {
         smma_tmem_sflayout l;
+        int rc;
 
         grid_sflayout(g, &l);
-        return smma_tmem_sf_elem(&l, thread, reg, elem, row, col, &copy);
+        if (cta >= (g->param[4] ? g->param[4] : 1u))
+            return SMMA_EINVAL;
+        rc = smma_tmem_sf_elem(&l, lane, reg, elem, row, col, &copy);
+        if (rc == SMMA_OK && !g->param[3])
+            *row += l.rows * cta;
+        return rc;
     }
     case GRID_CP:
     default:
-        if (smma_tmem_cp_src((smma_tmem_cp_shape) g->param[1], thread, reg, elem, row, col,
-                             &copy) != SMMA_OK || *col % 4 != 0)
+        if (cta >= (g->param[2] ? g->param[2] : 1u)
+            || smma_tmem_cp_src((smma_tmem_cp_shape) g->param[1], lane, reg, elem, row, col,
+                                &copy) != SMMA_OK || *col % 4 != 0)
             return SMMA_EINVAL;
         *col /= 4;
         return SMMA_OK;
@@ -1885,12 +1974,23 @@ grid_mma(const char *instr, const char *operand, smma_grid *g, smma_error *err)
     return SMMA_OK;
 }
 
+/* 1 when instr is base, 2 when it is base followed by ".cg2", else 0. */
+static unsigned
+cg_name(const char *instr, const char *base)
+{
+    size_t n = strlen(base);
+
+    if (strncmp(instr, base, n) != 0)
+        return 0;
+    return instr[n] == '\0' ? 1 : strcmp(instr + n, ".cg2") == 0 ? 2 : 0;
+}
+
 int
 smma_tmem_grid(const char *instr, const char *operand, const smma_grid_opts *o, smma_grid *g,
                smma_error *err)
 {
     char name[64];
-    unsigned i;
+    unsigned i, cg;
     int rc;
 
     if (instr == NULL || strncmp(instr, "tcgen05.", 8) != 0)
@@ -1906,50 +2006,64 @@ smma_tmem_grid(const char *instr, const char *operand, const smma_grid_opts *o, 
     if ((rc = grid_mma(instr, operand, g, err)) != SMMA_GRID_NOT_MINE)
         return rc;
     for (i = 0; i < sizeof(sf_grids) / sizeof(sf_grids[0]); i++)
-        if (strcmp(instr, sf_grids[i].name) == 0) {
+        if ((cg = cg_name(instr, sf_grids[i].name)) != 0) {
             smma_tmem_sflayout l;
+            bool sfb;
 
             if ((rc = grid_operand(instr, operand, "sfa", "sfb", err)) != SMMA_OK)
                 return rc;
-            l.rows = 128;
+            sfb = operand[2] == 'b';
+            l.rows = sfb ? 128 * cg : 128;
             l.vec = sf_grids[i].vec;
             l.sf_id = o != NULL && o->sf_id >= 0 ? (unsigned) o->sf_id : 0;
             l.addr = 0;
             if ((rc = smma_tmem_sf_check(&l, err)) != SMMA_OK)
                 return rc;
             grid_names(g, instr, operand, "lane", "byte",
-                       operand[2] == 'a' ? "m<row>,k<block>" : "n<column>,k<block>");
-            snprintf(g->what, sizeof(g->what),
-                     "scale_%c of %s = 128 at column 0, SF_ID %u, .scale_vec::%uX; byte "
-                     "column = 4 * TMEM column + byte; owner = copy", operand[2] == 'a' ? 'A'
-                     : 'B', operand[2] == 'a' ? "M" : "N", l.sf_id, l.vec);
-            g->rows = LANES;
+                       sfb ? "n<column>,k<block>" : "m<row>,k<block>");
+            if (cg == 1)
+                snprintf(g->what, sizeof(g->what),
+                         "scale_%c of %s = 128 at column 0, SF_ID %u, .scale_vec::%uX; byte "
+                         "column = 4 * TMEM column + byte; owner = copy", sfb ? 'B' : 'A',
+                         sfb ? "N" : "M", l.sf_id, l.vec);
+            else
+                snprintf(g->what, sizeof(g->what),
+                         "scale_%c of %s = 256, cta_group::2 (lanes 128-255: CTA 1), SF_ID %u, "
+                         ".scale_vec::%uX; %s; owner = 4 CTA + copy", sfb ? 'B' : 'A',
+                         sfb ? "N" : "M", l.sf_id, l.vec,
+                         sfb ? "all of N in each CTA" : "each CTA its 128 rows");
+            g->rows = LANES * cg;
             g->cols = 4 * smma_tmem_sf_cols(&l);
-            g->copies = 4;
+            g->copies = sfb ? 4 * cg : 4;
             g->param[0] = GRID_SF;
             g->param[1] = l.vec;
             g->param[2] = l.sf_id;
-            g->param[3] = operand[2] == 'b';
-            grid_tmem_queries(g, 128, l.vec, operand[2] == 'a' ? "m" : "n", "k block", LANES,
-                              smma_tmem_sf_cols(&l), 4);
+            g->param[3] = sfb;
+            g->param[4] = cg;
+            g->param[5] = l.rows;
+            grid_tmem_queries(g, sfb ? l.rows : 128 * cg, l.vec, sfb ? "n" : "m", "k block",
+                              LANES * cg, smma_tmem_sf_cols(&l), 4);
             return SMMA_OK;
         }
     for (i = 0; i < SMMA_TMEM_CP_SHAPE_COUNT; i++) {
         snprintf(name, sizeof(name), "tcgen05.cp.%s", cp_names[i]);
-        if (strcmp(instr, name) == 0) {
+        if ((cg = cg_name(instr, name)) != 0) {
             if ((rc = grid_operand(instr, operand, "d", NULL, err)) != SMMA_OK)
                 return rc;
             grid_names(g, instr, operand, "lane", "col", "r<source row>.w<32-bit word>");
             snprintf(g->what, sizeof(g->what),
-                     "%s: %u source rows of %u bytes into TMEM from lane 0, %u cop%s",
+                     cg == 1 ? "%s: %u source rows of %u bytes into TMEM from lane 0, %u cop%s"
+                             : "%s: each CTA %u rows of %u bytes into its TMEM, %u cop%s; "
+                               "lanes 128+: CTA 1",
                      instr, cp_rows[i], cp_bytes[i], cp_copies[i],
                      cp_copies[i] == 1 ? "y" : "ies");
-            g->rows = LANES;
+            g->rows = LANES * cg;
             g->cols = cp_bytes[i] / 4;
-            g->copies = cp_copies[i];
+            g->copies = cp_copies[i] * cg;
             g->param[0] = GRID_CP;
             g->param[1] = i;
-            grid_tmem_queries(g, cp_rows[i], cp_bytes[i] / 4, "row", "word", LANES,
+            g->param[2] = cg;
+            grid_tmem_queries(g, cp_rows[i], cp_bytes[i] / 4, "row", "word", LANES * cg,
                               cp_bytes[i] / 4, 1);
             return SMMA_OK;
         }
@@ -1960,7 +2074,7 @@ smma_tmem_grid(const char *instr, const char *operand, const smma_grid_opts *o, 
 void
 smma_tmem_grid_list(smma_grid_emit_fn emit, void *ctx)
 {
-    char name[64], what[128];
+    char name[64], what[160];
     unsigned i;
 
     for (i = 0; i < SMMA_TMEM_SHAPE_COUNT; i++) {
@@ -1987,11 +2101,22 @@ smma_tmem_grid_list(smma_grid_emit_fn emit, void *ctx)
         snprintf(what, sizeof(what), "scale_B in TMEM, .scale_vec::%uX (selector sf_id)",
                  sf_grids[i].vec);
         emit(sf_grids[i].name, "sfb", what, ctx);
+        snprintf(name, sizeof(name), "%s.cg2", sf_grids[i].name);
+        snprintf(what, sizeof(what), "scale_A of M = 256 over a CTA pair, .scale_vec::%uX",
+                 sf_grids[i].vec);
+        emit(name, "sfa", what, ctx);
+        snprintf(what, sizeof(what), "scale_B of N = 256 in both CTAs of a pair, "
+                 ".scale_vec::%uX", sf_grids[i].vec);
+        emit(name, "sfb", what, ctx);
     }
     for (i = 0; i < SMMA_TMEM_CP_SHAPE_COUNT; i++) {
         snprintf(name, sizeof(name), "tcgen05.cp.%s", cp_names[i]);
         snprintf(what, sizeof(what), "tcgen05.cp.%s: shared-memory rows in TMEM",
                  cp_names[i]);
+        emit(name, "d", what, ctx);
+        snprintf(name, sizeof(name), "tcgen05.cp.%s.cg2", cp_names[i]);
+        snprintf(what, sizeof(what), "tcgen05.cp.cta_group::2.%s: each CTA's rows in its "
+                 "own TMEM", cp_names[i]);
         emit(name, "d", what, ctx);
     }
 }

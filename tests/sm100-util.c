@@ -295,6 +295,13 @@ void
 t100_stage_image(const smma_sm100_plan *p, const t100_kin *in, uint32_t m0, uint32_t n0,
                  uint32_t kit, uint8_t *stage)
 {
+    t100_stage_image_cta(p, in, 0, m0, n0, kit, stage);
+}
+
+void
+t100_stage_image_cta(const smma_sm100_plan *p, const t100_kin *in, uint32_t rank, uint32_t m0,
+                     uint32_t n0, uint32_t kit, uint8_t *stage)
+{
     const uint8_t *bufs[4] = { in->a, in->b, in->sfa, in->sfb };
     uint32_t j, nch = smma_sm100_nchunks(p), off, valid, b, i, val;
     uint64_t goff;
@@ -302,7 +309,7 @@ t100_stage_image(const smma_sm100_plan *p, const t100_kin *in, uint32_t m0, uint
 
     memset(stage, 0xee, p->pipe.stage_bytes);
     for (j = 0; j < nch; j++) {
-        smma_sm100_chunk(p, m0, n0, kit, j, &buf, &off, &goff, &valid);
+        smma_sm100_chunk_cta(p, rank, m0, n0, kit, j, &buf, &off, &goff, &valid);
         for (b = 0; b < 16; b++)
             stage[off + b] = b < valid ? bufs[buf][goff + b] : 0;
     }

@@ -117,6 +117,13 @@ void t100_kin_free(t100_kin *in);
 void t100_stage_image(const smma_sm100_plan *p, const t100_kin *in, uint32_t m0, uint32_t n0,
                       uint32_t kit, uint8_t *stage);
 
+/* The same for CTA `rank` of a v3 pair whose tile starts at row m0 (the
+ * CTA's own) and column n0 (the pair's): its A rows, its half of B, the
+ * scales of its A rows and every scale block of B (its own boxes and its
+ * peer's multicast). */
+void t100_stage_image_cta(const smma_sm100_plan *p, const t100_kin *in, uint32_t rank,
+                          uint32_t m0, uint32_t n0, uint32_t kit, uint8_t *stage);
+
 /* Format combinations of the generated problems. */
 typedef struct t100_combo {
     const char *name;

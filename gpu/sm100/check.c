@@ -171,18 +171,20 @@ smma_sm100_plan_init(smma_sm100_plan *p, const smma_gpu_gemm_args *a, smma_gpu_k
                      unsigned sms, char *msg, size_t len)
 {
     const smma_gemm_shape *s;
-    const char *kname = k == SMMA_GPU_SM100_V1 ? "sm100-v1" : "sm100-v2";
+    const char *kname = k == SMMA_GPU_SM100_V1 ? "sm100-v1"
+                        : k == SMMA_GPU_SM100_V2 ? "sm100-v2" : "sm100-v3";
     smma_error err;
     uint32_t sfb;
     int rc;
 
-    if (k != SMMA_GPU_SM100_V1 && k != SMMA_GPU_SM100_V2)
-        return refuse(msg, len, "sm100", "kernel %d is not sm100-v1 or sm100-v2", (int) k);
+    if (k != SMMA_GPU_SM100_V1 && k != SMMA_GPU_SM100_V2 && k != SMMA_GPU_SM100_V3)
+        return refuse(msg, len, "sm100", "kernel %d is not sm100-v1, sm100-v2 or sm100-v3",
+                      (int) k);
     if (a == NULL || p == NULL)
         return refuse(msg, len, kname, "no problem given");
     s = &a->shape;
     memset(p, 0, sizeof(*p));
-    p->version = k == SMMA_GPU_SM100_V1 ? 1 : 2;
+    p->version = k == SMMA_GPU_SM100_V1 ? 1 : k == SMMA_GPU_SM100_V2 ? 2 : 3;
     if (smma_gemm_shape_check(s, &err) != SMMA_OK)
         return refuse(msg, len, kname, "%s", err.msg);
     if (s->m > INT32_MAX || s->n > INT32_MAX || s->k > INT32_MAX)
@@ -217,7 +219,7 @@ smma_sm100_plan_init(smma_sm100_plan *p, const smma_gpu_gemm_args *a, smma_gpu_k
     /* An unpacked e2m1 operand has one byte per element, rows 16-aligned. */
     p->a_ld = p->a_expand ? ((uint64_t) p->k + 15) / 16 * 16 : p->a_src_ld;
     p->b_ld = p->b_expand ? ((uint64_t) p->k + 15) / 16 * 16 : p->b_src_ld;
-    if (p->version == 2) {
+    if (p->version >= 2) {
         if ((!p->a_expand && (p->a_ld % 16 != 0 || (uintptr_t) a->a % 16 != 0))
             || (!p->b_expand && (p->b_ld % 16 != 0 || (uintptr_t) a->b % 16 != 0)))
             return refuse(msg, len, kname,
@@ -239,8 +241,11 @@ smma_sm100_plan_init(smma_sm100_plan *p, const smma_gpu_gemm_args *a, smma_gpu_k
         > (uint64_t) INT64_MAX / 2)
         return refuse(msg, len, kname, "the scale matrices are too large");
 
-    /* Tiling: N of the instruction as wide as the problem needs, up to 256. */
+    /* Tiling: N of the instruction as wide as the problem needs, up to 256;
+     * v3 splits B between the CTAs of a pair and runs M = 256. */
     p->bn = p->n <= 64 ? 64 : p->n <= 128 ? 128 : 256;
+    p->b_rows = p->version == 3 ? p->bn / 2 : p->bn;
+    p->mma_m = p->version == 3 ? 2 * SMMA_SM100_BM : SMMA_SM100_BM;
     p->k_step = SMMA_SM100_ROWB * 8 / p->elem_bits;
     p->pipe.kiters = (p->k + p->k_step - 1) / p->k_step;
     p->sf_blks = p->k_step / p->vec / 4;
@@ -251,14 +256,14 @@ smma_sm100_plan_init(smma_sm100_plan *p, const smma_gpu_gemm_args *a, smma_gpu_k
         return refuse(msg, len, kname, "%u x %u tiles are too many", p->pipe.tiles_m,
                       p->pipe.tiles_n);
     p->tiles = p->pipe.tiles_m * p->pipe.tiles_n;
-    p->pipe.cluster = 1;
-    p->pipe.group = p->pipe.tiles_m; /* M fastest */
+    p->pipe.cluster = p->version == 3 ? 2 : 1;
+    p->pipe.group = smma_pipe_units_m(&p->pipe); /* M fastest */
 
-    /* One stage: A (16 KiB), B (bn x 128 bytes), the scale blocks; each
-     * stage starts 1024-aligned, the alignment of the 128B swizzle. */
+    /* One stage: A (16 KiB), B (b_rows x 128 bytes), the scale blocks;
+     * each stage starts 1024-aligned, the alignment of the 128B swizzle. */
     p->off_a = 0;
     p->off_b = SMMA_SM100_BM * SMMA_SM100_ROWB;
-    p->off_sfa = p->off_b + p->bn * SMMA_SM100_ROWB;
+    p->off_sfa = p->off_b + p->b_rows * SMMA_SM100_ROWB;
     p->off_sfb = p->off_sfa + p->sf_blks * SMMA_SM100_SFBLK;
     sfb = p->nrb * p->sf_blks * SMMA_SM100_SFBLK;
     p->pipe.stage_bytes = (p->off_sfb + sfb + 1023) / 1024 * 1024;
@@ -281,7 +286,13 @@ smma_sm100_plan_init(smma_sm100_plan *p, const smma_gpu_gemm_args *a, smma_gpu_k
             return refuse(msg, len, kname, "a stage of %u bytes leaves no room for two",
                           p->pipe.stage_bytes);
         p->acc_stages = 2 * p->bn + p->pipe.stages * p->sf_cols <= SMMA_SM100_TMEM_COLS ? 2 : 1;
-        p->pipe.grid = sms == 0 ? 1 : p->tiles < sms ? p->tiles : sms;
+        if (p->version == 2) {
+            p->pipe.grid = sms == 0 ? 1 : p->tiles < sms ? p->tiles : sms;
+        } else {
+            uint32_t units = smma_pipe_units(&p->pipe), pairs = sms / 2 ? sms / 2 : 1;
+
+            p->pipe.grid = 2 * (units < pairs ? units : pairs);
+        }
     }
     p->col_sf = p->acc_stages * p->bn;
     p->tmem_cols = pow2_at_least(p->col_sf + p->pipe.stages * p->sf_cols);
@@ -348,6 +359,9 @@ const smma_gpu_kernel_row smma_sm100_rows[] = {
       accepts, model, launch },
     { SMMA_GPU_SM100_V2, "sm100-v2", "gpu/sm100/gemm_v2.cu", SM100_NEEDS,
       SMMA_GPU_KIND_SCALED, "tcgen05: TMA, warp-specialized, persistent",
+      accepts, model, launch },
+    { SMMA_GPU_SM100_V3, "sm100-v3", "gpu/sm100/gemm_v3.cu", SM100_NEEDS,
+      SMMA_GPU_KIND_SCALED, "tcgen05.mma.cta_group::2: 256 x N tiles over CTA pairs",
       accepts, model, launch },
 };
 

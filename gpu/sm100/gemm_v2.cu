@@ -25,10 +25,7 @@
  *      of one tile overlaps the mainloop of the next; acc_full / acc_empty
  *      barriers hand each accumulator between the MMA warp and the
  *      epilogue, which also loads the next tile's C into it.
- * Not done: cta_group::2 (256-row tiles over a CTA pair).  softmma's
- * simulator refuses block-scaled tcgen05.mma with cta_group::2 because the
- * ISA does not establish how the pair holds the scale factors, so such a
- * kernel could not be dry-run; doc/sm100.md estimates what it would gain.
+ * cta_group::2 (256-row tiles over a CTA pair) is sm100-v3, gemm_v3.cu.
  *
  * Build and run as sm100-v1 (SMMA_GPU_SM100_V2); the producer also runs on
  * an H100 in gpu/probes/tma_probe.cu (tests/gpu/tma-t).  Not yet run on a
@@ -59,37 +56,6 @@ v2_give_acc(const smma_sm100_plan &p, const s100_bufs &x, uint32_t sbase, uint32
     __syncwarp();
     if (lane == 0)
         pipe_bar_arrive(sbase + smma_sm100_bar(&p, SMMA_SM100_BAR_ACC_EMPTY, acc));
-}
-
-/* Stores the 32 values of one thread (row `row`, columns col0 .. col0 + 31:
- * tcgen05.ld.32x32b puts column r of the chunk in register r) with 16-byte
- * stores when the row segment is whole and aligned. */
-static __device__ __forceinline__ void
-v2_store(const smma_sm100_plan &p, void *d, uint32_t row, uint32_t col0, const uint32_t *acc)
-{
-    uint32_t v[32], r, esz = p.d_kind == SMMA_SM100_F32 ? 4 : 2;
-    uint64_t idx = (uint64_t) row * p.d_ld + col0;
-    uint8_t *dst = (uint8_t *) d + idx * esz;
-
-    if (row >= p.m)
-        return;
-    for (r = 0; r < 32; r++)
-        v[r] = pipe_epilogue(p.has_alpha, p.alpha, p.d_kind, acc[r]);
-    if (col0 + 32 <= p.n && ((uintptr_t) dst & 15u) == 0) {
-        if (esz == 4) {
-            for (r = 0; r < 32; r += 4)
-                *(uint4 *) (dst + 4 * r) = make_uint4(v[r], v[r + 1], v[r + 2], v[r + 3]);
-        } else {
-            for (r = 0; r < 32; r += 8)
-                *(uint4 *) (dst + 2 * r) = make_uint4(v[r] | v[r + 1] << 16,
-                                                      v[r + 2] | v[r + 3] << 16,
-                                                      v[r + 4] | v[r + 5] << 16,
-                                                      v[r + 6] | v[r + 7] << 16);
-        }
-        return;
-    }
-    for (r = 0; r < 32 && col0 + r < p.n; r++)
-        s100_store_d(p, d, row, col0 + r, v[r]);
 }
 
 #endif /* SMMA_SM100_TC05 */
@@ -175,7 +141,7 @@ s100_gemm_v2(const smma_sm100_plan p, const __grid_constant__ s100_maps maps, co
                 s100_tmem_ld32(tbase + acc * p.bn + smma_sm100_epi_taddr(part, chunk), regs);
                 smma_sm100_epi_cell(part, chunk, lane, 0, &row, &col);
                 if (n0 + col < p.n)
-                    v2_store(p, x.d, m0 + row, n0 + col, regs);
+                    s100_store_row(p, x.d, m0 + row, n0 + col, regs);
             }
             if (i + p.acc_stages < ntiles)
                 v2_give_acc(p, x, sbase, tbase, part, lane, i + p.acc_stages);
@@ -199,27 +165,6 @@ int
 s100_launch_v2(const smma_sm100_plan *p, const s100_bufs *b, cudaStream_t st, char *msg,
                size_t len)
 {
-    const void *k = p->kind == 4 ? (const void *) s100_gemm_v2<4>
-                    : p->kind == 5 ? (const void *) s100_gemm_v2<5>
-                                   : (const void *) s100_gemm_v2<6>;
-    s100_maps maps;
-    cudaError_t e;
-    int rc = s100_need(10, 10, k, "sm_100", msg, len);
-
-    if (rc != SMMA_GPU_STATUS_OK || b == NULL)
-        return rc;
-    if ((rc = s100_encode_maps(p, b, &maps, msg, len)) != SMMA_GPU_STATUS_OK)
-        return rc;
-    if ((e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  (int) p->smem_bytes)) != cudaSuccess)
-        return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaFuncSetAttribute", e);
-    if (p->kind == 4)
-        s100_gemm_v2<4><<<p->pipe.grid, 192, p->smem_bytes, st>>>(*p, maps, *b);
-    else if (p->kind == 5)
-        s100_gemm_v2<5><<<p->pipe.grid, 192, p->smem_bytes, st>>>(*p, maps, *b);
-    else
-        s100_gemm_v2<6><<<p->pipe.grid, 192, p->smem_bytes, st>>>(*p, maps, *b);
-    if ((e = cudaGetLastError()) != cudaSuccess)
-        return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "sm100-v2 launch", e);
-    return SMMA_GPU_STATUS_OK;
+    return s100_launch_tma(p, b, st, s100_gemm_v2<4>, s100_gemm_v2<5>, s100_gemm_v2<6>,
+                           "sm100-v2 launch", msg, len);
 }

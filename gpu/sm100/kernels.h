@@ -1,7 +1,7 @@
 /*
  * gpu/sm100/kernels.h - the host side of the sm_100 kernels inside
  * libsoftmma_gpu: the preparation on the device, the two launchers, and the
- * device check.  CUDA C++ only (gemm_v1.cu, gemm_v2.cu, prep.cu,
+ * device check.  CUDA C++ only (gemm_v1.cu, gemm_v2.cu, gemm_v3.cu, prep.cu,
  * gpu/probes/tma_probe.cu); the public interface is sm100.h.
  *
  * Every function returns an SMMA_GPU_STATUS_* code (the numbers of the
@@ -49,12 +49,14 @@ void s100_release(s100_bufs *b, cudaStream_t st);
 int s100_need(int major_min, int major_max, const void *func, const char *need, char *msg,
               size_t len);
 
-/* The launchers of the main kernels (gemm_v1.cu, gemm_v2.cu), on stream
+/* The launchers of the main kernels (gemm_v1.cu, gemm_v2.cu, gemm_v3.cu), on stream
  * st.  They first check the device (s100_need); with b NULL they do only
  * that. */
 int s100_launch_v1(const smma_sm100_plan *p, const s100_bufs *b, cudaStream_t st, char *msg,
                    size_t len);
 int s100_launch_v2(const smma_sm100_plan *p, const s100_bufs *b, cudaStream_t st, char *msg,
+                   size_t len);
+int s100_launch_v3(const smma_sm100_plan *p, const s100_bufs *b, cudaStream_t st, char *msg,
                    size_t len);
 
 #endif /* SOFTMMA_GPU_SM100_KERNELS_H */

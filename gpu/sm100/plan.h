@@ -1,6 +1,6 @@
 /*
  * gpu/sm100/plan.h - the plan of the sm_100 block-scaled GEMM kernels
- * (gemm_v1.cu, gemm_v2.cu): for every CTA and k-step, which global bytes go
+ * (gemm_v1.cu, gemm_v2.cu, gemm_v3.cu): for every CTA and k-step, which global bytes go
  * to which shared-memory addresses, which descriptors and instruction
  * descriptor each tcgen05.mma gets, which tcgen05.cp moves which scales,
  * and which Tensor Memory cells tcgen05.ld reads D from.
@@ -41,6 +41,20 @@
  *     columns (Layout D: row m in lane m); the epilogue's warp w reads lanes
  *     32 (w%4) .. +31 with tcgen05.ld.32x32b.x32, 32 columns at a time.
  *
+ * sm100-v3 (cta_group::2) changes only this: CTAs come in pairs (clusters
+ * of 2, ranks 0 and 1), the pair computes a 256 x bn tile with one
+ * tcgen05.mma.cta_group::2 of M = 256 per 32 bytes of K, issued by rank 0
+ * (the leader).  Rank r's stage holds its own 128 rows of A (the tile's
+ * rows 128 r ..), its own bn / 2 rows of B (the tile's columns r bn / 2
+ * .., b_rows), the scales of its A rows, and the scales of all bn rows of
+ * B (each CTA's tensor core needs every column's scale: scale_B is
+ * duplicated over the pair); every offset and descriptor above is the same
+ * in both CTAs.  B's scale blocks are loaded once and multicast: rank r
+ * loads blocks rb = r, r + 2, ... into both CTAs (smma_sm100_v3_sfb_box).
+ * tcgen05.cp.cta_group::2 copies each CTA's scale blocks into its own TMEM
+ * at the same columns; D row m of the pair lies in CTA m / 128, lane m %
+ * 128 (Layout A), so each CTA's epilogue reads its own 128 rows as in v2.
+ *
  * K that is not a multiple of the k-step: bytes past the end of a row are
  * loaded as 0 (TMA's out-of-bounds fill, and the same in the loops of v1);
  * then, in the last k-step only, the "fix-up" writes -0 codes into A's
@@ -65,6 +79,7 @@
 #define SMMA_SM100_SMEM_LIMIT (227u * 1024u) /* dynamic shared memory of an sm_100 CTA */
 #define SMMA_SM100_BAR_BYTES 256u   /* mbarriers and the TMEM address slot (smma_sm100_bar) */
 #define SMMA_SM100_TMEM_COLS 512u   /* columns of Tensor Memory */
+#define SMMA_SM100_PAIR_MASK 3u     /* v3: the ctaMask of both CTAs of the pair (a cluster of 2) */
 
 /* The buffers a k-step loads from (the kernels read A and B from the
  * argument or from a scratch copy, see a_expand; scales from the argument
@@ -78,7 +93,7 @@ enum {
 };
 
 typedef struct smma_sm100_plan {
-    uint32_t version;           /* 1 or 2: the kernel */
+    uint32_t version;           /* 1, 2 or 3: the kernel */
     /* The problem as the main kernel reads it. */
     uint32_t m, n, k;
     uint64_t a_ld, b_ld;        /* bytes between rows of the A and B it reads (K-major) */
@@ -99,6 +114,8 @@ typedef struct smma_sm100_plan {
     uint32_t sf_linear;         /* scales given linear: rearranged into a 128x4 scratch */
     /* The tiling. */
     uint32_t bn;                /* N of tcgen05.mma: 64, 128 or 256 */
+    uint32_t b_rows;            /* rows of B in one CTA's stage: bn, or bn / 2 (v3) */
+    uint32_t mma_m;             /* M of tcgen05.mma: 128 (cta_group::1), 256 (v3, ::2) */
     uint32_t k_instr;           /* K of tcgen05.mma: 32 or 64 */
     uint32_t k_step;            /* elements of K per k-step: 128 or 256 */
     uint32_t sf_blks;           /* 128x4 blocks per 128 rows per k-step: 1, 2 or 4 */
@@ -108,8 +125,8 @@ typedef struct smma_sm100_plan {
      * pipe.stage_bytes from a 1024-aligned base, its barriers at
      * pipe.off_bar, then the accumulators' barriers and the TMEM slot),
      * the k-steps per tile (ceil(k / k_step)), the tiles and the CTAs (one
-     * per tile for v1, persistent for v2; clusters of 1; tiles in M-fastest
-     * order, pipe.group = pipe.tiles_m). */
+     * per tile for v1, persistent for v2 and v3; clusters of 1, of 2 for
+     * v3; tiles in M-fastest order, pipe.group = all unit rows). */
     smma_pipe pipe;
     /* Shared memory of one stage, from its base. */
     uint32_t off_a, off_b, off_sfa, off_sfb;
@@ -174,16 +191,19 @@ smma_sm100_smem_sf(const smma_sm100_plan *p, unsigned which, uint32_t rb, uint32
 /* ---- what a k-step loads: 16-byte chunks ---------------------------------------------- */
 
 /* The number of 16-byte chunks of one stage: 8 per row of A (128 rows)
- * and B (bn rows), 32 per scale block. */
+ * and B (b_rows rows), 32 per scale block. */
 SMMA_TC05_FN uint32_t
 smma_sm100_nchunks(const smma_sm100_plan *p)
 {
-    return (SMMA_SM100_BM + p->bn) * (SMMA_SM100_ROWB / 16)
+    return (SMMA_SM100_BM + p->b_rows) * (SMMA_SM100_ROWB / 16)
            + (1 + p->nrb) * p->sf_blks * (SMMA_SM100_SFBLK / 16);
 }
 
 /*
- * Chunk j of k-step kit of the tile at (m0, n0): its buffer
+ * Chunk j of k-step kit in the stage of CTA `rank` of a pair (0 for v1
+ * and v2) for the tile whose A rows start at m0 and whose B columns start
+ * at n0 (v3: the pair's first column; the CTA's B rows start at n0 + rank
+ * b_rows, its B scale blocks at n0 like its peer's): its buffer
  * (SMMA_SM100_BUF_*), its offset in the stage (16 contiguous bytes: the
  * swizzle moves whole chunks), the offset in the buffer of its first byte,
  * and how many of its 16 bytes lie inside the matrix (*valid: 16, 0, or
@@ -192,15 +212,16 @@ smma_sm100_nchunks(const smma_sm100_plan *p)
  * (blocks past kb_pad / 4 or rows past the padded rows) are 0 too.
  */
 SMMA_TC05_FN void
-smma_sm100_chunk(const smma_sm100_plan *p, uint32_t m0, uint32_t n0, uint32_t kit, uint32_t j,
-                 unsigned *buf, uint32_t *smem, uint64_t *goff, uint32_t *valid)
+smma_sm100_chunk_cta(const smma_sm100_plan *p, uint32_t rank, uint32_t m0, uint32_t n0,
+                     uint32_t kit, uint32_t j, unsigned *buf, uint32_t *smem, uint64_t *goff,
+                     uint32_t *valid)
 {
-    uint32_t na = SMMA_SM100_BM * 8, nb = p->bn * 8, nsa = p->sf_blks * 32;
+    uint32_t na = SMMA_SM100_BM * 8, nb = p->b_rows * 8, nsa = p->sf_blks * 32;
 
     if (j < na + nb) {
         unsigned which = j < na ? SMMA_SM100_BUF_A : SMMA_SM100_BUF_B;
         uint32_t q = j < na ? j : j - na, row = q / 8, b = (q % 8) * 16;
-        uint32_t grow = (which == SMMA_SM100_BUF_A ? m0 : n0) + row;
+        uint32_t grow = (which == SMMA_SM100_BUF_A ? m0 : n0 + rank * p->b_rows) + row;
         uint32_t rows = which == SMMA_SM100_BUF_A ? p->m : p->n;
         uint32_t gk = kit * SMMA_SM100_ROWB + b;
 
@@ -226,15 +247,32 @@ smma_sm100_chunk(const smma_sm100_plan *p, uint32_t m0, uint32_t n0, uint32_t ki
     }
 }
 
+/* Chunk j of a lone CTA (v1, v2): smma_sm100_chunk_cta of rank 0. */
+SMMA_TC05_FN void
+smma_sm100_chunk(const smma_sm100_plan *p, uint32_t m0, uint32_t n0, uint32_t kit, uint32_t j,
+                 unsigned *buf, uint32_t *smem, uint64_t *goff, uint32_t *valid)
+{
+    smma_sm100_chunk_cta(p, 0, m0, n0, kit, j, buf, smem, goff, valid);
+}
+
 /* ---- mbarriers (v2 and the TMA probe) ------------------------------------------------ */
 
 /* The mbarriers: the ring's full[s] (TMA -> MMA) and empty[s] (MMA -> TMA)
  * at pipe.off_bar (smma_pipe_full, smma_pipe_empty), then acc_full[a] (MMA
  * -> epilogue) and acc_empty[a] (epilogue -> MMA), 8 bytes each, then the
- * 4-byte slot tcgen05.alloc writes. */
+ * 4-byte slot tcgen05.alloc writes, then (v3) pfull[s]: the leader's
+ * barrier on which the peer's warp 1 says that the peer's full[s] has
+ * completed (and its fix-up is written).
+ *
+ * v3's counts, per CTA of the pair: full[s] 1 (its own producer's
+ * arrive.expect_tx of stage_tx: its own A, B and scale-of-A boxes and
+ * every scale-of-B box, its own and the peer's multicast); empty[s] 1 (the
+ * leader's tcgen05.commit multicast to both CTAs); acc_full[a] 1 (the
+ * same); in the leader, pfull[s] 1 (the peer's relay) and acc_empty[a] 8
+ * (the four epilogue warps of each CTA). */
 enum {
     SMMA_SM100_BAR_FULL = 0, SMMA_SM100_BAR_EMPTY, SMMA_SM100_BAR_ACC_FULL,
-    SMMA_SM100_BAR_ACC_EMPTY, SMMA_SM100_TMEM_SLOT
+    SMMA_SM100_BAR_ACC_EMPTY, SMMA_SM100_TMEM_SLOT, SMMA_SM100_BAR_PFULL
 };
 
 SMMA_TC05_FN uint32_t
@@ -245,6 +283,16 @@ smma_sm100_bar(const smma_sm100_plan *p, unsigned what, uint32_t i)
     if (what == SMMA_SM100_BAR_EMPTY)
         return smma_pipe_empty(&p->pipe, i);
     return smma_pipe_bar_end(&p->pipe) + 8 * (2 * (what - SMMA_SM100_BAR_ACC_FULL) + i);
+}
+
+/* v3: the arrivals acc_empty[a] of the leader waits for (four epilogue
+ * warps per CTA), and the arrivals each barrier kind completes on. */
+SMMA_TC05_FN uint32_t
+smma_sm100_bar_count(const smma_sm100_plan *p, unsigned what)
+{
+    if (what == SMMA_SM100_BAR_ACC_EMPTY)
+        return 4 * p->pipe.cluster;
+    return 1;
 }
 
 /* ---- TMA (v2): the tensor maps and their boxes ------------------------------------- */
@@ -274,7 +322,7 @@ smma_sm100_tma_geom(const smma_sm100_plan *p, unsigned which, uint32_t *rank, ui
         dims[1] = which == SMMA_SM100_BUF_A ? p->m : p->n;
         strides[0] = which == SMMA_SM100_BUF_A ? p->a_ld : p->b_ld;
         box[0] = SMMA_SM100_ROWB;
-        box[1] = which == SMMA_SM100_BUF_A ? SMMA_SM100_BM : p->bn;
+        box[1] = which == SMMA_SM100_BUF_A ? SMMA_SM100_BM : p->b_rows;
         return;
     }
     *rank = 4;
@@ -288,11 +336,13 @@ smma_sm100_tma_geom(const smma_sm100_plan *p, unsigned which, uint32_t *rank, ui
     box[0] = 16;
     box[1] = 32;
     box[2] = p->sf_blks;
-    box[3] = which == SMMA_SM100_BUF_SFA ? 1 : p->nrb;
+    box[3] = which == SMMA_SM100_BUF_SFA || p->version == 3 ? 1 : p->nrb;
 }
 
 /* The box coordinates (innermost first) and the stage offset of buffer
- * `which` for k-step kit of the tile at (m0, n0). */
+ * `which` for k-step kit of the tile at (m0, n0): for v3, B's box of CTA
+ * rank r starts at n0 + r b_rows (smma_sm100_tma_coord_cta) and B's scale
+ * boxes come from smma_sm100_v3_sfb_box. */
 SMMA_TC05_FN uint32_t
 smma_sm100_tma_coord(const smma_sm100_plan *p, unsigned which, uint32_t m0, uint32_t n0,
                      uint32_t kit, int32_t c[4])
@@ -309,6 +359,37 @@ smma_sm100_tma_coord(const smma_sm100_plan *p, unsigned which, uint32_t m0, uint
     c[2] = (int32_t) (kit * p->sf_blks);
     c[3] = (int32_t) (r0 / SMMA_SM100_BM);
     return which == SMMA_SM100_BUF_SFA ? p->off_sfa : p->off_sfb;
+}
+
+SMMA_TC05_FN uint32_t
+smma_sm100_tma_coord_cta(const smma_sm100_plan *p, uint32_t rank, unsigned which, uint32_t m0,
+                         uint32_t n0, uint32_t kit, int32_t c[4])
+{
+    return smma_sm100_tma_coord(p, which, m0,
+                                which == SMMA_SM100_BUF_B ? n0 + rank * p->b_rows : n0, kit, c);
+}
+
+/* v3: the scale blocks of B that CTA `rank` of the pair loads, each with
+ * .multicast::cluster into both CTAs: blocks rb = rank, rank + 2, ...
+ * below nrb (one box each, {16, 32, sf_blks, 1}); rank 0 alone when nrb is
+ * 1.  Box i: its coordinates and its stage offset (the same in both
+ * CTAs). */
+SMMA_TC05_FN uint32_t
+smma_sm100_v3_nsfb(const smma_sm100_plan *p, uint32_t rank)
+{
+    return (p->nrb + 1 - rank) / 2;
+}
+
+SMMA_TC05_FN uint32_t
+smma_sm100_v3_sfb_box(const smma_sm100_plan *p, uint32_t rank, uint32_t i, uint32_t n0,
+                      uint32_t kit, int32_t c[4])
+{
+    uint32_t rb = rank + 2 * i;
+
+    c[0] = c[1] = 0;
+    c[2] = (int32_t) (kit * p->sf_blks);
+    c[3] = (int32_t) (n0 / SMMA_SM100_BM + rb);
+    return smma_sm100_smem_sf(p, SMMA_SM100_BUF_SFB, rb, 0, 0);
 }
 
 /* ---- the fix-up of a ragged last k-step ------------------------------------------------ */
@@ -370,7 +451,8 @@ smma_sm100_fix_item(const smma_sm100_plan *p, uint32_t kit, uint32_t i, uint32_t
 
 /* ---- tcgen05.cp of the scales ---------------------------------------------------------- */
 
-/* tcgen05.cp.cta_group::1.32x128b.warpx4 per k-step: one per scale block. */
+/* tcgen05.cp.cta_group::1.32x128b.warpx4 per k-step (v3: cta_group::2,
+ * each CTA its own blocks): one per scale block. */
 SMMA_TC05_FN uint32_t
 smma_sm100_ncp(const smma_sm100_plan *p)
 {
@@ -411,9 +493,10 @@ smma_sm100_cp(const smma_sm100_plan *p, uint32_t slot, uint32_t i, uint32_t sbas
 
 /* The operands of tcgen05.mma j (0..3) of a k-step in stage slot `slot`
  * (shared address sbase), accumulating into accumulator `acc`; tbase is
- * the TMEM allocation's address.  B's scale rows start at a 128-row block
- * boundary in every tile (bn is 128 or 256, or 64 when n <= 64, so n0 is a
- * multiple of 128). */
+ * the TMEM allocation's address (v3: the same operands in both CTAs of
+ * the pair, M = 256).  B's scale rows start at a 128-row block boundary in
+ * every tile (bn is 128 or 256, or 64 when n <= 64, so n0 is a multiple of
+ * 128). */
 typedef struct smma_sm100_mma_ops {
     uint64_t adesc, bdesc;
     uint32_t idesc;
@@ -432,7 +515,7 @@ smma_sm100_mma(const smma_sm100_plan *p, uint32_t slot, uint32_t j, uint32_t sba
     o->bdesc = smma_tc05_sdesc_word(sbase + p->off_b + kstart, 16, SMMA_SM100_SBO, 0, false,
                                     SMMA_TC05_SW_128B);
     o->idesc = smma_tc05_idesc_ab(false, p->a_code, p->b_code, false, false, false, false, p->bn)
-               | smma_tc05_idesc_bs(sf_id, p->scale_fmt, SMMA_SM100_BM, sf_id, false);
+               | smma_tc05_idesc_bs(sf_id, p->scale_fmt, p->mma_m, sf_id, false);
     o->d = tbase + acc * p->bn;
     o->sfa = smma_tc05_sf_taddr(tbase + smma_sm100_sf_col(p, SMMA_SM100_BUF_SFA, slot, 0, blk),
                                 sf_id);

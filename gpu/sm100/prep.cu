@@ -135,6 +135,18 @@ nomem:
     return cuda_fail(msg, len, SMMA_GPU_STATUS_ENOMEM, "cudaMallocAsync", e);
 }
 
+/* The launcher of the plan's kernel version. */
+static int
+s100_launch(const smma_sm100_plan *p, const s100_bufs *b, cudaStream_t st, char *msg,
+            size_t len)
+{
+    if (p->version == 1)
+        return s100_launch_v1(p, b, st, msg, len);
+    if (p->version == 2)
+        return s100_launch_v2(p, b, st, msg, len);
+    return s100_launch_v3(p, b, st, msg, len);
+}
+
 int
 smma_sm100_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t len)
 {
@@ -154,8 +166,7 @@ smma_sm100_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_
         return cuda_fail(msg, len, SMMA_GPU_STATUS_ENODEV, "cudaDeviceGetAttribute", e);
     if ((rc = smma_sm100_plan_init(&p, a, k, (unsigned) sms, msg, len)) != SMMA_GPU_STATUS_OK)
         return rc;
-    rc = p.version == 1 ? s100_launch_v1(&p, NULL, st, msg, len)
-                        : s100_launch_v2(&p, NULL, st, msg, len);
+    rc = s100_launch(&p, NULL, st, msg, len);
     if (rc != SMMA_GPU_STATUS_OK)
         return rc;
     if ((rc = s100_prepare(&p, a->a, a->b, a->sa, a->sb, st, &b, msg, len))
@@ -163,8 +174,7 @@ smma_sm100_gemm(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_
         return rc;
     b.c = a->c;
     b.d = a->d;
-    rc = p.version == 1 ? s100_launch_v1(&p, &b, st, msg, len)
-                        : s100_launch_v2(&p, &b, st, msg, len);
+    rc = s100_launch(&p, &b, st, msg, len);
     s100_release(&b, st);
     return rc;
 }

@@ -7,8 +7,10 @@
  *             (the teaching kernel).
  *   sm100-v2  gemm_v2.cu: TMA with tensor maps, a multistage mbarrier
  *             pipeline, warp-specialized persistent CTAs.
+ *   sm100-v3  gemm_v3.cu: v2's pipeline over CTA pairs, 256 x bn tiles with
+ *             tcgen05.mma.cta_group::2, scale_B multicast.
  *
- * Both compute D = alpha * (C + sum_k (A SA)(B SB)) with one accumulation
+ * All three compute D = alpha * (C + sum_k (A SA)(B SB)) with one accumulation
  * chain per output in k order in Tensor Memory, one tcgen05.mma after
  * another (K = 32 for .kind::mxf8f6f4, 64 for .kind::mxf4 and
  * .kind::mxf4nvf4), C loaded into the accumulator before the first, and
@@ -28,7 +30,7 @@
  *     scratch copy before the main kernel) or the 128x4 layout;
  *   - C absent, fp32, bf16 or fp16; D fp32, bf16 or fp16; alpha or not;
  *   - any m, n, k >= 1 (m, n, k <= 2^31 - 1), ld at least the row length;
- *     v2 also needs the rows of A and B it loads with TMA at 16-byte
+ *     v2 and v3 also need the rows of A and B they load with TMA at 16-byte
  *     aligned addresses (pointer and ld in bytes multiples of 16; an e2m1
  *     operand that is unpacked first is exempt).
  * K needs no rounding: a k-step past the end of K is padded in shared
@@ -49,20 +51,21 @@ extern "C" {
 /* The multiprocessors of a B200, the grid smma_sm100_check plans v2 for. */
 #define SMMA_SM100_DEFAULT_SMS 148u
 
-/* Fills *p with the plan of kernel k (SMMA_GPU_SM100_V1 or _V2) for the
- * problem *a on a device with `sms` multiprocessors (v2 runs
- * min(tiles, sms) persistent CTAs).  Only the shape, formats, majorness,
+/* Fills *p with the plan of kernel k (SMMA_GPU_SM100_V1, _V2 or _V3) for
+ * the problem *a on a device with `sms` multiprocessors (v2 runs
+ * min(tiles, sms) persistent CTAs, v3 min(units, sms / 2) persistent
+ * pairs).  Only the shape, formats, majorness,
  * leading dimensions, scale layout and the alignment of the pointers are
  * read.  Returns SMMA_GPU_STATUS_OK, or SMMA_GPU_STATUS_EINVAL with a
  * one-line message in msg naming the kernel and the constraint. */
 int smma_sm100_plan_init(smma_sm100_plan *p, const smma_gpu_gemm_args *a, smma_gpu_kernel k,
                          unsigned sms, char *msg, size_t len);
 
-/* Whether kernel k (SMMA_GPU_SM100_V1 or _V2) computes the problem:
+/* Whether kernel k (SMMA_GPU_SM100_V1, _V2 or _V3) computes the problem:
  * smma_sm100_plan_init without the plan.  Pure host logic, no CUDA. */
 int smma_sm100_check(const smma_gpu_gemm_args *a, smma_gpu_kernel k, char *msg, size_t len);
 
-/* The numerics model both kernels reproduce for shape s: "b200-fp8" (the
+/* The numerics model the three kernels reproduce for shape s: "b200-fp8" (the
  * tcgen05 block-scaled model of softmma/gemm.h, provisional: not yet
  * compared with a B200) for every format combination they accept; NULL
  * for the others. */

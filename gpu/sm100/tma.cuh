@@ -48,6 +48,39 @@ s100_encode_maps(const smma_sm100_plan *p, const s100_bufs *b, s100_maps *out, c
     return SMMA_GPU_STATUS_OK;
 }
 
+/* A main kernel fed by TMA (v2, v3): its instantiations per kind (4
+ * mxf8f6f4, 5 mxf4, 6 mxf4nvf4) take the plan, the tensor maps and the
+ * buffers, and run 192 threads per CTA. */
+typedef void (*s100_tma_kernel)(smma_sm100_plan, s100_maps, s100_bufs);
+
+/* Launches the plan's kind of such a kernel on stream st: checks the
+ * device first (s100_need; with b NULL only that), encodes the tensor
+ * maps, sets the dynamic shared memory and launches p->pipe.grid CTAs
+ * (the kernel's own cluster dimensions apply).  `what` names the launch in
+ * a message. */
+static int
+s100_launch_tma(const smma_sm100_plan *p, const s100_bufs *b, cudaStream_t st,
+                s100_tma_kernel k4, s100_tma_kernel k5, s100_tma_kernel k6, const char *what,
+                char *msg, size_t len)
+{
+    s100_tma_kernel k = p->kind == 4 ? k4 : p->kind == 5 ? k5 : k6;
+    s100_maps maps;
+    cudaError_t e;
+    int rc = s100_need(10, 10, (const void *) k, "sm_100", msg, len);
+
+    if (rc != SMMA_GPU_STATUS_OK || b == NULL)
+        return rc;
+    if ((rc = s100_encode_maps(p, b, &maps, msg, len)) != SMMA_GPU_STATUS_OK)
+        return rc;
+    if ((e = cudaFuncSetAttribute((const void *) k, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  (int) p->smem_bytes)) != cudaSuccess)
+        return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, "cudaFuncSetAttribute", e);
+    k<<<p->pipe.grid, 192, p->smem_bytes, st>>>(*p, maps, *b);
+    if ((e = cudaGetLastError()) != cudaSuccess)
+        return cuda_fail(msg, len, SMMA_GPU_STATUS_ECUDA, what, e);
+    return SMMA_GPU_STATUS_OK;
+}
+
 #if defined(SMMA_PIPE_TMA)
 
 /*

@@ -78,6 +78,8 @@ typedef enum smma_gpu_kernel {
     SMMA_GPU_SM90_BS,           /* "sm90-bs": block-scaled, upcast to bf16, bf16 wgmma */
     SMMA_GPU_SM90_MIXED,        /* "sm90-mixed": the block-scaled operand converted in
                                    registers as wgmma's A, the other bf16 (small M) */
+    SMMA_GPU_SM100_V3,          /* "sm100-v3": tcgen05.mma.cta_group::2, 256 x N tiles
+                                   over CTA pairs */
     SMMA_GPU_KERNEL_COUNT
 } smma_gpu_kernel;
 

@@ -317,6 +317,16 @@ int smma_tmem_sf_elem(const smma_tmem_sflayout *l, unsigned lane, unsigned col, 
 
 /* ---- tcgen05.cp ------------------------------------------------------------- */
 
+/* The shared memory and TMEM of one CTA of a CTA pair (cta_group::2: the
+ * pair's even cluster rank first) or of a lone CTA (cta_group::1), as the
+ * executors of tcgen05.cp and tcgen05.mma see them: shared address 0 is
+ * smem[0]. */
+typedef struct smma_tc05_cta {
+    const uint8_t *smem;
+    size_t smem_size;
+    smma_tmem *tmem;
+} smma_tc05_cta;
+
 /* The shapes with their required multicast (ISA: ".64x128b requires
  * .warpx2::02_13 or .warpx2::01_23", ".32x128b requires .warpx4"). */
 typedef enum smma_tmem_cp_shape {
@@ -382,18 +392,35 @@ int smma_tmem_cp_src(smma_tmem_cp_shape s, unsigned dlane, unsigned dcol, unsign
                      unsigned *row, unsigned *byte, unsigned *copy);
 
 /*
- * Executes tcgen05.cp on a simulated shared memory (smem, smem_size bytes;
- * shared address 0 is smem[0]) into t at taddr.  The source matrix is the
+ * Executes tcgen05.cp on ctas[0 .. cta_group-1].  The source matrix is the
  * descriptor's K-major canonical layout of 8-bit elements: source row r,
  * byte b is at smma_tc05_smem_addr(K-major, elem_bits 8, swizzle, lbo, sbo,
  * start, r, b) (CUTLASS builds the tcgen05.cp descriptor as a K-major
- * UMMA descriptor of the rows x bytes matrix).  Refused (SMMA_EINVAL, with a
- * message): decompression (the bit order of the packed 4- and 6-bit source
- * is only in ISA Figures 194-198: not modelled), cta_group::2 (the ISA does
- * not say whose shared memory feeds the peer CTA), a descriptor with a base
- * offset or an absolute LBO, a taddr lane other than 0, columns beyond 512,
- * or a source byte outside smem.
+ * UMMA descriptor of the rows x bytes matrix).
+ *
+ * cta_group::1 copies ctas[0]'s shared memory into its TMEM at taddr.
+ * cta_group::2, issued by one CTA of the pair, copies in each CTA c of the
+ * pair its own shared memory at the descriptor's address into its own
+ * TMEM at taddr: the same shape, the same copies ("scale duplication":
+ * .32x128b.warpx4 fills all four lane partitions of both CTAs).  The ISA
+ * says that cta_group::2 reaches the Tensor Memory of both CTAs; that each
+ * CTA's own shared memory is the source is CUTLASS's usage (its 2SM
+ * block-scaled GEMM copies scale_A, whose rows differ between the two
+ * CTAs, with one SM100_UTCCP_4x32dp128bit_2cta issued by the leader CTA),
+ * and it is the only reading under which that GEMM is right.
+ *
+ * Refused (SMMA_EINVAL, with a message; no cell written): decompression
+ * (the bit order of the packed 4- and 6-bit source is only in ISA Figures
+ * 194-198: not modelled), a descriptor with a base offset or an absolute
+ * LBO, a taddr lane other than 0, columns beyond 512, a CTA without shared
+ * memory or TMEM, or a source byte outside a CTA's shared memory.
  */
+int smma_tc05_cp_exec(const smma_tmem_cp *op, const smma_tc05_cta *ctas, uint64_t sdesc,
+                      uint32_t taddr, smma_error *err);
+
+/* smma_tc05_cp_exec of cta_group::1 on one CTA (smem, smem_size bytes,
+ * TMEM t); cta_group::2 is refused with a message naming
+ * smma_tc05_cp_exec, which takes the pair. */
 int smma_tmem_cp_exec(const smma_tmem_cp *op, const uint8_t *smem, size_t smem_size,
                       uint64_t sdesc, smma_tmem *t, uint32_t taddr, smma_error *err);
 
@@ -424,13 +451,6 @@ unsigned smma_tc05_mma_k(smma_tc05_kind kind, bool k96);
  * naming the qualifier and its legal values. */
 int smma_tc05_mma_check(const smma_tc05_mma *op, smma_error *err);
 
-/* The shared memory and TMEM of one CTA of the (pair of) CTAs. */
-typedef struct smma_tc05_cta {
-    const uint8_t *smem;
-    size_t smem_size;
-    smma_tmem *tmem;
-} smma_tc05_cta;
-
 /*
  * Executes one tcgen05.mma on ctas[0 .. cta_group-1] under a numerics model:
  * every element of D is smma_dot of its row of A, its column of B, the scale
@@ -446,9 +466,16 @@ typedef struct smma_tc05_cta {
  *      that B is "in Shared Memory of the current CTA and optionally in peer
  *      CTA");
  *   D  through smma_tmem_d_* at d_taddr, in each CTA's TMEM;
- *   scales (block-scaled) through smma_tmem_sf_* at sfa_taddr / sfb_taddr:
- *      for D row m the copy of partition m / 32 is read (the copies must be
- *      equal, so this is unobservable in valid programs).
+ *   scales (block-scaled) through smma_tmem_sf_* at sfa_taddr / sfb_taddr,
+ *      in the TMEM of the CTA that holds D's row m: scale_A of M/cta_group
+ *      rows (row m - c M/cta_group), scale_B of all N rows (with
+ *      cta_group::2 each CTA of the pair holds every row of scale_B: it is
+ *      duplicated over the pair as over the lane partitions); for D row m
+ *      the copy of the lane partition of m's lane in that CTA is read (the
+ *      copies must be equal, so this is unobservable in valid programs).
+ *      The pair's split is CUTLASS's (tmem_sf_frg with
+ *      ScaleFactorDuplicated4by1: scale_A of the CTA's M/2 rows, scale_B of
+ *      the whole N, in each CTA);
  * Element storage: f16/bf16 16 bits; f8f6f4 and mxf8f6f4 one byte per
  * element, e4m3/e5m2 the byte, e2m3/e3m2 bits 5-0, e2m1 bits 5-2 (FACTS.md
  * section 1; the other bits are ignored); mxf4/mxf4nvf4 two e2m1 per byte.
@@ -458,8 +485,9 @@ typedef struct smma_tc05_cta {
  * Refused with SMMA_EINVAL and a message: .ws; kinds tf32 and i8 (the
  * numerics layer has no tf32 or integer format); sparse; K = 96; D f16 with
  * bf16 inputs (ISA shape table); M/cta_group pairs outside the ISA table
- * (cta_group::1: M 64 or 128, block-scaled 128; cta_group::2: 128 or 256);
- * block-scaled kinds with cta_group::2 (the scale placement for the pair is
+ * (cta_group::1: M 64 or 128, block-scaled 128; cta_group::2: 128 or 256,
+ * block-scaled 256); block-scaled M = 128 with cta_group::2 (the 2x2 data
+ * path, whose scale_B duplication, CUTLASS's ScaleFactorDuplicated2by2, is
  * not established); A from TMEM with M = 128 and cta_group::2, or with the
  * transpose-A bit set (A in TMEM is row-major, ISA Table "Major-ness for
  * different matrices"); 8-bit B in
@@ -471,6 +499,37 @@ typedef struct smma_tc05_cta {
  */
 int smma_tc05_mma_exec(const smma_tc05_mma *op, const smma_model *model,
                        const smma_tc05_cta *ctas, smma_error *err);
+
+/* ---- tcgen05.commit ----------------------------------------------------------- */
+
+/* One tcgen05.commit.mbarrier::arrive::one: it makes the mbarrier track the
+ * completion of the asynchronous tcgen05 operations (mma, cp) the executing
+ * thread issued before it, and arrives on it once (count 1) when they have
+ * completed.  Without .multicast::cluster the barrier is the one at the
+ * .shared::cluster address operand: in the issuing CTA or, through a
+ * cluster address, in another CTA of the cluster.  With it, the arrival
+ * goes to the barrier at the same shared offset in every CTA whose
+ * %cluster_ctarank bit is set in the 16-bit ctaMask (PTX ISA,
+ * tcgen05.commit).  A cta_group::2 MMA computes D in both CTAs of a pair,
+ * so the CTA that issues it releases what both CTAs fed it (their stage
+ * slots, their scale columns) with one multicast commit of mask
+ * 0b11 << pair base (CUTLASS's 2SM pipelines: umma_arrive_multicast_2x1SM). */
+typedef struct smma_tc05_commit {
+    unsigned cta_group;     /* 1 or 2 */
+    bool multicast;         /* .multicast::cluster */
+    uint32_t cta_mask;      /* the ctaMask operand: 16 bits, multicast only (else 0) */
+} smma_tc05_commit;
+
+/* The CTAs that receive the arrival, as a mask of cluster ranks in
+ * *targets, for a commit issued by CTA `rank` of a cluster of
+ * cluster_size CTAs (1 to 16), whose address operand names the barrier of
+ * CTA bar_rank (read only without .multicast).  Checks: cta_group 1 or 2,
+ * and 2 only in a cluster of an even size (the pairs are ranks 2q, 2q + 1)
+ * issued by either CTA of its pair; rank and bar_rank inside the cluster;
+ * with .multicast a ctaMask that is not 0 and names no rank past the
+ * cluster; without it a ctaMask of 0.  SMMA_EINVAL naming the operand. */
+int smma_tc05_commit_targets(const smma_tc05_commit *op, unsigned cluster_size, unsigned rank,
+                             unsigned bar_rank, uint32_t *targets, smma_error *err);
 
 /* ---- PTX text ------------------------------------------------------------------ */
 
@@ -486,10 +545,12 @@ int smma_tc05_mma_exec(const smma_tc05_mma *op, const smma_model *model,
  *   %tdst         .b32 shared-memory address (tcgen05.alloc destination)
  *   %tadesc, %tbdesc, %tsdesc  .b64 shared-memory descriptors
  *   %tmbar        .b64 mbarrier address (tcgen05.commit)
+ *   %tmask        .b16 ctaMask of tcgen05.commit .multicast::cluster
  *   %tp           .pred enable-input-d */
 #define SMMA_PTX_TC05_DECLS                                                               \
     "    .reg .b32 %t<128>;\n    .reg .b32 %taddr, %tatmem, %tsfa, %tsfb, %tidesc, %tdst;\n" \
-    "    .reg .b64 %tadesc, %tbdesc, %tsdesc, %tmbar;\n    .reg .pred %tp;\n"
+    "    .reg .b64 %tadesc, %tbdesc, %tsdesc, %tmbar;\n    .reg .b16 %tmask;\n"              \
+    "    .reg .pred %tp;\n"
 
 /* tcgen05.ld / tcgen05.st, e.g.
  *   "tcgen05.ld.sync.aligned.16x64b.x2.pack::16b.b32 {%t0, %t1}, [%taddr];"
@@ -515,6 +576,7 @@ typedef enum smma_tc05_misc {
     SMMA_TC05_DEALLOC,          /* tcgen05.dealloc...b32 %taddr, ncols; */
     SMMA_TC05_RELINQUISH,       /* tcgen05.relinquish_alloc_permit */
     SMMA_TC05_COMMIT,           /* tcgen05.commit...mbarrier::arrive::one.shared::cluster.b64 */
+    SMMA_TC05_COMMIT_MC,        /* the same with .multicast::cluster [%tmbar], %tmask */
     SMMA_TC05_WAIT_LD,          /* tcgen05.wait::ld.sync.aligned; */
     SMMA_TC05_WAIT_ST,          /* tcgen05.wait::st.sync.aligned; */
     SMMA_TC05_FENCE_BEFORE,     /* tcgen05.fence::before_thread_sync; */
@@ -522,7 +584,7 @@ typedef enum smma_tc05_misc {
     SMMA_TC05_MISC_COUNT
 } smma_tc05_misc;
 
-/* cta_group (1 or 2) is used by alloc, dealloc, relinquish and commit;
+/* cta_group (1 or 2) is used by alloc, dealloc, relinquish and the commits;
  * ncols (a power of two in [32, 512]) by alloc and dealloc. */
 int smma_ptx_tc05_misc(smma_tc05_misc which, unsigned cta_group, unsigned ncols, char *buf,
                        size_t size, smma_error *err);
@@ -553,10 +615,17 @@ const char *smma_ptx_tc05_mma_version(const smma_tc05_mma *op);
  *       matrix of M = 128 (sfa) or N = 128 (sfb) at column 0; label
  *       "m<row>,k<block>" / "n<row>,k<block>", owner the copy 0..3;
  *       opts->sf_id (default 0);
+ *   the same names + ".cg2"                                     operands sfa, sfb
+ *       the block-scaled tcgen05.mma.cta_group::2 of M = 256, N = 256: rows
+ *       = 256 lanes (CTA 1's after CTA 0's); scale_A each CTA its own 128
+ *       rows of M, scale_B every row of N in both CTAs; owner 4 CTA + copy;
  *   tcgen05.cp.128x256b, .4x256b, .128x128b, .64x128b.warpx2::02_13,
  *   .64x128b.warpx2::01_23, .32x128b.warpx4                     operand d
  *       rows = 128 lanes, cols = columns; label "r<row>.w<word>" (source row,
- *       32-bit word of the row), owner the copy.
+ *       32-bit word of the row), owner the copy;
+ *   the same names + ".cg2"                                     operand d
+ *       tcgen05.cp.cta_group::2: 256 lanes, each CTA's source rows in its own
+ *       TMEM; owner copies * CTA + copy.
  * Returns SMMA_GRID_NOT_MINE for names outside the family.
  */
 int smma_tmem_grid(const char *instr, const char *operand, const smma_grid_opts *o,

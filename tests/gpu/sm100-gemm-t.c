@@ -1,11 +1,11 @@
 /*
- * tests/gpu/sm100-gemm-t.c - the sm_100 GEMM kernels sm100-v1 and sm100-v2
+ * tests/gpu/sm100-gemm-t.c - the sm_100 GEMM kernels sm100-v1, sm100-v2 and sm100-v3
  * on a Blackwell GPU (compute capability 10.0), bit for bit against the
  * golden vectors and the reference under b200-fp8.
  *
  *   1. every case of the committed suites gemm.COMBO.exact and
  *      gemm.COMBO.model.b200-fp8 (and of the kernel-scale suites
- *      gemm.COMBO.kernel.* when they exist) through both kernels and both
+ *      gemm.COMBO.kernel.* when they exist) through the three kernels and both
  *      scale layouts;
  *   2. generated problems of every format combination: one tile, several
  *      tiles, ragged m, n and k, C in fp32/bf16/fp16, alpha, bf16/fp16 D,
@@ -133,7 +133,7 @@ check_full(const t100_prob *p, smma_gpu_kernel k, const uint32_t *want, const ch
     uint32_t *d = t100_calloc(p->s.m * p->s.n, sizeof(uint32_t));
     size_t i, bad = 0, poison;
     char msg[512];
-    const char *kn = k == SMMA_GPU_SM100_V1 ? "sm100-v1" : "sm100-v2";
+    const char *kn = smma_gpu_kernel_name(k);
     int rc = run_gpu(p, k, d, &poison, msg, sizeof(msg));
 
     if (rc != SMMA_GPU_STATUS_OK) {
@@ -150,7 +150,7 @@ check_full(const t100_prob *p, smma_gpu_kernel k, const uint32_t *want, const ch
     free(d);
 }
 
-/* One suite case through both kernels. */
+/* One suite case through the three kernels. */
 static void
 suite_case(const t100_prob *p, const uint32_t *want, const char *what, unsigned ncase,
            void *ctx)
@@ -159,6 +159,7 @@ suite_case(const t100_prob *p, const uint32_t *want, const char *what, unsigned 
     (void) ctx;
     check_full(p, SMMA_GPU_SM100_V1, want, what);
     check_full(p, SMMA_GPU_SM100_V2, want, what);
+    check_full(p, SMMA_GPU_SM100_V3, want, what);
 }
 
 /* Every generated case of the dry run, and two more: several tiles in
@@ -185,6 +186,7 @@ test_generated(void)
             want = t100_expected(&p);
             check_full(&p, SMMA_GPU_SM100_V1, want, what);
             check_full(&p, SMMA_GPU_SM100_V2, want, what);
+            check_full(&p, SMMA_GPU_SM100_V3, want, what);
             free(want);
             t100_prob_free(&p);
         }
@@ -237,7 +239,8 @@ check_sampled(unsigned combo, size_t m, size_t n, size_t k, smma_gpu_kernel kern
     gd.c = p.c;
     op = smma_gemm_data_operands(&s, &gd);
     for (tile = 0; tile < pl.tiles; tile++) {
-        smma_sm100_tile(&pl, tile, &m0, &n0);
+        m0 = tile % pl.pipe.tiles_m * 128; /* every 128 x bn tile, whatever the order */
+        n0 = tile / pl.pipe.tiles_m * pl.bn;
         for (r = 0; r < 128 + pl.bn; r++) {
             size_t i = r < 128 ? m0 + r : m0 + (5 * (r - 128) + tile) % 128;
             size_t j = r < 128 ? n0 + (7 * r + tile) % pl.bn : n0 + (r - 128);
@@ -254,7 +257,7 @@ check_sampled(unsigned combo, size_t m, size_t n, size_t k, smma_gpu_kernel kern
     }
     ok(bad == 0 && poison == 0,
        "%s %s %zux%zux%zu C fp32 D bf16: %zu of %zu sampled outputs differ, %zu bytes written "
-       "past n", kern == SMMA_GPU_SM100_V1 ? "sm100-v1" : "sm100-v2", co->name, m, n, k, bad,
+       "past n", smma_gpu_kernel_name(kern), co->name, m, n, k, bad,
        checked, poison);
     free(d);
     t100_prob_free(&p);
@@ -293,9 +296,13 @@ main(void)
     check_sampled(0, 2048, 2048, 2048, SMMA_GPU_SM100_V2);
     check_sampled(5, 2048, 2048, 2048, SMMA_GPU_SM100_V2);
     check_sampled(0, 1000, 1500, 777, SMMA_GPU_SM100_V1);
+    check_sampled(0, 2048, 2048, 2048, SMMA_GPU_SM100_V3);
+    check_sampled(5, 2000, 1900, 1000, SMMA_GPU_SM100_V3);
     if (test_level() >= 2) {
-        for (i = 0; i < t100_ncombos; i++)
+        for (i = 0; i < t100_ncombos; i++) {
             check_sampled((unsigned) i, 4096, 4096, 4096, SMMA_GPU_SM100_V2);
+            check_sampled((unsigned) i, 4096, 4096, 4096, SMMA_GPU_SM100_V3);
+        }
     }
     return exit_status();
 }

@@ -43,59 +43,91 @@
 
 #define SMEM_BASE 1024u
 
+/* A fault the dry run can put into a v3 plan's run, to show that the
+ * comparisons see it: rank 1's stages without the scale blocks of B that
+ * rank 0 multicasts (as if the multicast reached only rank 0). */
+static bool drop_peer_sfb;
+
 /*
- * Executes the plan on the simulator: every CTA of the grid, its tiles in
- * the scheduler's order, the stage slots and accumulators as the kernel
- * cycles through them.  d receives m x n codes of D.
+ * Executes the plan on the simulator: every cluster of the grid (one CTA,
+ * or a pair for v3, each CTA with its own shared memory and TMEM), its
+ * tiles in the scheduler's order, the stage slots and accumulators as the
+ * kernel cycles through them; v3's tcgen05.cp and tcgen05.mma run with
+ * cta_group::2 on the pair.  d receives m x n codes of D.
  */
 static int
 run_plan(const smma_sm100_plan *p, const t100_prob *pr, const smma_model *model, uint32_t *d,
          smma_error *err)
 {
     static const smma_tmem_ldst ld32 = { SMMA_TMEM_32X32B, 32, false, 0 };
-    const smma_tmem_cp cp = { SMMA_TMEM_CP_32X128B_WARPX4, 1, SMMA_TMEM_CP_PLAIN };
+    const unsigned cl = p->pipe.cluster;
+    const smma_tmem_cp cp = { SMMA_TMEM_CP_32X128B_WARPX4, cl, SMMA_TMEM_CP_PLAIN };
     size_t smem_size = SMEM_BASE + (size_t) p->pipe.stages * p->pipe.stage_bytes;
-    uint8_t *smem = t100_calloc(smem_size, 1);
-    smma_tmem *tm = t100_calloc(1, sizeof(*tm));
-    uint32_t regs[32 * 32], c, i, kit, j, part, chunk, t, r, row, col, tbase;
+    smma_tc05_cta ctas[2];
+    uint8_t *smem[2];
+    smma_tmem *tm[2];
+    uint32_t regs[32 * 32], c0, q, i, kit, j, part, chunk, t, r, row, col, tbase = 0, tb = 0;
     t100_kin in;
     int rc = SMMA_OK;
 
     t100_prepare(p, pr, &in);
-    for (c = 0; c < p->pipe.grid && rc == SMMA_OK; c++) {
+    for (q = 0; q < cl; q++) {
+        smem[q] = t100_calloc(smem_size, 1);
+        tm[q] = t100_calloc(1, sizeof(*tm[q]));
+        ctas[q].smem = smem[q];
+        ctas[q].smem_size = smem_size;
+        ctas[q].tmem = tm[q];
+    }
+    for (c0 = 0; c0 < p->pipe.grid && rc == SMMA_OK; c0 += cl) {
         uint32_t iter = 0;
 
-        smma_tmem_init(tm);
-        if ((rc = smma_tmem_alloc(tm, p->tmem_cols, &tbase, err)) != SMMA_OK)
-            break;
-        for (i = 0; i < smma_pipe_cta_nunits(&p->pipe, c) && rc == SMMA_OK; i++) {
-            uint32_t tile = smma_pipe_cta_unit(&p->pipe, c, i), acc = i % p->acc_stages, m0, n0;
+        for (q = 0; q < cl && rc == SMMA_OK; q++) {
+            smma_tmem_init(tm[q]);
+            rc = smma_tmem_alloc(tm[q], p->tmem_cols, q == 0 ? &tbase : &tb, err);
+            if (rc == SMMA_OK && q > 0 && tb != tbase)
+                rc = smma_error_set(err, SMMA_EINVAL, "the pair's TMEM bases differ");
+        }
+        for (i = 0; i < smma_pipe_cta_nunits(&p->pipe, c0) && rc == SMMA_OK; i++) {
+            uint32_t acc = i % p->acc_stages, m0[2] = { 0, 0 }, n0 = 0, tmr;
             uint32_t dacc = tbase + acc * p->bn;
 
-            smma_sm100_tile(p, tile, &m0, &n0);
-            for (part = 0; part < 4 && pr->s.c_fmt != SMMA_NONE && rc == SMMA_OK; part++)
-                for (chunk = 0; chunk < p->bn / 32 && rc == SMMA_OK; chunk++) {
-                    for (t = 0; t < 32; t++)
-                        for (r = 0; r < 32; r++) {
-                            smma_sm100_epi_cell(part, chunk, t, r, &row, &col);
-                            regs[t * 32 + r] = m0 + row < p->m && n0 + col < p->n
-                                               ? t100_c_bits(pr, m0 + row, n0 + col) : 0;
-                        }
-                    rc = smma_tmem_st(&ld32, tm, part, dacc + smma_sm100_epi_taddr(part, chunk),
-                                      regs, err);
-                }
+            for (q = 0; q < cl; q++) {
+                smma_pipe_cta_tile(&p->pipe, c0 + q, i, &tmr, &n0);
+                m0[q] = tmr * SMMA_SM100_BM;
+                n0 *= p->bn;
+            }
+            for (q = 0; q < cl; q++)
+                for (part = 0; part < 4 && pr->s.c_fmt != SMMA_NONE && rc == SMMA_OK; part++)
+                    for (chunk = 0; chunk < p->bn / 32 && rc == SMMA_OK; chunk++) {
+                        for (t = 0; t < 32; t++)
+                            for (r = 0; r < 32; r++) {
+                                smma_sm100_epi_cell(part, chunk, t, r, &row, &col);
+                                regs[t * 32 + r] = m0[q] + row < p->m && n0 + col < p->n
+                                                   ? t100_c_bits(pr, m0[q] + row, n0 + col)
+                                                   : 0;
+                            }
+                        rc = smma_tmem_st(&ld32, tm[q], part,
+                                          dacc + smma_sm100_epi_taddr(part, chunk), regs, err);
+                    }
             for (kit = 0; kit < p->pipe.kiters && rc == SMMA_OK; kit++, iter++) {
                 uint32_t slot = smma_pipe_slot(&p->pipe, iter);
                 uint32_t sbase = SMEM_BASE + slot * p->pipe.stage_bytes;
-                smma_tc05_cta cta = { smem, smem_size, tm };
 
-                t100_stage_image(p, &in, m0, n0, kit, smem + sbase);
+                for (q = 0; q < cl; q++)
+                    t100_stage_image_cta(p, &in, q, m0[q], n0, kit, smem[q] + sbase);
+                if (drop_peer_sfb && cl == 2)
+                    for (j = 0; j < smma_sm100_v3_nsfb(p, 0); j++) {
+                        int32_t bc[4];
+                        uint32_t off = smma_sm100_v3_sfb_box(p, 0, j, n0, kit, bc);
+
+                        memset(smem[1] + sbase + off, 0, p->sf_blks * SMMA_SM100_SFBLK);
+                    }
                 for (j = 0; j < smma_sm100_ncp(p) && rc == SMMA_OK; j++) {
                     uint64_t sdesc;
                     uint32_t taddr;
 
                     smma_sm100_cp(p, slot, j, sbase, tbase, &sdesc, &taddr);
-                    rc = smma_tmem_cp_exec(&cp, smem, smem_size, sdesc, tm, taddr, err);
+                    rc = smma_tc05_cp_exec(&cp, ctas, sdesc, taddr, err);
                 }
                 for (j = 0; j < SMMA_SM100_MMAS && rc == SMMA_OK; j++) {
                     smma_sm100_mma_ops o;
@@ -104,7 +136,7 @@ run_plan(const smma_sm100_plan *p, const t100_prob *pr, const smma_model *model,
                     smma_sm100_mma(p, slot, j, sbase, tbase, acc, &o);
                     memset(&op, 0, sizeof(op));
                     op.kind = (smma_tc05_kind) p->kind;
-                    op.cta_group = 1;
+                    op.cta_group = cl;
                     op.scale_vec = p->scale_vec;
                     op.idesc = o.idesc;
                     op.a_desc = o.adesc;
@@ -113,29 +145,32 @@ run_plan(const smma_sm100_plan *p, const t100_prob *pr, const smma_model *model,
                     op.sfa_taddr = o.sfa;
                     op.sfb_taddr = o.sfb;
                     op.enable_input_d = pr->s.c_fmt != SMMA_NONE || kit > 0 || j > 0;
-                    rc = smma_tc05_mma_exec(&op, model, &cta, err);
+                    rc = smma_tc05_mma_exec(&op, model, ctas, err);
                 }
             }
-            for (part = 0; part < 4 && rc == SMMA_OK; part++)
-                for (chunk = 0; chunk < p->bn / 32 && rc == SMMA_OK; chunk++) {
-                    rc = smma_tmem_ld(&ld32, tm, part, dacc + smma_sm100_epi_taddr(part, chunk),
-                                      regs, err);
-                    for (t = 0; t < 32 && rc == SMMA_OK; t++)
-                        for (r = 0; r < 32; r++) {
-                            smma_sm100_epi_cell(part, chunk, t, r, &row, &col);
-                            if (m0 + row < p->m && n0 + col < p->n)
-                                d[(size_t) (m0 + row) * p->n + n0 + col] =
-                                    t100_epilogue(pr->s.d_fmt, pr->s.has_alpha, pr->s.alpha,
-                                             regs[t * 32 + r]);
-                        }
-                }
+            for (q = 0; q < cl; q++)
+                for (part = 0; part < 4 && rc == SMMA_OK; part++)
+                    for (chunk = 0; chunk < p->bn / 32 && rc == SMMA_OK; chunk++) {
+                        rc = smma_tmem_ld(&ld32, tm[q], part,
+                                          dacc + smma_sm100_epi_taddr(part, chunk), regs, err);
+                        for (t = 0; t < 32 && rc == SMMA_OK; t++)
+                            for (r = 0; r < 32; r++) {
+                                smma_sm100_epi_cell(part, chunk, t, r, &row, &col);
+                                if (m0[q] + row < p->m && n0 + col < p->n)
+                                    d[(size_t) (m0[q] + row) * p->n + n0 + col] =
+                                        t100_epilogue(pr->s.d_fmt, pr->s.has_alpha,
+                                                      pr->s.alpha, regs[t * 32 + r]);
+                            }
+                    }
         }
-        if (rc == SMMA_OK)
-            rc = smma_tmem_dealloc(tm, tbase, p->tmem_cols, err);
+        for (q = 0; q < cl && rc == SMMA_OK; q++)
+            rc = smma_tmem_dealloc(tm[q], tbase, p->tmem_cols, err);
     }
     t100_kin_free(&in);
-    free(smem);
-    free(tm);
+    for (q = 0; q < cl; q++) {
+        free(smem[q]);
+        free(tm[q]);
+    }
     return rc;
 }
 
@@ -175,7 +210,7 @@ check_plan(const t100_prob *pr, smma_gpu_kernel k, unsigned sms, const uint32_t 
     smma_gpu_gemm_args a = t100_prob_args(pr);
     smma_sm100_plan p;
     char msg[256], full[400];
-    const char *kn = k == SMMA_GPU_SM100_V1 ? "v1" : "v2";
+    const char *kn = k == SMMA_GPU_SM100_V1 ? "v1" : k == SMMA_GPU_SM100_V2 ? "v2" : "v3";
     long bad;
 
     if (smma_sm100_plan_init(&p, &a, k, sms, msg, sizeof(msg)) != SMMA_GPU_STATUS_OK) {
@@ -183,8 +218,8 @@ check_plan(const t100_prob *pr, smma_gpu_kernel k, unsigned sms, const uint32_t 
         return;
     }
     snprintf(full, sizeof(full), "%s %s", kn, what);
-    if (!t100_sample(k == SMMA_GPU_SM100_V1 ? "sm100-v1" : "sm100-v2", &pr->s, pr->layout, 128,
-                     p.bn, p.k_step, full))
+    if (!t100_sample(smma_gpu_kernel_name(k), &pr->s, pr->layout, p.mma_m, p.bn, p.k_step,
+                     full))
         return;
     bad = diff_plan(&p, pr, want, full);
     ok(bad == 0, "%s (bn %u, %u k-steps, %u stages, grid %u): %ld of %zu outputs differ",
@@ -219,6 +254,8 @@ test_generated(void)
                 check_plan(&p, SMMA_GPU_SM100_V1, 0, want, what);
             if (lev >= 2 || !first)
                 check_plan(&p, SMMA_GPU_SM100_V2, 1 + (unsigned) i % 2, want, what);
+            /* v3 on every case that runs, on one pair or two (persistent). */
+            check_plan(&p, SMMA_GPU_SM100_V3, 2 + 2 * ((unsigned) i % 2), want, what);
             free(want);
             t100_prob_free(&p);
         }
@@ -268,6 +305,7 @@ test_padding(void)
     ok(want[0] == 0x80000000u, "C = -0 plus -0 products is -0 (0x%08lx)",
        (unsigned long) want[0]);
     check_plan(&p, SMMA_GPU_SM100_V1, 0, want, "-0 sum, K 40 padded to 128");
+    check_plan(&p, SMMA_GPU_SM100_V3, 2, want, "-0 sum, K 40 padded to 128");
     a = t100_prob_args(&p);
     if (smma_sm100_plan_init(&pl, &a, SMMA_GPU_SM100_V1, 0, msg, sizeof(msg)) != 0)
         bail("plan: %s", msg);
@@ -295,6 +333,8 @@ suite_case(const t100_prob *p, const uint32_t *want, const char *what, unsigned 
         check_plan(p, SMMA_GPU_SM100_V1, 0, want, what);
     if (test_level() >= 2 || ncase % 2 == 1)
         check_plan(p, SMMA_GPU_SM100_V2, 1, want, what);
+    if (test_level() >= 2 || ncase % 3 == 0)
+        check_plan(p, SMMA_GPU_SM100_V3, 2, want, what);
 }
 
 
@@ -493,7 +533,7 @@ test_check(void)
     a.ldd = 8;
     expect_refusal(&a, SMMA_GPU_SM100_V1, "ldd", "ldd < n");
     a = args_of(SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, 32, 16, 16, 64);
-    expect_refusal(&a, SMMA_GPU_SM80_V1, "not sm100-v1 or sm100-v2", "an sm80 kernel");
+    expect_refusal(&a, SMMA_GPU_SM80_V1, "not sm100-v1, sm100-v2 or sm100-v3", "an sm80 kernel");
     a.shape.m = 0;
     expect_refusal(&a, SMMA_GPU_SM100_V1, "sm100-v1: ", "m = 0");
 }
@@ -556,6 +596,187 @@ test_conventions(void)
        ncp);
 }
 
+/*
+ * sm100-v3's pair protocol, for each N of the instruction: the boxes of
+ * scale_B that the two CTAs multicast cover every block of the pair's
+ * tile once; each CTA's full barrier is told the bytes that land in its
+ * stage (its own A, B and scale_A boxes and every scale_B box); the
+ * leader's commit reaches both CTAs' empty and acc_full barriers, whose
+ * counts are the arrivals they get per phase; acc_empty of the leader
+ * counts the four epilogue warps of both CTAs; the barriers lie apart in
+ * their 256 bytes; the pairs take every unit once, both CTAs of a pair the
+ * same tile column and the two 128-row halves of one 256-row tile; every
+ * tcgen05.mma is M = 256 with the SF_IDs of both readings.
+ */
+static void
+test_v3_protocol(void)
+{
+    static const size_t ns[3] = { 40, 100, 1000 };
+    unsigned f, bad = 0, checked = 0;
+    char msg[256];
+
+    for (f = 0; f < 3; f++) {
+        smma_gpu_gemm_args a = args_of(SMMA_E2M1, SMMA_E2M1, SMMA_UE4M3, 16, 1000, ns[f], 700);
+        smma_sm100_plan p;
+        smma_tc05_commit commit = { 2, true, SMMA_SM100_PAIR_MASK };
+        smma_error err;
+        uint32_t targets = 0, r, i, rb, seen[4] = { 0, 0, 0, 0 }, tx[2], c, u, w;
+        uint32_t bars[64], nbar = 0, unit_seen[64];
+
+        if (smma_sm100_plan_init(&p, &a, SMMA_GPU_SM100_V3, 6, msg, sizeof(msg))
+            != SMMA_GPU_STATUS_OK)
+            bail("v3 plan: %s", msg);
+        checked++;
+        if (p.pipe.cluster != 2 || p.mma_m != 256 || p.b_rows * 2 != p.bn || p.pipe.grid % 2
+            || p.pipe.grid > 6)
+            bad++, diag("bn %u: cluster %u, M %u, b_rows %u, grid %u", p.bn, p.pipe.cluster,
+                        p.mma_m, p.b_rows, p.pipe.grid);
+        for (r = 0; r < 2; r++) {
+            tx[r] = SMMA_SM100_BM * SMMA_SM100_ROWB + p.b_rows * SMMA_SM100_ROWB
+                    + p.sf_blks * SMMA_SM100_SFBLK;
+            for (i = 0; i < smma_sm100_v3_nsfb(&p, r); i++) {
+                int32_t bc[4];
+                uint32_t off = smma_sm100_v3_sfb_box(&p, r, i, 0, 3, bc);
+
+                rb = (uint32_t) bc[3];
+                if (rb >= p.nrb || bc[2] != (int32_t) (3 * p.sf_blks)
+                    || off != smma_sm100_smem_sf(&p, SMMA_SM100_BUF_SFB, rb, 0, 0))
+                    bad++, diag("bn %u rank %u box %u: block %u at %u", p.bn, r, i, rb, off);
+                else
+                    seen[rb]++;
+            }
+        }
+        for (rb = 0; rb < p.nrb; rb++)
+            if (seen[rb] != 1)
+                bad++, diag("bn %u: scale block %u of B loaded %u times", p.bn, rb, seen[rb]);
+        for (r = 0; r < 2; r++) {
+            tx[r] += p.nrb * p.sf_blks * SMMA_SM100_SFBLK;
+            if (tx[r] != p.pipe.stage_tx)
+                bad++, diag("bn %u rank %u: %u bytes land, full expects %u", p.bn, r, tx[r],
+                            p.pipe.stage_tx);
+        }
+        if (smma_tc05_commit_targets(&commit, 2, 0, 0, &targets, &err) != SMMA_OK
+            || targets != 3 || smma_sm100_bar_count(&p, SMMA_SM100_BAR_EMPTY) != 1
+            || smma_sm100_bar_count(&p, SMMA_SM100_BAR_ACC_FULL) != 1
+            || smma_sm100_bar_count(&p, SMMA_SM100_BAR_ACC_EMPTY) != 8
+            || smma_sm100_bar_count(&p, SMMA_SM100_BAR_PFULL) != 1)
+            bad++, diag("bn %u: commit targets 0x%x or barrier counts", p.bn, targets);
+        /* Barriers: distinct, 8-aligned, inside the BAR_BYTES after the ring. */
+        for (w = SMMA_SM100_BAR_FULL; w <= SMMA_SM100_BAR_PFULL; w++)
+            for (i = 0; i < (w == SMMA_SM100_TMEM_SLOT ? 1
+                             : w == SMMA_SM100_BAR_ACC_FULL || w == SMMA_SM100_BAR_ACC_EMPTY
+                             ? p.acc_stages : p.pipe.stages); i++)
+                bars[nbar++] = smma_sm100_bar(&p, w, i);
+        for (i = 0; i < nbar; i++) {
+            if (bars[i] % 8 != 0 || bars[i] < p.pipe.off_bar
+                || bars[i] + 8 > p.pipe.off_bar + SMMA_SM100_BAR_BYTES)
+                bad++, diag("bn %u: barrier at %u outside [%u, +256)", p.bn, bars[i],
+                            p.pipe.off_bar);
+            for (u = 0; u < i; u++)
+                if (bars[u] == bars[i])
+                    bad++, diag("bn %u: two barriers at %u", p.bn, bars[i]);
+        }
+        /* The scheduler's pairs. */
+        memset(unit_seen, 0, sizeof(unit_seen));
+        for (c = 0; c < p.pipe.grid; c += 2)
+            for (i = 0; i < smma_pipe_cta_nunits(&p.pipe, c); i++) {
+                uint32_t tm0, tm1, tn0, tn1;
+
+                smma_pipe_cta_tile(&p.pipe, c, i, &tm0, &tn0);
+                smma_pipe_cta_tile(&p.pipe, c + 1, i, &tm1, &tn1);
+                u = smma_pipe_cta_unit(&p.pipe, c, i);
+                if (u < 64)
+                    unit_seen[u]++;
+                if (smma_pipe_cta_nunits(&p.pipe, c + 1) != smma_pipe_cta_nunits(&p.pipe, c)
+                    || tn0 != tn1 || tm0 % 2 != 0 || tm1 != tm0 + 1)
+                    bad++, diag("bn %u pair %u unit %u: tiles (%u, %u) and (%u, %u)", p.bn,
+                                c / 2, i, tm0, tn0, tm1, tn1);
+            }
+        for (u = 0; u < smma_pipe_units(&p.pipe) && u < 64; u++)
+            if (unit_seen[u] != 1)
+                bad++, diag("bn %u: unit %u taken %u times", p.bn, u, unit_seen[u]);
+        for (i = 0; i < SMMA_SM100_MMAS; i++) {
+            smma_sm100_mma_ops o;
+            smma_tc05_idesc id;
+
+            smma_sm100_mma(&p, 1, i, SMEM_BASE, 0, 0, &o);
+            if (smma_tc05_idesc_decode(SMMA_TC05_KIND_MXF4NVF4, o.idesc, &id, &err) != SMMA_OK
+                || id.m != 256 || id.n != p.bn || smma_tc05_sf_taddr_id(o.sfa) != id.sfa_id
+                || smma_tc05_sf_taddr_id(o.sfb) != id.sfb_id)
+                bad++, diag("bn %u mma %u: M %u N %u", p.bn, i, id.m, id.n);
+        }
+    }
+    ok(bad == 0 && checked == 3, "v3 (bn 64, 128, 256): scale_B multicast boxes cover every "
+       "block once, full barriers expect the bytes that land, the leader's commit reaches "
+       "both CTAs' barriers, barrier counts, offsets, the pairs' tiles, M = 256 descriptors");
+}
+
+/* Special values through v3 (and v2 beside it): e8m0 scales 0x00, 0x01,
+ * 0xfe, 0xfd, NaN and 1 among random ones of A, NaN in the last scale block
+ * of every other column of B (that block reaches past K = 200), e5m2
+ * infinities, NaN, the largest code and -0 in A; 300 x 264 is ragged in
+ * both M (the second pair's CTA 1 lies past the last tile row) and N. */
+static void
+test_special(void)
+{
+    static const uint32_t e8[] = { 0x00, 0x01, 0xfe, 0xfd, 0xff, 0x7f };
+    static const uint32_t e5[] = { 0x7c, 0xfc, 0x7f, 0x7b, 0x80 };
+    const t100_gen g = { 300, 264, 200, SMMA_FP32, SMMA_FP32, false, SMMA_CLASS_RANDOM };
+    uint64_t x = 4242;
+    size_t kb, i;
+    t100_prob p;
+    uint32_t *want;
+    char what[160];
+
+    t100_gen_problem(&p, 1, &g, SMMA_SL_128X4, 0x5bec3, what, sizeof(what));
+    kb = smma_gemm_kblocks(&p.s);
+    for (i = 0; i < p.s.m * kb; i++)
+        if ((x = x * 6364136223846793005ull + 1442695040888963407ull) >> 61 == 0)
+            p.sa[i] = e8[(x >> 33) % 6];
+    for (i = 0; i < p.s.n * kb; i++)
+        if (i % kb == kb - 1 && i / kb % 2 == 0)
+            p.sb[i] = 0xff;
+    for (i = 0; i < p.s.m * p.s.k; i++)
+        if ((x = x * 6364136223846793005ull + 1442695040888963407ull) >> 56 == 0)
+            p.a[i] = e5[(x >> 40) % 5];
+    t100_prob_store(&p);
+    want = t100_expected(&p);
+    check_plan(&p, SMMA_GPU_SM100_V3, 2, want, "special values 300x264x200 (one pair)");
+    check_plan(&p, SMMA_GPU_SM100_V3, 8, want, "special values 300x264x200 (four pairs)");
+    check_plan(&p, SMMA_GPU_SM100_V2, 3, want, "special values 300x264x200");
+    free(want);
+    t100_prob_free(&p);
+}
+
+/* The v3 dry run sees the pair: without rank 0's multicast of scale_B in
+ * rank 1's stage, exactly the outputs of the second 128 rows differ. */
+static void
+test_v3_fault(void)
+{
+    t100_prob p;
+    uint32_t *want;
+    smma_gpu_gemm_args a;
+    smma_sm100_plan pl;
+    char msg[256], what[160];
+    long bad;
+
+    t100_gen_problem(&p, 0, &t100_gens[1], SMMA_SL_128X4, 0x5d3, what, sizeof(what));
+    if (p.s.m <= 128)
+        bail("the case has %zu rows", p.s.m);
+    want = t100_expected(&p);
+    a = t100_prob_args(&p);
+    if (smma_sm100_plan_init(&pl, &a, SMMA_GPU_SM100_V3, 2, msg, sizeof(msg)) != 0)
+        bail("plan: %s", msg);
+    drop_peer_sfb = true;
+    bad = diff_plan(&pl, &p, want, "v3 without the peer's scale_B");
+    drop_peer_sfb = false;
+    ok(bad > 0 && (size_t) bad <= (p.s.m - 128) * p.s.n,
+       "v3 with rank 1 missing rank 0's scale_B multicast: %ld outputs differ, no more than "
+       "rows 128 on hold", bad);
+    free(want);
+    t100_prob_free(&p);
+}
+
 int
 main(void)
 {
@@ -566,9 +787,12 @@ main(void)
     test_smem_view();
     test_128x4();
     test_conventions();
+    test_v3_protocol();
     t100_each_suite_case(false, suite_case, NULL);
     test_padding();
     test_generated();
+    test_special();
+    test_v3_fault();
     diag("%.2f s", tap_seconds() - t0);
     return exit_status();
 }

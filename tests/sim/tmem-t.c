@@ -666,6 +666,83 @@ mksdesc(uint32_t start, uint32_t lbo, uint32_t sbo, smma_tc05_swizzle sw)
     return v;
 }
 
+/*
+ * tcgen05.cp.cta_group::2 on a pair: each CTA's own shared memory at the
+ * descriptor's address into its own TMEM at taddr (two 128x4 scale blocks
+ * that differ, as scale_A's rows differ between the CTAs of a 2SM GEMM),
+ * every copy of .32x128b.warpx4 in both CTAs; refusals write no cell.
+ */
+static void
+test_cp_pair(smma_tmem *t0, uint8_t *smem0)
+{
+    smma_tmem *t1 = new_tmem();
+    uint8_t *smem1 = calloc(65536, 1);
+    smma_tc05_cta pair[2];
+    smma_tmem_cp op = mkcp(SMMA_TMEM_CP_32X128B_WARPX4, 2, SMMA_TMEM_CP_PLAIN);
+    smma_tmem_sflayout sl = { 128, 4, 0, 0 };
+    smma_error err = { "" };
+    unsigned q, m, kb, c, lane, col, byte, bad = 0;
+    uint32_t saved;
+
+    if (smem1 == NULL)
+        sysbail("out of memory");
+    for (m = 0; m < 128; m++)
+        for (kb = 0; kb < 4; kb++) {
+            unsigned off = 2048 + (m % 32) * 16 + ((m / 32) % 4) * 4 + kb;
+
+            smem0[off] = (uint8_t) (m * 4 + kb + 3);
+            smem1[off] = (uint8_t) (m * 4 + kb + 130);
+        }
+    pair[0].smem = smem0;
+    pair[1].smem = smem1;
+    pair[0].smem_size = pair[1].smem_size = 65536;
+    pair[0].tmem = t0;
+    pair[1].tmem = t1;
+    smma_tmem_init(t0);
+    is_int(SMMA_OK, smma_tc05_cp_exec(&op, pair, mksdesc(2048, 16, 128, SMMA_TC05_SWIZZLE_NONE),
+                                      smma_tmem_addr(0, 60), &err),
+           "tcgen05.cp.cta_group::2.32x128b.warpx4 of a 128x4 block in each CTA");
+    sl.addr = smma_tmem_addr(0, 60);
+    for (q = 0; q < 2; q++)
+        for (m = 0; m < 128; m++)
+            for (kb = 0; kb < 4; kb++)
+                for (c = 0; c < 4; c++) {
+                    smma_tmem_sf_coord(&sl, m, kb, c, &lane, &col, &byte);
+                    if ((pair[q].tmem->cell[lane][col] >> (8 * byte) & 0xFF)
+                        != ((m * 4 + kb + (q ? 130 : 3)) & 0xFF))
+                        bad++;
+                }
+    ok(bad == 0, "... each CTA reads its own block back from all four copies (%u bytes differ)",
+       bad);
+    saved = t1->cell[0][60];
+    smem1[2048] ^= 0xFF;
+    pair[1].smem_size = 2048 + 200;
+    is_int(SMMA_EINVAL, smma_tc05_cp_exec(&op, pair, mksdesc(2048, 16, 128,
+                                                             SMMA_TC05_SWIZZLE_NONE),
+                                          smma_tmem_addr(0, 60), &err),
+           "a source outside CTA 1's shared memory refused");
+    ok(strstr(err.msg, "(CTA 1)") != NULL, "... the message names CTA 1 (\"%s\")", err.msg);
+    pair[1].smem_size = 65536;
+    pair[1].tmem = NULL;
+    is_int(SMMA_EINVAL, smma_tc05_cp_exec(&op, pair, mksdesc(2048, 16, 128,
+                                                             SMMA_TC05_SWIZZLE_NONE),
+                                          smma_tmem_addr(0, 60), &err),
+           "a pair without CTA 1's TMEM refused");
+    is_string("tcgen05.cp.cta_group::2: CTA 1 of the pair has no shared memory or TMEM", err.msg,
+              "... message");
+    ok(t1->cell[0][60] == saved, "... neither refusal wrote a cell");
+    op.cta_group = 1;
+    pair[1].tmem = t1;
+    smma_tmem_init(t1);
+    is_int(SMMA_OK, smma_tc05_cp_exec(&op, pair, mksdesc(2048, 16, 128, SMMA_TC05_SWIZZLE_NONE),
+                                      smma_tmem_addr(0, 80), &err),
+           "cta_group::1 through the pair executor");
+    ok(t1->cell[0][80] == 0 && t0->cell[0][80] == t0->cell[0][60],
+       "... copies into CTA 0 alone");
+    free(smem1);
+    free(t1);
+}
+
 static void
 test_cp(void)
 {
@@ -784,7 +861,10 @@ test_cp(void)
               "is only in the ISA's figures)", err.msg, "... message");
     op = mkcp(SMMA_TMEM_CP_128X128B, 2, SMMA_TMEM_CP_PLAIN);
     is_int(SMMA_EINVAL, smma_tmem_cp_exec(&op, smem, 65536, mksdesc(0, 16, 128, 0), t, 0,
-                                          &err), "cta_group::2 refused by the executor");
+                                          &err), "cta_group::2 refused by the one-CTA executor");
+    is_string("tcgen05.cp.cta_group::2 copies into both CTAs of a pair: smma_tc05_cp_exec takes "
+              "the pair", err.msg, "... message");
+    test_cp_pair(t, smem);
     op = mkcp(SMMA_TMEM_CP_128X128B, 1, SMMA_TMEM_CP_PLAIN);
     is_int(SMMA_EINVAL, smma_tmem_cp_exec(&op, smem, 65536, mksdesc(0, 16, 128, 0), t,
                                           smma_tmem_addr(32, 0), &err), "taddr lane 32 refused");
@@ -927,9 +1007,14 @@ struct mrun {
  * with smma_gemm on the same codes.  tamper: change partition 2's copy of
  * scale_B before executing.  Returns the number of differing elements and
  * fills rows_hit with the rows that differ. */
+/* What run_case changes in the scales after placing them: nothing, one
+ * copy (partition 2) of scale_B in CTA 0, all of scale_B in CTA 1, or
+ * scale_A of CTA 1's rows. */
+enum { TAMPER_NONE = 0, TAMPER_SFB_COPY2, TAMPER_SFB_CTA1, TAMPER_SFA_CTA1 };
+
 static long
 run_case(const struct mcase *c, const char *model_name, uint64_t seed, struct mrun *w,
-         bool tamper, unsigned char *rows_hit)
+         int tamper, unsigned char *rows_hit)
 {
     const smma_model *model = tap_model(model_name);
     smma_tc05_idesc id;
@@ -1027,32 +1112,41 @@ run_case(const struct mcase *c, const char *model_name, uint64_t seed, struct mr
                                                 : (uint32_t) tap_rng_next(&rng);
         }
     if (nkb) {
-        sfa.rows = c->m;
+        /* scale_A: each CTA its M / cta_group rows; scale_B: all of N in each
+         * CTA (softmma/tmem.h, smma_tc05_mma_exec). */
+        sfa.rows = mc;
         sfb.rows = c->n;
         sfa.vec = sfb.vec = nkb;
         sfa.sf_id = c->sfa_id;
         sfb.sf_id = c->sfb_id;
         sfa.addr = smma_tmem_addr(0, SFA_COL);
         sfb.addr = smma_tmem_addr(0, SFB_COL);
-        for (lane = 0; lane < 128; lane++)
-            for (col = SFA_COL; col < SFB_COL + 8; col++)
-                w->t[0]->cell[lane][col] = (uint32_t) tap_rng_next(&rng);
+        for (cta = 0; cta < c->cg; cta++)
+            for (lane = 0; lane < 128; lane++)
+                for (col = SFA_COL; col < SFB_COL + 8; col++)
+                    w->t[cta]->cell[lane][col] = (uint32_t) tap_rng_next(&rng);
         for (kb = 0; kb < nkb; kb++)
             for (p = 0; p < 4; p++) {
                 for (m = 0; m < c->m; m++) {
-                    smma_tmem_sf_coord(&sfa, m, kb, p, &lane, &col, &byte);
-                    w->t[0]->cell[lane][col] &= ~(0xFFu << (8 * byte));
-                    w->t[0]->cell[lane][col] |= data.sa[m * nkb + kb] << (8 * byte);
-                }
-                for (n = 0; n < c->n; n++) {
-                    uint32_t v = data.sb[n * nkb + kb];
+                    uint32_t v = data.sa[m * nkb + kb];
 
-                    if (tamper && p == 2)
-                        v = v == 0x7f ? 0x70 : v + 1; /* another finite scale */
-                    smma_tmem_sf_coord(&sfb, n, kb, p, &lane, &col, &byte);
-                    w->t[0]->cell[lane][col] &= ~(0xFFu << (8 * byte));
-                    w->t[0]->cell[lane][col] |= v << (8 * byte);
+                    if (tamper == TAMPER_SFA_CTA1 && m >= mc)
+                        v = v == 0x7f ? 0x70 : v + 1;
+                    smma_tmem_sf_coord(&sfa, m % mc, kb, p, &lane, &col, &byte);
+                    w->t[m / mc]->cell[lane][col] &= ~(0xFFu << (8 * byte));
+                    w->t[m / mc]->cell[lane][col] |= v << (8 * byte);
                 }
+                for (cta = 0; cta < c->cg; cta++)
+                    for (n = 0; n < c->n; n++) {
+                        uint32_t v = data.sb[n * nkb + kb];
+
+                        if ((tamper == TAMPER_SFB_COPY2 && p == 2 && cta == 0)
+                            || (tamper == TAMPER_SFB_CTA1 && cta == 1))
+                            v = v == 0x7f ? 0x70 : v + 1; /* another finite scale */
+                        smma_tmem_sf_coord(&sfb, n, kb, p, &lane, &col, &byte);
+                        w->t[cta]->cell[lane][col] &= ~(0xFFu << (8 * byte));
+                        w->t[cta]->cell[lane][col] |= v << (8 * byte);
+                    }
             }
     }
     memset(&op, 0, sizeof(op));
@@ -1153,6 +1247,11 @@ static const struct mcase mcases[] = {
     { NVF4, 1, 1, 0, 128, 48, 1, false, false, SW64, false, true, false, false, 4, 1, 0, 0, 0 },
     { NVF4, 1, 1, 0, 128, 128, 1, false, false, SW128, false, true, true, true, 4, 0, 0, 0, 0 },
     { NVF4, 1, 1, 0, 128, 16, 1, false, false, SW32, true, true, false, false, 4, 0, 0, 0, 0 },
+    { MXF8, 0, 3, 0, 256, 64, 2, false, false, SW128, false, true, false, false, 1, 1, 2, 1, 0 },
+    { MXF8, 5, 1, 0, 256, 256, 2, false, false, SW64, true, false, true, false, 1, 1, 3, 3, 0 },
+    { MXF4, 1, 1, 0, 256, 32, 2, false, false, SW128, false, false, false, true, 2, 1, 2, 0, 0 },
+    { NVF4, 1, 1, 0, 256, 128, 2, false, false, SW128, false, true, false, false, 4, 0, 0, 0, 0 },
+    { NVF4, 1, 1, 0, 256, 16, 2, false, false, SW32, false, true, false, false, 2, 1, 0, 2, 0 },
 };
 #define NMCASES (sizeof(mcases) / sizeof(mcases[0]))
 
@@ -1174,30 +1273,45 @@ test_mma_random(struct mrun *w)
                 skip("%s under %s: TEST_LEVEL 0", case_name(c, name, sizeof(name)), models[j]);
                 continue;
             }
-            bad = run_case(c, models[j], 0x7463ull * (i + 1) + j, w, false, NULL);
+            bad = run_case(c, models[j], 0x7463ull * (i + 1) + j, w, TAMPER_NONE, NULL);
             ok(bad == 0, "tcgen05.mma %s under %s: D equals smma_gemm bitwise (%ld of %u "
                "differ)", case_name(c, name, sizeof(name)), models[j], bad, c->m * c->n);
         }
     }
 }
 
+/* Changes one part of the scales of case c and counts the rows of D that
+ * change inside [lo, hi) and outside it. */
 static void
-test_mma_duplication(struct mrun *w)
+duplication(struct mrun *w, const struct mcase *c, int tamper, unsigned lo, unsigned hi,
+            const char *what)
 {
     unsigned char rows[256];
     unsigned m, outside = 0, inside = 0;
     long bad;
 
     memset(rows, 0, sizeof(rows));
-    bad = run_case(&mcases[22], "exact-rn", 99, w, true, rows);
-    for (m = 0; m < 128; m++) {
-        if (rows[m] && (m < 64 || m >= 96))
+    bad = run_case(c, "exact-rn", 99, w, tamper, rows);
+    for (m = 0; m < c->m; m++) {
+        if (rows[m] && (m < lo || m >= hi))
             outside++;
-        inside += rows[m] && m >= 64 && m < 96;
+        inside += rows[m] && m >= lo && m < hi;
     }
-    ok(bad > 0 && outside == 0 && inside > 16,
-       "scale_B copy of partition 2 changed: only rows 64-95 of D change (%u of 32 rows)",
-       inside);
+    ok(bad > 0 && outside == 0 && inside > (hi - lo) / 2,
+       "%s changed: only rows %u-%u of D change (%u of %u rows)", what, lo, hi - 1, inside,
+       hi - lo);
+}
+
+static void
+test_mma_duplication(struct mrun *w)
+{
+    duplication(w, &mcases[22], TAMPER_SFB_COPY2, 64, 96, "scale_B copy of partition 2");
+    duplication(w, &mcases[27], TAMPER_SFB_COPY2, 64, 96,
+                "cta_group::2: CTA 0's scale_B copy of partition 2");
+    duplication(w, &mcases[27], TAMPER_SFB_CTA1, 128, 256,
+                "cta_group::2: CTA 1's scale_B (its duplicate of every N row)");
+    duplication(w, &mcases[24], TAMPER_SFA_CTA1, 128, 256,
+                "cta_group::2: scale_A of CTA 1's rows");
 }
 
 /* D[m][n] = sum_k A[m][k] B[k][n] with A[m][k] = 1 where k == m % 16: row m of
@@ -1292,6 +1406,48 @@ test_mma_literal(struct mrun *w)
     is_int(SMMA_EINVAL, smma_tc05_mma_check(&op, &err), ".ws with cta_group::2 refused");
     is_string("tcgen05.mma.ws: .cta_group::2 is not legal (.ws takes .cta_group::1 only)",
               err.msg, "... message");
+
+    /* Block-scaled with cta_group::2: M = 256 only (the 2x2 data path's
+     * scale_B is not modelled), and M = 256 not with cta_group::1. */
+    {
+        smma_tc05_cta pair[2] = { cta, { w->smem[1], SMEM_BYTES, w->t[1] } };
+
+        memset(&id, 0, sizeof(id));
+        id.a_fmt = id.b_fmt = SMMA_TC05_E4M3;
+        id.scale_fmt = SMMA_TC05_SCALE_UE8M0;
+        id.m = 128;
+        id.n = 64;
+        smma_tc05_idesc_encode(SMMA_TC05_KIND_MXF8F6F4, &id, &op.idesc, NULL);
+        op.ws = false;
+        op.kind = SMMA_TC05_KIND_MXF8F6F4;
+        op.scale_vec = 1;
+        op.sfa_taddr = smma_tmem_addr(0, SFA_COL);
+        op.sfb_taddr = smma_tmem_addr(0, SFB_COL);
+        saved = w->t[1]->cell[5][64];
+        is_int(SMMA_EINVAL, smma_tc05_mma_exec(&op, tap_model("exact-rn"), pair, &err),
+               "block-scaled M = 128 with cta_group::2 refused");
+        is_string("block-scaled tcgen05.mma with M = 128 and cta_group::2 is not modelled (how "
+                  "the 2x2 data path duplicates scale_B over its lane halves is not "
+                  "established)", err.msg, "... message");
+        id.m = 256;
+        smma_tc05_idesc_encode(SMMA_TC05_KIND_MXF8F6F4, &id, &op.idesc, NULL);
+        op.cta_group = 1;
+        is_int(SMMA_EINVAL, smma_tc05_mma_exec(&op, tap_model("exact-rn"), pair, &err),
+               "block-scaled M = 256 with cta_group::1 refused");
+        is_string("tcgen05.mma.cta_group::1.kind::mxf8f6f4: M 256 is not executed (cta_group::1: "
+                  "64, 128; cta_group::2: 128, 256; block-scaled: 128 with cta_group::1, 256 "
+                  "with cta_group::2)", err.msg, "... message");
+        op.cta_group = 2;
+        op.sfb_taddr = smma_tmem_addr(0, 508);
+        is_int(SMMA_EINVAL, smma_tc05_mma_exec(&op, tap_model("exact-rn"), pair, &err),
+               "cta_group::2 with scale_B columns past 511 refused");
+        op.sfb_taddr = smma_tmem_addr(0, SFB_COL);
+        pair[1].tmem = NULL;
+        is_int(SMMA_EINVAL, smma_tc05_mma_exec(&op, tap_model("exact-rn"), pair, &err),
+               "cta_group::2 without CTA 1's TMEM refused");
+        is_string("tcgen05.mma: CTA 1 has no shared memory or TMEM", err.msg, "... message");
+        is_hex(saved, w->t[1]->cell[5][64], "... CTA 1's D untouched by the refusals");
+    }
 }
 
 /* ---- PTX ------------------------------------------------------------------------------ */
@@ -1305,7 +1461,8 @@ assemble(const char *version, const char *target, const char *instr, bool show)
              "%s    mov.b32 %%taddr, 0;\n    mov.b32 %%tatmem, 0;\n    mov.b32 %%tsfa, 0;\n"
              "    mov.b32 %%tsfb, 0;\n    mov.b32 %%tidesc, 0;\n    mov.b32 %%tdst, 0;\n"
              "    mov.b64 %%tadesc, 0;\n    mov.b64 %%tbdesc, 0;\n    mov.b64 %%tsdesc, 0;\n"
-             "    mov.b64 %%tmbar, 0;\n    setp.eq.u32 %%tp, %%taddr, 0;\n    %s\n",
+             "    mov.b64 %%tmbar, 0;\n    mov.b16 %%tmask, 3;\n"
+             "    setp.eq.u32 %%tp, %%taddr, 0;\n    %s\n",
              SMMA_PTX_TC05_DECLS, instr);
     return ptxas_module(version, target, body, show);
 }
@@ -1399,6 +1556,62 @@ test_ptx_api(void)
               "... message");
     is_int(SMMA_EINVAL, smma_ptx_tc05_misc(SMMA_TC05_COMMIT, 3, 0, buf, sizeof(buf), &err),
            "commit with cta_group 3 refused");
+    smma_ptx_tc05_misc(SMMA_TC05_COMMIT_MC, 2, 0, buf, sizeof(buf), &err);
+    is_string("tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster"
+              ".multicast::cluster.b64 [%tmbar], %tmask;", buf, "multicast commit text");
+    is_int(SMMA_EINVAL, smma_ptx_tc05_misc(SMMA_TC05_COMMIT_MC, 0, 0, buf, sizeof(buf), &err),
+           "multicast commit with cta_group 0 refused");
+}
+
+/* The barriers tcgen05.commit arrives on. */
+static void
+test_commit(void)
+{
+    smma_tc05_commit op = { 2, true, 0x3 };
+    smma_error err = { "" };
+    uint32_t t = 0;
+
+    is_int(SMMA_OK, smma_tc05_commit_targets(&op, 2, 0, 0, &t, &err),
+           "cta_group::2 multicast to 0b11 from the leader of a pair");
+    is_hex(0x3, t, "... both CTAs' barriers");
+    op.cta_mask = 0xC;
+    is_int(SMMA_OK, smma_tc05_commit_targets(&op, 4, 3, 0, &t, &err),
+           "cta_group::2 multicast to 0b1100 in a cluster of 4, from rank 3");
+    is_hex(0xC, t, "... the second pair's barriers");
+    op.multicast = false;
+    op.cta_mask = 0;
+    is_int(SMMA_OK, smma_tc05_commit_targets(&op, 2, 1, 0, &t, &err),
+           "cta_group::2 without multicast from rank 1 to rank 0's barrier");
+    is_hex(0x1, t, "... the barrier of the address, in rank 0");
+    op.cta_mask = 1;
+    is_int(SMMA_EINVAL, smma_tc05_commit_targets(&op, 2, 0, 0, &t, &err),
+           "a ctaMask without .multicast refused");
+    is_string("tcgen05.commit: ctaMask 0x1 without .multicast::cluster", err.msg,
+              "... message");
+    op.multicast = true;
+    op.cta_mask = 0;
+    is_int(SMMA_EINVAL, smma_tc05_commit_targets(&op, 2, 0, 0, &t, &err),
+           "multicast to no CTA refused");
+    is_string("tcgen05.commit.multicast::cluster: ctaMask 0x0 names no CTA", err.msg,
+              "... message");
+    op.cta_mask = 0x7;
+    is_int(SMMA_EINVAL, smma_tc05_commit_targets(&op, 2, 0, 0, &t, &err),
+           "multicast past the cluster refused");
+    is_string("tcgen05.commit.multicast::cluster: ctaMask 0x7 names a rank outside the cluster",
+              err.msg, "... message");
+    op.cta_mask = 0x1;
+    is_int(SMMA_EINVAL, smma_tc05_commit_targets(&op, 3, 0, 0, &t, &err),
+           "cta_group::2 in a cluster of 3 refused");
+    is_string("tcgen05.commit.cta_group::2: a cluster of 3 CTAs has no pair for every CTA (the "
+              "size must be even)", err.msg, "... message");
+    op.cta_group = 1;
+    is_int(SMMA_OK, smma_tc05_commit_targets(&op, 3, 2, 0, &t, &err),
+           "cta_group::1 multicast in a cluster of 3");
+    is_int(SMMA_EINVAL, smma_tc05_commit_targets(&op, 3, 3, 0, &t, &err),
+           "an issuing rank outside the cluster refused");
+    op.cta_group = 3;
+    is_int(SMMA_EINVAL, smma_tc05_commit_targets(&op, 2, 0, 0, &t, &err),
+           "cta_group 3 refused");
 }
 
 static void
@@ -1489,8 +1702,9 @@ test_ptxas(void)
                       &bad);
             n++;
         }
-    ok(bad == 0, "ptxas assembles alloc, dealloc, relinquish_alloc_permit, commit (both "
-       "cta_groups), wait::ld/st and the fences for sm_100a, refuses each kind for sm_90a (%u)", n);
+    ok(bad == 0, "ptxas assembles alloc, dealloc, relinquish_alloc_permit, commit and its "
+       ".multicast::cluster form (both cta_groups), wait::ld/st and the fences for sm_100a, "
+       "refuses each kind for sm_90a (%u)", n);
     /* The minimum: PTX ISA 8.6 with sm_100a; 8.5 does not know the target. */
     ok(assemble("8.5", SMMA_PTX_TC05_TARGET, "tcgen05.wait::ld.sync.aligned;", false) != 0,
        "ptxas refuses PTX ISA 8.5 for sm_100a");
@@ -1507,6 +1721,8 @@ test_ptxas(void)
             "tcgen05.mma.ws.cta_group::2.kind::f16 [%taddr], %tadesc, %tbdesc, %tidesc, %tp;",
             "tcgen05.cp.cta_group::1.64x128b [%taddr], %tsdesc;",
             "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%tdst], 48;",
+            "tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster"
+            ".multicast::cluster.b64 [%tmbar];",
         };
         size_t i;
 
@@ -1516,7 +1732,7 @@ test_ptxas(void)
                 diag("ptxas accepts %s", illegal[i]);
         ok(bad == 0, "ptxas refuses .16x64b.x256, .32x32b.x3, .16x256b.x64, mxf8f6f4 with "
            "4X, mxf4nvf4 with 1X, .ws with cta_group::2, .64x128b without multicast, alloc "
-           "of 48 columns");
+           "of 48 columns, a multicast commit without ctaMask");
     }
     /* Not test points: what ptxas accepts outside the model. */
     diag("ptxas %s .16x32bx2 with immHalfSplitoff 0 (the API refuses overlapping halves)",
@@ -1579,6 +1795,10 @@ test_grid(void)
     is_label("tcgen05.mma.mxf8f6f4.1x", "sfb", -1, 3, 5, 3, "n5,k0");
     is_label("tcgen05.mma.mxf8f6f4.1x", "sfb", -1, 3, 5, 0, ".");
     is_label("tcgen05.cp.64x128b.warpx2::01_23", "d", -1, -1, 104, 1, "r40.w1");
+    is_label("tcgen05.mma.mxf8f6f4.1x.cg2", "sfa", -1, 2, 170, 10, "m202,k0");
+    is_label("tcgen05.mma.mxf8f6f4.1x.cg2", "sfb", -1, -1, 170, 28, "n234,k0");
+    is_label("tcgen05.mma.mxf8f6f4.1x.cg2", "sfb", -1, -1, 42, 28, "n234,k0");
+    is_label("tcgen05.cp.32x128b.warpx4.cg2", "d", -1, -1, 200, 2, "r8.w2");
     is_int(SMMA_OK, smma_tmem_grid("tcgen05.mma.m128", "d", &o, &g, &err), "m128 d");
     ok(g.rows == 128 && g.cols == 16, "... 128 lanes x 16 columns (got %u x %u)", g.rows,
        g.cols);
@@ -1602,8 +1822,8 @@ test_grid(void)
               "... message");
     grid_listed = grid_found = 0;
     smma_tmem_grid_list(count_grid, NULL);
-    ok(grid_listed == 26 && grid_found == grid_listed,
-       "the list names 26 drawable layouts, each found by the lookup (%u of %u)", grid_found,
+    ok(grid_listed == 40 && grid_found == grid_listed,
+       "the list names 40 drawable layouts, each found by the lookup (%u of %u)", grid_found,
        grid_listed);
 }
 
@@ -1636,6 +1856,7 @@ main(void)
         free(w.smem[i]);
     }
     test_ptx_api();
+    test_commit();
     test_ptxas();
     test_grid();
     return exit_status();
