@@ -1202,15 +1202,24 @@ cli_print_quant_choices(const smma_profile *p)
                                         "round up, NaN on Inf or overflow",
                                         "(bits + 0x7fffff) & 0x7f800000",
                                         "the profile's e8m0 conversion",
-                                        "ml_dtypes' e8m0 cast (ties up)" };
+                                        "ml_dtypes' e8m0 cast (ties up)",
+                                        "ceil(fp32 log2) + 127, clamped (NaN 0xff)",
+                                        "floor(log2) + 127, clamped to 0..254 (<= 0, Inf, "
+                                        "NaN: 0xff)",
+                                        "exponent field, +1 if mantissa (8-bit sum)" };
     static const char *const nans[] = { "makes amax NaN", "is skipped (fmaxf)",
                                         "is skipped, amax starts at 0" };
     static const char *const zbs[] = { "0x00", "0xff (NaN)", "127 - emax_elem", "0x01" };
     static const char *const applies[] = { "x / 2^e (exact)", "x * 2^-e in fp32",
                                            "x * exp2f_rcp(s) (s=0: 1, 0xfe: 0, 0xff: -Inf)",
-                                           "x * quant_scale (s=0 and 0xff: 0)" };
+                                           "x * quant_scale (s=0 and 0xff: 0)",
+                                           "x * 2^-e in fp32 (s=0: 1, 0xff: 2^-128)",
+                                           "x / 2^e in fp32 (s=0xff: Inf)" };
     static const char *const nvs[] = { "exact (one rounding each)", "TransformerEngine",
-                                       "torchao", "plain fp32 casts" };
+                                       "torchao", "plain fp32 casts", "JAX (x / G first)" };
+    static const char *const quirks[] = { "", "; Triton's e2m1 converter",
+                                           "; e2m1 through bf16",
+                                           "; e2m1 by nearest candidate (1e-6 bias)" };
 
     printf("  quant: %s", rules[p->scale_rule]);
     if (p->scale_rule == SMMA_SCALE_RCEIL || p->scale_rule == SMMA_SCALE_RN)
@@ -1226,7 +1235,9 @@ cli_print_quant_choices(const smma_profile *p)
            p->scale_overflow == SMMA_SOVF_SAT ? "0xfe" : "0xff");
     printf("  quant: elements %s%s; NVFP4 %s%s\n", applies[p->elem_apply],
            p->nan_positive ? ", NaNs positive" : "", nvs[p->nvfp4],
-           p->elem_quirk == SMMA_QUIRK_TRITON_E2M1 ? "; Triton's e2m1 converter" : "");
+           quirks[p->elem_quirk]);
+    if (p->arith_in_input)
+        printf("  quant: the scale steps run in the input's precision (bf16 inputs)\n");
     if (p->dq_zero_scale_zero)
         printf("  dequant: e8m0 0x00 read as 0\n");
 }

@@ -78,7 +78,8 @@ class Profile(ctypes.Structure):
                 ('amax_nan', c_enum), ('zero_block', c_enum), ('nonfinite_nan', ctypes.c_bool),
                 ('scale_overflow', c_enum), ('elem_apply', c_enum),
                 ('nan_positive', ctypes.c_bool), ('nvfp4', c_enum), ('elem_quirk', c_enum),
-                ('dq_zero_scale_zero', ctypes.c_bool), ('quant_summary', c_str)]
+                ('dq_zero_scale_zero', ctypes.c_bool), ('arith_in_input', ctypes.c_bool),
+                ('quant_summary', c_str)]
 
 
 ProfileP = ctypes.POINTER(Profile)
@@ -94,7 +95,8 @@ class BlockFormatDesc(ctypes.Structure):
 
 class QuantOpts(ctypes.Structure):
     _fields_ = [('profile', ProfileP), ('global_', c_enum), ('global_bits', ctypes.c_uint32),
-                ('override_round', ctypes.c_bool), ('round', c_enum), ('rbits', c_u32p)]
+                ('override_round', ctypes.c_bool), ('round', c_enum), ('rbits', c_u32p),
+                ('input_bf16', ctypes.c_bool)]
 
 
 # ---- softmma/scale_layout.h -------------------------------------------

@@ -47,8 +47,14 @@ def block_count(block_format, k):
     return lib.smma_block_count(block_format_id(block_format), _lib.require_int(k, 'k', 1))
 
 
-def _opts(bf, profile, global_amax, global_scale, round, rbits_ptr):
+_INPUTS = ('fp32', 'bf16')
+
+
+def _opts(bf, profile, global_amax, global_scale, round, rbits_ptr, input='fp32'):
     o = lib.smma_quant_opts_default(codec._profile(profile))
+    if input not in _INPUTS:
+        raise SoftmmaError("input must be 'fp32' or 'bf16', not %r" % (input,))
+    o.input_bf16 = input == 'bf16'
     if global_amax is not None and global_scale is not None:
         raise SoftmmaError('global_amax and global_scale exclude each other')
     if global_amax is not None:
@@ -73,7 +79,7 @@ def _rows(x, what):
 
 
 def quantize(block_format, x, profile='cuda', global_amax=None, global_scale=None,
-             round=None, rbits=None):
+             round=None, rbits=None, input='fp32'):
     """Quantizes x (float32, shape (..., K)) row by row in block_format under
     profile (smma_quantize) and returns (scales, codes): uint8 arrays of
     shape (..., ceil(K / V)) and (..., K).  NVFP4 is two-level with
@@ -81,7 +87,11 @@ def quantize(block_format, x, profile='cuda', global_amax=None, global_scale=Non
     per-tensor scales) or global_scale (the per-tensor decode scale itself),
     each an fp32 number; quant_global_decode gives the decode scale G.
     round overrides the profile's element rounding; with 'rs', rbits (a
-    uint32 array of x's shape) gives each element's random bits."""
+    uint32 array of x's shape) gives each element's random bits.  input
+    'bf16' says that x holds bf16 numbers (widened to float32): a profile
+    that computes in the input's precision (arith_in_input: jax,
+    triton-mxfp) then rounds its scale steps to bf16, as its library does
+    on a bf16 tensor; a value that is not a bf16 number is refused."""
     bf = block_format_id(block_format)
     rows = _rows(x, 'x')
     k = rows.shape[1]
@@ -93,7 +103,7 @@ def quantize(block_format, x, profile='cuda', global_amax=None, global_scale=Non
         rb = np.ascontiguousarray(rbits).reshape(-1, k)
     scales = np.empty((rows.shape[0], nb), dtype=np.uint8)
     codes = np.empty(rows.shape, dtype=np.uint8)
-    o = _opts(bf, profile, global_amax, global_scale, round, None)
+    o = _opts(bf, profile, global_amax, global_scale, round, None, input)
     err = _lib.Error()
     for i in range(rows.shape[0]):
         if rbits is not None:
