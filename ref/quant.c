@@ -13,6 +13,7 @@
 #include <config.h>
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -812,6 +813,58 @@ smma_quantize(smma_block_format f, const uint32_t *x, size_t k, const smma_quant
             mx_block(bd, x + base, n, base, &r, &scales[b], codes + base);
     }
     return SMMA_OK;
+}
+
+/* ------------------------------------------------------------------ compare */
+
+int
+smma_quant_compare(smma_block_format f, const uint32_t *x, size_t k, const smma_quant_opts *o,
+                   const uint8_t *scales, const uint8_t *codes, smma_quant_cmp *out,
+                   smma_error *err)
+{
+    const smma_block_format_desc *bd = smma_block_format_info(f);
+    unsigned bits;
+    uint8_t *ps, *pc;
+    smma_quant_cmp r;
+    size_t b, i;
+    int rc;
+
+    if (bd == NULL)
+        return smma_error_set(err, SMMA_EINVAL, "unknown block format number %d", (int) f);
+    bits = smma_format_info(bd->elem)->storage_bits;
+    for (i = 0; i < k; i++)
+        if ((codes[i] >> bits) != 0)
+            return smma_error_set(err, SMMA_EINVAL,
+                                  "block %zu element %zu: code 0x%02x does not fit %u-bit %s",
+                                  i / bd->block, i % bd->block, (unsigned) codes[i], bits,
+                                  smma_format_info(bd->elem)->name);
+    memset(&r, 0, sizeof(r));
+    r.blocks = smma_block_count(f, k);
+    ps = malloc(r.blocks + k);
+    if (ps == NULL)
+        return smma_error_set(err, SMMA_ENOMEM, "out of memory");
+    pc = ps + r.blocks;
+    rc = smma_quantize(f, x, k, o, ps, pc, err);
+    for (b = 0; rc == SMMA_OK && b < r.blocks; b++) {
+        size_t base = b * bd->block, n = k - base < bd->block ? k - base : bd->block;
+        long at = scales[b] != ps[b] ? -1 : -2;
+
+        for (i = 0; at == -2 && i < n; i++)
+            if (codes[base + i] != pc[base + i])
+                at = (long) i;
+        if (at == -2)
+            continue;
+        if (r.differ++ == 0) {
+            r.first_block = b;
+            r.first_elem = at;
+            r.given = at < 0 ? scales[b] : codes[base + (size_t) at];
+            r.expected = at < 0 ? ps[b] : pc[base + (size_t) at];
+        }
+    }
+    free(ps);
+    if (rc == SMMA_OK)
+        *out = r;
+    return rc;
 }
 
 /* ------------------------------------------------------------------ dequantize */

@@ -141,6 +141,27 @@ uint32_t smma_quant_global_decode(smma_block_format f, const smma_quant_opts *o)
 int smma_quantize(smma_block_format f, const uint32_t *x, size_t k, const smma_quant_opts *o,
                   uint8_t *scales, uint8_t *codes, smma_error *err);
 
+/* How a given quantization of a row compares with a profile's. */
+typedef struct smma_quant_cmp {
+    size_t blocks;          /* blocks compared: smma_block_count(f, k) */
+    size_t differ;          /* blocks whose scale or some code differs */
+    size_t first_block;     /* the first of them (0 when differ is 0) */
+    long first_elem;        /* its first differing element within the block, or -1
+                               when its scale differs */
+    uint8_t given;          /* the given byte there (scale or code) */
+    uint8_t expected;       /* the profile's */
+} smma_quant_cmp;
+
+/* Quantizes the row of k values x under the options o (smma_quantize) and
+ * compares the result with the given scales (smma_block_count(f, k) bytes)
+ * and codes (k, one per byte), filling *out.  Returns SMMA_OK, or
+ * SMMA_EINVAL with a message, writing nothing, where smma_quantize refuses
+ * or a given code does not fit the element format (naming the block and
+ * element), or SMMA_ENOMEM. */
+int smma_quant_compare(smma_block_format f, const uint32_t *x, size_t k,
+                       const smma_quant_opts *o, const uint8_t *scales, const uint8_t *codes,
+                       smma_quant_cmp *out, smma_error *err);
+
 /* Dequantizes k element codes with their smma_block_count(f, k) scale bytes
  * to exact values: out[i] = element value * scale value * G, where G is the
  * fp32 number with bits global_decode_bits (0x3f800000 for none).  The

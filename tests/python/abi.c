@@ -102,6 +102,13 @@ main(void)
     OFF(smma_quant_opts, round);
     OFF(smma_quant_opts, rbits);
     OFF(smma_quant_opts, input_bf16);
+    SIZE(smma_quant_cmp);
+    OFF(smma_quant_cmp, blocks);
+    OFF(smma_quant_cmp, differ);
+    OFF(smma_quant_cmp, first_block);
+    OFF(smma_quant_cmp, first_elem);
+    OFF(smma_quant_cmp, given);
+    OFF(smma_quant_cmp, expected);
 
     SIZE(smma_grid_opts);
     OFF(smma_grid_opts, byte_id);
