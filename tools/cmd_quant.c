@@ -1370,7 +1370,8 @@ cli_print_quant_choices(const smma_profile *p)
                                            "; e2m1 through bf16",
                                            "; e2m1 by nearest candidate (1e-6 bias)" };
 
-    printf("  quant: %s", rules[p->scale_rule]);
+    /* A ratio cast that rounds down makes RCEIL a floor of the ratio. */
+    printf("  quant: %s", p->scale_cvt == SMMA_SCVT_LOG2_FLOOR ? "FLOOR" : rules[p->scale_rule]);
     if (p->scale_rule == SMMA_SCALE_RCEIL || p->scale_rule == SMMA_SCALE_RN)
         printf(" of %s", p->scale_ratio == SMMA_RATIO_MUL_RCP ? "amax * fp32(1/max)"
                                                              : "amax / max");

@@ -86,7 +86,8 @@ typedef enum smma_scale_rule {
     SMMA_SCALE_FLOOR = 0,     /* floor(log2(amax)) - emax_elem, read off amax's fp32
                                  exponent field (OCP MX v1.0 section 6.3) */
     SMMA_SCALE_RCEIL,         /* the ratio amax / max_elem (see smma_scale_ratio) rounded
-                                 up to a power of two (see smma_scale_cvt) */
+                                 up to a power of two (see smma_scale_cvt; LOG2_FLOOR
+                                 rounds it down instead) */
     SMMA_SCALE_CEIL,          /* ceil(log2(amax)) - emax_elem: the fp32 exponent field,
                                  plus one when the mantissa field is not zero */
     SMMA_SCALE_EVEN,          /* FLOOR of amax first rounded to the element's mantissa
