@@ -89,6 +89,17 @@
 #             with =split-transposed, 5 with =split-transposed-wide) and the
 #             SASS of gpu/sm80/bs_small.o and gemm_v2.o (ncu-small.txt,
 #             sass-sm80.tgz)
+#   quant-truth  bench/quantizer-truth.py: PyTorch's to_mxfp, JAX's quantize and
+#             triton.tools.mxfp against the profiles pytorch, jax and
+#             triton-mxfp on every input class (quantizer-truth.log,
+#             quantizer-truth-*.npz), then tests/python/quantizers-t.py
+#             (quantizers-t.log)
+#   splitk    bench/cublaslt-probe.py: the cuBLASLt algorithm (split-K, tile,
+#             reduction) of torch's bf16 and fp16 matmul per shape
+#             (cublaslt-probe.txt, cublaslt-check.txt, cublaslt-probe.log)
+#
+# quant-truth and splitk need only the shared library: from a source tree
+# whose .libs/ was built elsewhere, "bench/device-run.sh . quant-truth splitk".
 set -u
 tarball=$1
 shift
@@ -97,7 +108,10 @@ mkdir -p "$OUT"
 jobs=${JOBS:-16}
 dir=$(basename "$tarball" .tar.gz)
 
-if [ -d "$tarball" ]; then
+if [ -d "$tarball" ] && [ -f "$tarball/configure.ac" ]; then
+    # a source tree (its .libs/ built elsewhere): nothing to unpack
+    dir=$tarball
+elif [ -d "$tarball" ]; then
     dir=$tarball
     : "${SMMA_SRCDIR:=$(cd "$tarball/.." && pwd)}"
     find "$dir" -name '*.gz' -exec gunzip -f {} +
@@ -180,6 +194,24 @@ for step in "$@"; do
             echo "$tool: exit $?" | tee -a "$OUT/sanitize.log"
             grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize.log" | tail -1
         done ;;
+    quant-truth)
+        # the library, whether the carried .libs kept its links or not
+        qlib=$(ls "$PWD"/.libs/libsoftmma.so.0 "$PWD"/.libs/libsoftmma.so.0.* 2>/dev/null |
+                   head -1)
+        PYTHONUNBUFFERED=1 SOFTMMA_LIB=$qlib PYTHONPATH=$PWD/python \
+            SMMA_SRCDIR=$SRC timeout 300 python3 bench/quantizer-truth.py --out "$OUT" \
+            >"$OUT/quantizer-truth.out" 2>&1
+        echo "quant-truth: exit $?"; grep -c '^ok' "$OUT/quantizer-truth.log"
+        grep -E '^(not ok|#)' "$OUT/quantizer-truth.log" | cut -c1-400 | head -150
+        PYTHONUNBUFFERED=1 SOFTMMA_LIB=$qlib PYTHONPATH=$PWD/python \
+            SMMA_SRCDIR=$SRC timeout 240 python3 tests/python/quantizers-t.py \
+            >"$OUT/quantizers-t.log" 2>&1
+        echo "quantizers-t: exit $?"; grep -E '^(not ok|1\.\.)' "$OUT/quantizers-t.log" |
+            cut -c1-200 | head -40 ;;
+    splitk)
+        PYTHONUNBUFFERED=1 timeout 300 python3 bench/cublaslt-probe.py --out "$OUT" \
+            >"$OUT/cublaslt-probe.log" 2>&1
+        echo "splitk: exit $?"; cut -c1-300 "$OUT/cublaslt-probe.log" | head -120 ;;
     pycheck)
         PYTHONUNBUFFERED=1 SOFTMMA_LIB=$PWD/.libs/libsoftmma.so.0 PYTHONPATH=$PWD/python \
             timeout 300 python3 bench/python-triton-check.py \

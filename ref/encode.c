@@ -51,6 +51,9 @@ encode_nan(const smma_format_desc *d, uint64_t xb, const smma_profile *p)
             /* 1.5 = 1.1b: the exponent field of 1 and the top mantissa bit. */
             return sign_bit(d, sign) | ((uint32_t) d->bias << d->man_bits) |
                    (1u << (d->man_bits - 1));
+        case SMMA_NANF_POS_TWO:
+            /* 2 = 1.0b * 2^1: the exponent field of 2, no mantissa. */
+            return (uint32_t) (d->bias + 1) << d->man_bits;
         case SMMA_NANF_POS_MAX:
         default:
             return d->max_code;

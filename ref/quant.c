@@ -13,6 +13,7 @@
 #include <config.h>
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -117,6 +118,28 @@ f32r(double x)
     return f32v(smma_encode(SMMA_FP32, x, cvt_f32()));
 }
 
+/* The bf16 rounding (to nearest even) of x; NaNs pass. */
+static double
+bf16r(double x)
+{
+    smma_cvt c = *cvt_f32();
+
+    if (isnan(x))
+        return x;
+    return smma_decode(SMMA_BF16, smma_encode(SMMA_BF16, x, &c));
+}
+
+/* log2 of a positive finite x rounded to fp32 (to bf16 after that when
+ * bf16 is set), as a GPU library's log2f gives it for a correctly rounded
+ * logarithm; exact at powers of two. */
+static double
+log2_rounded(double x, bool bf16)
+{
+    double l = f32r(log2(x));
+
+    return bf16 ? bf16r(l) : l;
+}
+
 static uint32_t
 f32bits(double x)
 {
@@ -210,17 +233,22 @@ zero_block_scale(const smma_block_format_desc *bd, const smma_profile *p)
     }
 }
 
-/* The fp32 ratio amax / max_elem as the profile forms it. */
+/* The fp32 ratio amax / max_elem as the profile forms it; rounded to bf16
+ * when the profile computes in a bf16 input's precision. */
 static double
-scale_ratio(const smma_block_format_desc *bd, double amax, const smma_profile *p)
+scale_ratio(const smma_block_format_desc *bd, double amax, const smma_profile *p, bool bf16)
 {
+    double r;
+
     if (p->scale_ratio == SMMA_RATIO_MUL_RCP)
-        return f32r(amax * f32r(1.0 / bd->max_elem));
-    return f32r(amax / bd->max_elem);
+        r = f32r(amax * f32r(1.0 / bd->max_elem));
+    else
+        r = f32r(amax / bd->max_elem);
+    return bf16 ? bf16r(r) : r;
 }
 
 static uint8_t
-rceil_cvt(double r, const smma_profile *p)
+rceil_cvt(double r, const smma_profile *p, bool bf16)
 {
     smma_cvt c = smma_profile_cvt(smma_profile_cuda());
 
@@ -253,6 +281,38 @@ rceil_cvt(double r, const smma_profile *p)
         c.round = SMMA_RA;
         c.sat = false;
         return (uint8_t) smma_encode(SMMA_E8M0, r, &c);
+    case SMMA_SCVT_LOG2_CEIL: {
+        double e;
+
+        if (isnan(r))
+            return 0xff;
+        if (r == 0)
+            return 0x00;
+        if (isinf(r))
+            return 0xfe;
+        e = ceil(log2_rounded(r, false));
+        e = e < -127 ? -127 : e > 127 ? 127 : e;
+        return (uint8_t) (e + 127);
+    }
+    case SMMA_SCVT_LOG2_FLOOR: {
+        double e;
+
+        if (isnan(r) || isinf(r) || r <= 0)
+            return 0xff;
+        /* floor(log2(r)) + 127, each step in the input's precision. */
+        e = floor(log2_rounded(r, bf16)) + 127;
+        if (bf16)
+            e = bf16r(e);
+        return (uint8_t) (e < 0 ? 0 : e > 254 ? 254 : e);
+    }
+    case SMMA_SCVT_BITS_RU: {
+        /* A NaN ratio is the GPU's canonical NaN; the sum wraps to 8 bits. */
+        uint32_t b = isnan(r) ? 0x7fffffffu : f32bits(r);
+        uint32_t ex = b >> 23, man = b & 0x7fffffu;
+        bool up = man > 0 && ex != 0xfe && !(ex == 0 && man <= 0x400000u);
+
+        return (uint8_t) ((ex + (up ? 1 : 0)) & 0xffu);
+    }
     case SMMA_SCVT_RP_SATFINITE:
     default:
         c.round = SMMA_RP;
@@ -286,8 +346,11 @@ exponent_rule(const smma_block_format_desc *bd, uint32_t mag, const smma_profile
     return (uint8_t) (s + 127);
 }
 
+/* The e8m0 scale of an MX block; bf16: the inputs are bf16 and the profile
+ * computes in their precision. */
 static uint8_t
-mx_scale(const smma_block_format_desc *bd, uint32_t amax_bits, const smma_profile *p)
+mx_scale(const smma_block_format_desc *bd, uint32_t amax_bits, const smma_profile *p,
+         bool bf16)
 {
     uint32_t mag = amax_bits & 0x7fffffffu;
     double amax;
@@ -297,9 +360,8 @@ mx_scale(const smma_block_format_desc *bd, uint32_t amax_bits, const smma_profil
     amax = mag > 0x7f800000u ? DNAN : f32v(mag);
     switch (p->scale_rule) {
     case SMMA_SCALE_RCEIL:
-        return rceil_cvt(scale_ratio(bd, amax, p), p);
     case SMMA_SCALE_RN:
-        return rceil_cvt(scale_ratio(bd, amax, p), p);
+        return rceil_cvt(scale_ratio(bd, amax, p, bf16), p, bf16);
     case SMMA_SCALE_FLOOR:
     case SMMA_SCALE_CEIL:
     case SMMA_SCALE_EVEN:
@@ -346,6 +408,7 @@ nv_global_of(const smma_quant_opts *o)
         break;
     case SMMA_NVFP4_TORCHAO:
     case SMMA_NVFP4_CAST:
+    case SMMA_NVFP4_JAX:
     default:
         if (o->global == SMMA_GLOBAL_AMAX)
             r.g = f32r(v / 2688.0);
@@ -387,6 +450,13 @@ nv_scale(uint32_t amax_bits, const smma_quant_opts *o, const struct nv_global *g
         if (gl->two_level)
             b = f32r(b / gl->g);
         return nv_scale_code(clamp_nan(b, 0x1p-6, 448.0), p, SMMA_E4M3);
+    }
+    case SMMA_NVFP4_JAX: {
+        /* The amax of x / G is fp32(amax / G): the rounding is monotonic. */
+        double a = gl->two_level ? f32r(amax / gl->g) : amax;
+
+        return nv_scale_code(clamp_nan(f32r(a / 6.0), 0.0, 448.0), smma_profile_cuda(),
+                             SMMA_E4M3);
     }
     case SMMA_NVFP4_CAST: {
         double b = f32r(amax / 6.0);
@@ -460,7 +530,7 @@ smma_block_scale_from_amax(smma_block_format f, uint32_t amax_bits, const smma_q
 
         return nv_scale(amax_bits, &r, &gl);
     }
-    return mx_scale(bd, amax_bits, r.profile);
+    return mx_scale(bd, amax_bits, r.profile, r.input_bf16 && r.profile->arith_in_input);
 }
 
 uint8_t
@@ -520,9 +590,38 @@ scaled(double x, double m, const smma_profile *p, bool round32)
     return round32 ? f32r(v) : v;
 }
 
+/* triton.tools.mxfp's MXFP4Tensor: the candidate of least fp32 error, the
+ * errors of even mantissas less fp32(1e-6), the first of equal errors. */
+static uint8_t
+nearest_e2m1(double v)
+{
+    static const double cand[8] = { 0, 0.5, 1, 1.5, 2, 3, 4, 6 };
+    uint8_t sign = signbit(v) ? 0x8 : 0;
+    double a = fabs(v), best = 0, bias = f32r(1e-6);
+    unsigned i, at = 0;
+
+    if (isnan(v) || isinf(v))
+        return sign | 0x7;
+    if (a == 0)
+        return sign;
+    for (i = 0; i < 8; i++) {
+        double e = fabs(f32r(a - cand[i]));
+
+        if (i % 2 == 0)
+            e = f32r(e - bias);
+        if (i == 0 || e < best) {
+            best = e;
+            at = i;
+        }
+    }
+    return sign | (uint8_t) at;
+}
+
 static double
 quirk(double v, smma_format elem, const smma_profile *p)
 {
+    if (p->elem_quirk == SMMA_QUIRK_BF16_E2M1 && elem == SMMA_E2M1)
+        return bf16r(v);
     if (p->elem_quirk == SMMA_QUIRK_TRITON_E2M1 && elem == SMMA_E2M1 && !isnan(v)) {
         uint32_t m = f32bits(fabs(v));
 
@@ -540,6 +639,8 @@ elem_code(smma_format elem, double v, const smma_quant_opts *o, size_t i)
     if (o->override_round)
         c.round = o->round;
     c.rbits = (c.round == SMMA_RS && o->rbits != NULL) ? o->rbits[i] : 0;
+    if (o->profile->elem_quirk == SMMA_QUIRK_NEAREST_E2M1 && elem == SMMA_E2M1)
+        return nearest_e2m1(v);
     return (uint8_t) smma_encode(elem, quirk(v, elem, o->profile), &c);
 }
 
@@ -560,6 +661,15 @@ mx_multiplier(uint8_t s, const smma_profile *p)
         if (s == 0 || s == 0xff)
             return 0.0;
         break;
+    case SMMA_APPLY_TORCH:
+        if (s == 0)
+            return 1.0;
+        break;
+    case SMMA_APPLY_JAX:
+        /* x / +Inf: finite x give +-0 and +-Inf NaN, as x * 0 does. */
+        if (s == 0xff)
+            return 0.0;
+        break;
     case SMMA_APPLY_DIV:
     case SMMA_APPLY_MUL_RCP:
     default:
@@ -575,7 +685,8 @@ mx_block(const smma_block_format_desc *bd, const uint32_t *x, size_t n, size_t b
          const smma_quant_opts *o, uint8_t *scale, uint8_t *codes)
 {
     const smma_profile *p = o->profile;
-    uint8_t s = mx_scale(bd, smma_block_amax(bd->id, x, n, p), p);
+    uint8_t s = mx_scale(bd, smma_block_amax(bd->id, x, n, p), p,
+                         o->input_bf16 && p->arith_in_input);
     double m = mx_multiplier(s, p);
     /* A division by the power of two is kept exact; a multiplication is the
      * library's fp32 product.  The fp32 rounding only touches values below
@@ -618,6 +729,20 @@ nv_block(const uint32_t *x, size_t n, size_t base, const smma_quant_opts *o,
                 v = DNAN;
             else
                 v = f32r(xi / total);
+            v = clamp_nan(v, -6.0, 6.0);
+            break;
+        }
+        case SMMA_NVFP4_JAX: {
+            double xg = xi;
+
+            if (gl->two_level && !isnan(xi))
+                xg = f32r(xi / gl->g);
+            if (isnan(xg) || isnan(sd))
+                v = DNAN;
+            else if (sd == 0)
+                v = xg == 0 ? DNAN : signbit(xg) ? -DINF : DINF;
+            else
+                v = f32r(xg / sd);
             v = clamp_nan(v, -6.0, 6.0);
             break;
         }
@@ -670,6 +795,12 @@ smma_quantize(smma_block_format f, const uint32_t *x, size_t k, const smma_quant
     rc = check_opts(bd, &r, err);
     if (rc != SMMA_OK)
         return rc;
+    for (b = 0; r.input_bf16 && b < k; b++)
+        if ((x[b] & 0xffffu) != 0)
+            return smma_error_set(err, SMMA_EINVAL,
+                                  "x[%zu] = 0x%08x is not a bf16 number (its low 16 bits are "
+                                  "not 0) and the inputs are said to be bf16", b,
+                                  (unsigned) x[b]);
     gl = nv_global_of(&r);
     nb = smma_block_count(f, k);
     for (b = 0; b < nb; b++) {
@@ -682,6 +813,58 @@ smma_quantize(smma_block_format f, const uint32_t *x, size_t k, const smma_quant
             mx_block(bd, x + base, n, base, &r, &scales[b], codes + base);
     }
     return SMMA_OK;
+}
+
+/* ------------------------------------------------------------------ compare */
+
+int
+smma_quant_compare(smma_block_format f, const uint32_t *x, size_t k, const smma_quant_opts *o,
+                   const uint8_t *scales, const uint8_t *codes, smma_quant_cmp *out,
+                   smma_error *err)
+{
+    const smma_block_format_desc *bd = smma_block_format_info(f);
+    unsigned bits;
+    uint8_t *ps, *pc;
+    smma_quant_cmp r;
+    size_t b, i;
+    int rc;
+
+    if (bd == NULL)
+        return smma_error_set(err, SMMA_EINVAL, "unknown block format number %d", (int) f);
+    bits = smma_format_info(bd->elem)->storage_bits;
+    for (i = 0; i < k; i++)
+        if ((codes[i] >> bits) != 0)
+            return smma_error_set(err, SMMA_EINVAL,
+                                  "block %zu element %zu: code 0x%02x does not fit %u-bit %s",
+                                  i / bd->block, i % bd->block, (unsigned) codes[i], bits,
+                                  smma_format_info(bd->elem)->name);
+    memset(&r, 0, sizeof(r));
+    r.blocks = smma_block_count(f, k);
+    ps = malloc(r.blocks + k);
+    if (ps == NULL)
+        return smma_error_set(err, SMMA_ENOMEM, "out of memory");
+    pc = ps + r.blocks;
+    rc = smma_quantize(f, x, k, o, ps, pc, err);
+    for (b = 0; rc == SMMA_OK && b < r.blocks; b++) {
+        size_t base = b * bd->block, n = k - base < bd->block ? k - base : bd->block;
+        long at = scales[b] != ps[b] ? -1 : -2;
+
+        for (i = 0; at == -2 && i < n; i++)
+            if (codes[base + i] != pc[base + i])
+                at = (long) i;
+        if (at == -2)
+            continue;
+        if (r.differ++ == 0) {
+            r.first_block = b;
+            r.first_elem = at;
+            r.given = at < 0 ? scales[b] : codes[base + (size_t) at];
+            r.expected = at < 0 ? ps[b] : pc[base + (size_t) at];
+        }
+    }
+    free(ps);
+    if (rc == SMMA_OK)
+        *out = r;
+    return rc;
 }
 
 /* ------------------------------------------------------------------ dequantize */

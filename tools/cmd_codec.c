@@ -266,6 +266,7 @@ nanf_text(smma_nan_to_finite v)
     case SMMA_NANF_FLIPPED_ZERO: return "-0 for +NaN, +0 for -NaN";
     case SMMA_NANF_POS_ZERO: return "+0";
     case SMMA_NANF_ONE_AND_HALF: return "1.5 with the NaN's sign";
+    case SMMA_NANF_POS_TWO: return "+2";
     }
     return "?";
 }

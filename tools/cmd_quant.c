@@ -313,14 +313,20 @@ quant_matrix(smma_block_format f, const smma_quant_opts *o, const uint32_t *x, s
     return rc;
 }
 
+static int quant_match(const char *qpath, const char *format_s, smma_quant_opts *o,
+                       const uint32_t *x, size_t n, const char *show_s);
+
 int
 cmd_quant(int argc, char **argv)
 {
     const char *format_s = NULL, *profile_s = NULL, *gscale_s = NULL, *gamax_s = NULL;
     const char *round_s = NULL, *rbits_s = NULL, *k_s = NULL, *out_s = NULL;
-    const char *layout_s = "linear,128x4,triton5d";
-    bool raw = false, bits = false;
+    const char *layout_s = "linear,128x4,triton5d", *match_s = NULL, *show_s = NULL;
+    bool raw = false, bits = false, bf16 = false;
     const struct opt_spec specs[] = {
+        { "match", true, &match_s, NULL },
+        { "show", true, &show_s, NULL },
+        { "bf16", false, NULL, &bf16 },
         { "k", true, &k_s, NULL },
         { "out", true, &out_s, NULL },
         { "layout", true, &layout_s, NULL },
@@ -349,9 +355,12 @@ cmd_quant(int argc, char **argv)
         goto done;
     if (r.help) {
         printf("Usage: softmma quant --format F [--profile P] [--global-amax A |\n"
-               "           --global-scale S] [--raw | --bits] [--round R [--rbits FILE]] FILE\n"
+               "           --global-scale S] [--raw | --bits] [--round R [--rbits FILE]]\n"
+               "           [--bf16] FILE\n"
                "       softmma quant --format F [options] --out PREFIX [--k K]\n"
-               "           [--layout L,...] FILE\n\n"
+               "           [--layout L,...] FILE\n"
+               "       softmma quant --match QFILE [--format F] [--global-amax A |\n"
+               "           --global-scale S] [--raw | --bits] [--bf16] [--show N] FILE\n\n"
                "Quantizes the fp32 values in FILE ('-' for standard input) as one row in\n"
                "block format F (mxfp4 mxfp6e2m3 mxfp6e3m2 mxfp8e4m3 mxfp8e5m2 nvfp4) under\n"
                "profile P (cuda by default) and prints, per block, the scale byte and the\n"
@@ -372,12 +381,47 @@ cmd_quant(int argc, char **argv)
                "starts a byte), else (M, K) codes; and PREFIX.scales.LAYOUT.npy for each\n"
                "layout of --layout L,... (default linear,128x4,triton5d; also cdna4-16,\n"
                "cdna4-32): linear (M, ceil(K/block)), the others the bytes the kernels\n"
-               "read, 1-D, padding 0 (softmma layout scale, doc/scale-layouts.md).\n");
+               "read, 1-D, padding 0 (softmma layout scale, doc/scale-layouts.md).\n\n"
+               "--bf16 says that the values are bf16 numbers (any other is refused): the\n"
+               "profiles that compute in the input's precision (jax, triton-mxfp) then\n"
+               "round their scale steps to bf16, as their libraries do on bf16 tensors.\n\n"
+               "With --match QFILE, QFILE is a quantization of the values of FILE in the\n"
+               "text format quant prints (its 'profile' word is not read; a 'global' line\n"
+               "is the decode scale G, as --global-scale): every profile quantizes the\n"
+               "values and is compared with it, scale and codes, block by block.  Prints\n"
+               "the profiles that reproduce it bit for bit, then the --show N (default 3)\n"
+               "nearest others with the count of blocks that differ and the first block\n"
+               "and element that differ, with both bytes.  Exit status 0 when a profile\n"
+               "reproduces it, 1 when none does.\n");
         goto done;
     }
     if (r.npos != 1) {
         rc = cli_error(r.npos == 0 ? "usage: softmma quant --format F [options] FILE"
                                    : "unexpected argument '%s'", r.npos > 1 ? r.pos[1] : "");
+        goto done;
+    }
+    if (match_s != NULL) {
+        if (profile_s != NULL || round_s != NULL || rbits_s != NULL || out_s != NULL ||
+            k_s != NULL) {
+            rc = cli_error("--match tries every profile on one row: it takes no --profile, "
+                           "--round, --rbits, --out or --k");
+            goto done;
+        }
+        if (raw && bits) {
+            rc = cli_error("--raw and --bits exclude each other");
+            goto done;
+        }
+        o = smma_quant_opts_default(NULL);
+        o.input_bf16 = bf16;
+        rc = parse_global(gamax_s, gscale_s, &o);
+        if (rc == CLI_OK)
+            rc = read_values(r.pos[0], raw, bits, &in);
+        if (rc == CLI_OK)
+            rc = quant_match(match_s, format_s, &o, in.v, in.n, show_s);
+        goto done;
+    }
+    if (show_s != NULL) {
+        rc = cli_error("--show goes with --match");
         goto done;
     }
     if (format_s == NULL) {
@@ -396,6 +440,7 @@ cmd_quant(int argc, char **argv)
     }
     bd = smma_block_format_info(f);
     o = smma_quant_opts_default(p);
+    o.input_bf16 = bf16;
     if (round_s != NULL) {
         if (smma_round_from_name(round_s, &o.round, &err) != SMMA_OK) {
             rc = cli_error("%s", err.msg);
@@ -712,6 +757,110 @@ done:
     free(q.scales);
     free(q.codes);
     opt_free(&r);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ match */
+
+struct match_row {
+    const smma_profile *p;
+    smma_quant_cmp c;
+};
+
+static int
+cmp_match(const void *a, const void *b)
+{
+    const struct match_row *x = a, *y = b;
+
+    if (x->c.differ != y->c.differ)
+        return x->c.differ < y->c.differ ? -1 : 1;
+    return x->p < y->p ? -1 : x->p > y->p;
+}
+
+/* quant --match: which profiles reproduce the quantization in qpath of the
+ * n values x (o carries the per-tensor value and input_bf16). */
+static int
+quant_match(const char *qpath, const char *format_s, smma_quant_opts *o, const uint32_t *x,
+            size_t n, const char *show_s)
+{
+    struct qfile q;
+    struct match_row *rows = NULL;
+    size_t np = smma_profile_count(), i, matched = 0;
+    uint64_t show = 3;
+    smma_block_format f;
+    smma_error err;
+    int rc;
+
+    memset(&q, 0, sizeof(q));
+    q.p = smma_profile_cuda();  /* the file's profile word is not read */
+    if (show_s != NULL && (!cli_parse_uint(show_s, 1000, &show)))
+        return cli_error("--show: malformed count '%s' (0 to 1000)", show_s);
+    rc = read_qfile(qpath, &q);
+    if (rc != CLI_OK)
+        goto done;
+    if (format_s != NULL && smma_block_format_from_name(format_s, &f, &err) != SMMA_OK) {
+        rc = cli_error("%s", err.msg);
+        goto done;
+    }
+    if (format_s != NULL && f != q.f) {
+        rc = cli_error("--format %s, but %s holds %s", smma_block_format_name(f), qpath,
+                       smma_block_format_name(q.f));
+        goto done;
+    }
+    if (q.k != n) {
+        rc = cli_error("%s quantizes %zu values, the input has %zu", qpath, q.k, n);
+        goto done;
+    }
+    if (q.global != 0x3f800000u || o->global != SMMA_GLOBAL_NONE) {
+        if (q.f != SMMA_NVFP4) {
+            rc = cli_error("%s has no per-tensor scale: --global-amax and --global-scale are "
+                           "for nvfp4", smma_block_format_name(q.f));
+            goto done;
+        }
+        if (o->global == SMMA_GLOBAL_NONE) {
+            o->global = SMMA_GLOBAL_SCALE;
+            o->global_bits = q.global;
+        }
+    }
+    rows = calloc(np, sizeof(*rows));
+    if (rows == NULL) {
+        rc = cli_error("out of memory");
+        goto done;
+    }
+    for (i = 0; i < np; i++) {
+        rows[i].p = smma_profile_at(i);
+        o->profile = rows[i].p;
+        o->round = rows[i].p->round;
+        if (smma_quant_compare(q.f, x, n, o, q.scales, q.codes, &rows[i].c, &err) != SMMA_OK) {
+            rc = cli_error("%s: %s", rows[i].p->name, err.msg);
+            goto done;
+        }
+    }
+    qsort(rows, np, sizeof(*rows), cmp_match);
+    printf("# softmma quant --match %s: %s, %zu value%s, %zu block%s of %u\n", qpath,
+           smma_block_format_name(q.f), n, n == 1 ? "" : "s", rows[0].c.blocks,
+           rows[0].c.blocks == 1 ? "" : "s", smma_block_format_info(q.f)->block);
+    printf("match:");
+    for (i = 0; i < np && rows[i].c.differ == 0; i++, matched++)
+        printf(" %s", rows[i].p->name);
+    printf("%s\n", matched ? "" : " none");
+    for (i = matched; i < np && i < matched + show; i++) {
+        const smma_quant_cmp *c = &rows[i].c;
+
+        printf("%-14s %zu of %zu block%s differ; first block %zu", rows[i].p->name, c->differ,
+               c->blocks, c->blocks == 1 ? "" : "s", c->first_block);
+        if (c->first_elem < 0)
+            printf(" scale: 0x%02x given, 0x%02x under %s\n", (unsigned) c->given,
+                   (unsigned) c->expected, rows[i].p->name);
+        else
+            printf(" element %ld: code 0x%02x given, 0x%02x under %s\n", c->first_elem,
+                   (unsigned) c->given, (unsigned) c->expected, rows[i].p->name);
+    }
+    rc = matched ? CLI_OK : CLI_MISMATCH;
+done:
+    free(rows);
+    free(q.scales);
+    free(q.codes);
     return rc;
 }
 
@@ -1202,17 +1351,27 @@ cli_print_quant_choices(const smma_profile *p)
                                         "round up, NaN on Inf or overflow",
                                         "(bits + 0x7fffff) & 0x7f800000",
                                         "the profile's e8m0 conversion",
-                                        "ml_dtypes' e8m0 cast (ties up)" };
+                                        "ml_dtypes' e8m0 cast (ties up)",
+                                        "ceil(fp32 log2) + 127, clamped (NaN 0xff)",
+                                        "floor(log2) + 127, clamped to 0..254 (<= 0, Inf, "
+                                        "NaN: 0xff)",
+                                        "exponent field, +1 if mantissa (8-bit sum)" };
     static const char *const nans[] = { "makes amax NaN", "is skipped (fmaxf)",
                                         "is skipped, amax starts at 0" };
     static const char *const zbs[] = { "0x00", "0xff (NaN)", "127 - emax_elem", "0x01" };
     static const char *const applies[] = { "x / 2^e (exact)", "x * 2^-e in fp32",
                                            "x * exp2f_rcp(s) (s=0: 1, 0xfe: 0, 0xff: -Inf)",
-                                           "x * quant_scale (s=0 and 0xff: 0)" };
+                                           "x * quant_scale (s=0 and 0xff: 0)",
+                                           "x * 2^-e in fp32 (s=0: 1, 0xff: 2^-128)",
+                                           "x / 2^e in fp32 (s=0xff: Inf)" };
     static const char *const nvs[] = { "exact (one rounding each)", "TransformerEngine",
-                                       "torchao", "plain fp32 casts" };
+                                       "torchao", "plain fp32 casts", "JAX (x / G first)" };
+    static const char *const quirks[] = { "", "; Triton's e2m1 converter",
+                                           "; e2m1 through bf16",
+                                           "; e2m1 by nearest candidate (1e-6 bias)" };
 
-    printf("  quant: %s", rules[p->scale_rule]);
+    /* A ratio cast that rounds down makes RCEIL a floor of the ratio. */
+    printf("  quant: %s", p->scale_cvt == SMMA_SCVT_LOG2_FLOOR ? "FLOOR" : rules[p->scale_rule]);
     if (p->scale_rule == SMMA_SCALE_RCEIL || p->scale_rule == SMMA_SCALE_RN)
         printf(" of %s", p->scale_ratio == SMMA_RATIO_MUL_RCP ? "amax * fp32(1/max)"
                                                              : "amax / max");
@@ -1226,7 +1385,9 @@ cli_print_quant_choices(const smma_profile *p)
            p->scale_overflow == SMMA_SOVF_SAT ? "0xfe" : "0xff");
     printf("  quant: elements %s%s; NVFP4 %s%s\n", applies[p->elem_apply],
            p->nan_positive ? ", NaNs positive" : "", nvs[p->nvfp4],
-           p->elem_quirk == SMMA_QUIRK_TRITON_E2M1 ? "; Triton's e2m1 converter" : "");
+           quirks[p->elem_quirk]);
+    if (p->arith_in_input)
+        printf("  quant: the scale steps run in the input's precision (bf16 inputs)\n");
     if (p->dq_zero_scale_zero)
         printf("  dequant: e8m0 0x00 read as 0\n");
 }

@@ -78,7 +78,8 @@ class Profile(ctypes.Structure):
                 ('amax_nan', c_enum), ('zero_block', c_enum), ('nonfinite_nan', ctypes.c_bool),
                 ('scale_overflow', c_enum), ('elem_apply', c_enum),
                 ('nan_positive', ctypes.c_bool), ('nvfp4', c_enum), ('elem_quirk', c_enum),
-                ('dq_zero_scale_zero', ctypes.c_bool), ('quant_summary', c_str)]
+                ('dq_zero_scale_zero', ctypes.c_bool), ('arith_in_input', ctypes.c_bool),
+                ('quant_summary', c_str)]
 
 
 ProfileP = ctypes.POINTER(Profile)
@@ -94,7 +95,14 @@ class BlockFormatDesc(ctypes.Structure):
 
 class QuantOpts(ctypes.Structure):
     _fields_ = [('profile', ProfileP), ('global_', c_enum), ('global_bits', ctypes.c_uint32),
-                ('override_round', ctypes.c_bool), ('round', c_enum), ('rbits', c_u32p)]
+                ('override_round', ctypes.c_bool), ('round', c_enum), ('rbits', c_u32p),
+                ('input_bf16', ctypes.c_bool)]
+
+
+class QuantCmp(ctypes.Structure):
+    _fields_ = [('blocks', ctypes.c_size_t), ('differ', ctypes.c_size_t),
+                ('first_block', ctypes.c_size_t), ('first_elem', ctypes.c_long),
+                ('given', ctypes.c_uint8), ('expected', ctypes.c_uint8)]
 
 
 # ---- softmma/scale_layout.h -------------------------------------------
@@ -199,7 +207,7 @@ class VecCase(ctypes.Structure):
 STRUCTS = {
     'smma_format_desc': FormatDesc, 'smma_error': Error, 'smma_cvt': Cvt,
     'smma_profile': Profile, 'smma_block_format_desc': BlockFormatDesc,
-    'smma_quant_opts': QuantOpts, 'smma_scale_shape': ScaleShape, 'smma_model': Model,
+    'smma_quant_opts': QuantOpts, 'smma_quant_cmp': QuantCmp, 'smma_scale_shape': ScaleShape, 'smma_model': Model,
     'smma_grid_opts': GridOpts,
     'smma_model_alias': ModelAlias,
     'smma_gemm_shape': GemmShape, 'smma_gemm_operands': GemmOperands,
@@ -236,6 +244,8 @@ _PROTOTYPES = {
     'smma_quant_global_decode': (ctypes.c_uint32, [c_enum, ctypes.POINTER(QuantOpts)]),
     'smma_quantize': (ctypes.c_int, [c_enum, c_u32p, _size, ctypes.POINTER(QuantOpts), c_u8p,
                                      c_u8p, _errp]),
+    'smma_quant_compare': (ctypes.c_int, [c_enum, c_u32p, _size, ctypes.POINTER(QuantOpts),
+                                          c_u8p, c_u8p, ctypes.POINTER(QuantCmp), _errp]),
     'smma_dequantize': (ctypes.c_int, [c_enum, c_u8p, c_u8p, _size, ctypes.c_uint32, ProfileP,
                                        c_f64p, _errp]),
     'smma_pack_fp4': (None, [c_u8p, _size, c_u8p]),

@@ -8,6 +8,7 @@ element codes (uint8, one per byte; pack_fp4 packs e2m1 two per byte).
 """
 
 import ctypes
+from collections import namedtuple
 
 import numpy as np
 
@@ -15,7 +16,17 @@ from . import _lib, codec
 from ._lib import SoftmmaError, lib
 
 __all__ = ['block_formats', 'block_format_info', 'block_count', 'quantize', 'dequantize',
-           'quant_global_decode', 'block_amax', 'block_scale', 'pack_fp4', 'unpack_fp4']
+           'quant_global_decode', 'block_amax', 'block_scale', 'pack_fp4', 'unpack_fp4',
+           'which_profiles', 'ProfileMatch', 'QuantDiff']
+
+ProfileMatch = namedtuple('ProfileMatch', 'profile blocks differ first')
+ProfileMatch.__doc__ = ('One profile in the answer of which_profiles: its name, the blocks '
+                        'compared, how many differ (0: it reproduces the quantization bit for '
+                        'bit), and the first difference (a QuantDiff, or None).')
+QuantDiff = namedtuple('QuantDiff', 'row block element given expected')
+QuantDiff.__doc__ = ('Where a profile first differs from a given quantization: the row, the '
+                     'block within it, the element within the block (None: the scale '
+                     'differs), the given byte and the profile\'s.')
 
 _BLOCK_FORMAT_COUNT = 6
 _GLOBAL_NONE, _GLOBAL_AMAX, _GLOBAL_SCALE = 0, 1, 2
@@ -47,8 +58,14 @@ def block_count(block_format, k):
     return lib.smma_block_count(block_format_id(block_format), _lib.require_int(k, 'k', 1))
 
 
-def _opts(bf, profile, global_amax, global_scale, round, rbits_ptr):
+_INPUTS = ('fp32', 'bf16')
+
+
+def _opts(bf, profile, global_amax, global_scale, round, rbits_ptr, input='fp32'):
     o = lib.smma_quant_opts_default(codec._profile(profile))
+    if input not in _INPUTS:
+        raise SoftmmaError("input must be 'fp32' or 'bf16', not %r" % (input,))
+    o.input_bf16 = input == 'bf16'
     if global_amax is not None and global_scale is not None:
         raise SoftmmaError('global_amax and global_scale exclude each other')
     if global_amax is not None:
@@ -73,7 +90,7 @@ def _rows(x, what):
 
 
 def quantize(block_format, x, profile='cuda', global_amax=None, global_scale=None,
-             round=None, rbits=None):
+             round=None, rbits=None, input='fp32'):
     """Quantizes x (float32, shape (..., K)) row by row in block_format under
     profile (smma_quantize) and returns (scales, codes): uint8 arrays of
     shape (..., ceil(K / V)) and (..., K).  NVFP4 is two-level with
@@ -81,7 +98,11 @@ def quantize(block_format, x, profile='cuda', global_amax=None, global_scale=Non
     per-tensor scales) or global_scale (the per-tensor decode scale itself),
     each an fp32 number; quant_global_decode gives the decode scale G.
     round overrides the profile's element rounding; with 'rs', rbits (a
-    uint32 array of x's shape) gives each element's random bits."""
+    uint32 array of x's shape) gives each element's random bits.  input
+    'bf16' says that x holds bf16 numbers (widened to float32): a profile
+    that computes in the input's precision (arith_in_input: jax,
+    triton-mxfp) then rounds its scale steps to bf16, as its library does
+    on a bf16 tensor; a value that is not a bf16 number is refused."""
     bf = block_format_id(block_format)
     rows = _rows(x, 'x')
     k = rows.shape[1]
@@ -93,7 +114,7 @@ def quantize(block_format, x, profile='cuda', global_amax=None, global_scale=Non
         rb = np.ascontiguousarray(rbits).reshape(-1, k)
     scales = np.empty((rows.shape[0], nb), dtype=np.uint8)
     codes = np.empty(rows.shape, dtype=np.uint8)
-    o = _opts(bf, profile, global_amax, global_scale, round, None)
+    o = _opts(bf, profile, global_amax, global_scale, round, None, input)
     err = _lib.Error()
     for i in range(rows.shape[0]):
         if rbits is not None:
@@ -193,3 +214,50 @@ def unpack_fp4(packed, n):
     for i in range(p2.shape[0]):
         lib.smma_unpack_fp4(_lib.ptr(p2[i], ctypes.c_uint8), n, _lib.ptr(out[i], ctypes.c_uint8))
     return out.reshape(packed.shape[:-1] + (n,))
+
+
+def which_profiles(x, scales, codes, block_format, *, profiles=None, global_amax=None,
+                   global_scale=None, input='fp32'):
+    """Which profiles reproduce a given quantization bit for bit.
+
+    x (float32, shape (..., K)) are the values, scales (uint8, shape (...,
+    ceil(K / V))) and codes (uint8, shape (..., K), one code per byte:
+    unpack_fp4 packed e2m1) their quantization in block_format, row by row
+    as quantize gives it; global_amax, global_scale and input as quantize
+    takes them.  Every profile (or those named in profiles) quantizes x and
+    is compared with scales and codes (smma_quant_compare).  Returns a list
+    of ProfileMatch, one per profile, those that reproduce every block first
+    (differ 0), then the others by the number of blocks that differ, each
+    with its first difference (QuantDiff: row, block, element or None for
+    the scale, the given byte and the profile's)."""
+    bf = block_format_id(block_format)
+    rows = _rows(x, 'x')
+    k = rows.shape[1]
+    nb = lib.smma_block_count(bf, k)
+    lead = x.shape[:-1]
+    _lib.require_array(codes, 'codes', np.uint8, shape=x.shape)
+    _lib.require_array(scales, 'scales', np.uint8, shape=lead + (nb,))
+    c2 = np.ascontiguousarray(codes).reshape(-1, k)
+    s2 = np.ascontiguousarray(scales).reshape(-1, nb)
+    if profiles is None:
+        profiles = [lib.smma_profile_at(i).contents.name.decode()
+                    for i in range(lib.smma_profile_count())]
+    elif isinstance(profiles, str):
+        profiles = [profiles]
+    out = []
+    err = _lib.Error()
+    for order, name in enumerate(profiles):
+        o = _opts(bf, name, global_amax, global_scale, None, None, input)
+        differ, first = 0, None
+        for i in range(rows.shape[0]):
+            c = _lib.QuantCmp()
+            _lib.check(lib.smma_quant_compare(bf, _lib.ptr(rows[i], ctypes.c_uint32), k,
+                                              ctypes.byref(o), _lib.ptr(s2[i], ctypes.c_uint8),
+                                              _lib.ptr(c2[i], ctypes.c_uint8), ctypes.byref(c),
+                                              ctypes.byref(err)), err)
+            if c.differ and first is None:
+                first = QuantDiff(i, c.first_block, None if c.first_elem < 0 else c.first_elem,
+                                  c.given, c.expected)
+            differ += c.differ
+        out.append((differ, order, ProfileMatch(name, rows.shape[0] * nb, differ, first)))
+    return [m for _, _, m in sorted(out, key=lambda t: t[:2])]

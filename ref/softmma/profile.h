@@ -21,7 +21,10 @@ typedef enum smma_nan_to_finite {
     SMMA_NANF_SIGNED_MAX,     /* max with the NaN's sign */
     SMMA_NANF_FLIPPED_ZERO,   /* +NaN -> -0, -NaN -> +0 */
     SMMA_NANF_POS_ZERO,       /* +0 whatever the sign */
-    SMMA_NANF_ONE_AND_HALF    /* 1.5 with the NaN's sign (torchao's bit converter) */
+    SMMA_NANF_ONE_AND_HALF,   /* 1.5 with the NaN's sign (torchao's bit converter) */
+    SMMA_NANF_POS_TWO         /* +2.0 whatever the sign (PyTorch's to_mxfp: the GPU's
+                                 canonical NaN, through bf16 0x7fff, into torchao's
+                                 bit converter, whose 8-bit result wraps to 0x4) */
 } smma_nan_to_finite;
 
 /* What a NaN input becomes in a format that has NaN. */
@@ -83,7 +86,8 @@ typedef enum smma_scale_rule {
     SMMA_SCALE_FLOOR = 0,     /* floor(log2(amax)) - emax_elem, read off amax's fp32
                                  exponent field (OCP MX v1.0 section 6.3) */
     SMMA_SCALE_RCEIL,         /* the ratio amax / max_elem (see smma_scale_ratio) rounded
-                                 up to a power of two (see smma_scale_cvt) */
+                                 up to a power of two (see smma_scale_cvt; LOG2_FLOOR
+                                 rounds it down instead) */
     SMMA_SCALE_CEIL,          /* ceil(log2(amax)) - emax_elem: the fp32 exponent field,
                                  plus one when the mantissa field is not zero */
     SMMA_SCALE_EVEN,          /* FLOOR of amax first rounded to the element's mantissa
@@ -108,9 +112,25 @@ typedef enum smma_scale_cvt {
                                  subnormal gives 0x01, 0 gives 0x00, Inf 0xff, NaN 0x00 */
     SMMA_SCVT_PROFILE,        /* the profile's e8m0 conversion (e8m0_round, sat,
                                  e8m0_zero, e8m0_inf) */
-    SMMA_SCVT_ML_DTYPES       /* ml_dtypes 0.6's float8_e8m0fnu cast: ties up from
+    SMMA_SCVT_ML_DTYPES,      /* ml_dtypes 0.6's float8_e8m0fnu cast: ties up from
                                  2^-126 on, (0, 2^-127] gives 0x00 and (2^-127, 2^-126]
                                  0x01; zero, Inf, NaN and overflow give 0xff */
+    SMMA_SCVT_LOG2_CEIL,      /* PyTorch's to_mxfp: ceil(log2(ratio)), the logarithm
+                                 rounded to fp32, clamped to [-127, 127], plus 127; NaN
+                                 gives 0xff, 0 gives 0x00 and Inf 0xfe.  A ratio a few
+                                 ulps above a power of two 2^k, |k| >= 4, has a log2
+                                 that rounds to k: the scale is 2^k, not 2^(k+1) */
+    SMMA_SCVT_LOG2_FLOOR,     /* triton.tools.mxfp's MXScaleTensor: floor(log2(ratio)),
+                                 the logarithm rounded to fp32 (to bf16 for bf16 inputs
+                                 of a profile with arith_in_input, where the sum with
+                                 the bias 127 is rounded to bf16 as well), plus 127,
+                                 clamped to [0, 254]; 0, negatives, Inf and NaN give
+                                 0xff */
+    SMMA_SCVT_BITS_RU         /* JAX's cast_to_e8m0_with_rounding_up on the ratio's
+                                 fp32 bits: the exponent field, plus one when the
+                                 mantissa field is not 0, except at exponent 0xfe and
+                                 for subnormals up to 2^-127; the sum is kept to 8
+                                 bits, so a NaN ratio gives 0x00 and Inf 0xff */
 } smma_scale_cvt;
 
 /* What a NaN element does to the block's amax. */
@@ -143,7 +163,11 @@ typedef enum smma_elem_apply {
     SMMA_APPLY_MUL_RCP,       /* x * 2^(127 - s), the exact reciprocal; s = 0xff: NaN */
     SMMA_APPLY_TE,            /* TransformerEngine's exp2f_rcp: s = 0 multiplies by 1,
                                  s = 0xfe by 0, s = 0xff by -Inf */
-    SMMA_APPLY_TRITON         /* Triton's quant_scale: s = 0 and s = 0xff multiply by 0 */
+    SMMA_APPLY_TRITON,        /* Triton's quant_scale: s = 0 and s = 0xff multiply by 0 */
+    SMMA_APPLY_TORCH,         /* PyTorch's to_mxfp: s = 0 multiplies by 1, others by
+                                 fp32 2^(127 - s) (s = 0xff by 2^-128), in fp32 */
+    SMMA_APPLY_JAX            /* JAX's quantize: x / 2^(s - 127) in fp32, s = 0 being
+                                 2^-127 and s = 0xff +Inf (finite x give +-0) */
 } smma_elem_apply;
 
 /* How NVFP4 computes its ue4m3 block scales and element multipliers. */
@@ -153,16 +177,31 @@ typedef enum smma_nvfp4_rule {
                                  elements */
     SMMA_NVFP4_TE,            /* TransformerEngine (FACTS.md section 3), fp32 steps */
     SMMA_NVFP4_TORCHAO,       /* torchao nvfp4_quantize, fp32 steps and clamps */
-    SMMA_NVFP4_CAST           /* plain fp32 divisions and the profile's casts (IEEE:
+    SMMA_NVFP4_CAST,          /* plain fp32 divisions and the profile's casts (IEEE:
                                  0/0 is NaN) */
+    SMMA_NVFP4_JAX            /* JAX's quantize: x' = x / G in fp32 (two-level), scale
+                                 = e4m3(clip(amax(x') / 6, 0, 448)), element =
+                                 clip(x' / scale, -6, 6) in fp32; a zero scale gives
+                                 +-6 for non-zero x' and NaN (the profile's NaN code)
+                                 for zeros */
 } smma_nvfp4_rule;
 
 /* A converter's deviation from the codec for one element format. */
 typedef enum smma_elem_quirk {
     SMMA_QUIRK_NONE = 0,
-    SMMA_QUIRK_TRITON_E2M1    /* Triton's e2m1 bit converter drops the two lowest fp32
+    SMMA_QUIRK_TRITON_E2M1,   /* Triton's e2m1 bit converter drops the two lowest fp32
                                  mantissa bits below 0.5, so 0.25 * (1 + k 2^-23),
                                  k = 1..3, give 0 instead of 0.5 */
+    SMMA_QUIRK_BF16_E2M1,     /* e2m1 elements are rounded to bf16 (to nearest even)
+                                 before their conversion, so a value within half a bf16
+                                 step above an e2m1 midpoint rounds as the midpoint
+                                 (PyTorch's to_mxfp) */
+    SMMA_QUIRK_NEAREST_E2M1   /* triton.tools.mxfp's MXFP4Tensor: the e2m1 candidate
+                                 of least fp32 |x - c|, where the candidates of even
+                                 mantissa have fp32(1e-6) subtracted from their error
+                                 and the first of equal errors wins: within about 5e-7
+                                 of a midpoint the even side wins, nearer or not; NaN
+                                 and Inf give +-6 by the sign bit */
 } smma_elem_quirk;
 
 /* One profile: the codec's choices, then block quantization's. */
@@ -194,6 +233,10 @@ typedef struct smma_profile {
     smma_nvfp4_rule nvfp4;
     smma_elem_quirk elem_quirk;
     bool dq_zero_scale_zero;        /* dequantization reads e8m0 0x00 as 0, not 2^-127 */
+    bool arith_in_input;            /* MX scale steps run in the input's precision: for
+                                       bf16 inputs (smma_quant_opts.input_bf16) the ratio
+                                       amax / max_elem is rounded to bf16, and so are the
+                                       LOG2_FLOOR steps */
     const char *quant_summary;      /* one line on the quantization recipe */
 } smma_profile;
 

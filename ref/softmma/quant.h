@@ -86,6 +86,10 @@ typedef enum smma_global_kind {
  *   override_round, round: element rounding instead of the profile's; with
  *              SMMA_RS the random bits of element i are rbits[i] (all 0 when
  *              rbits is NULL), used as smma_encode defines.
+ *   input_bf16: the inputs are bf16 numbers (each x[i] a bf16 value widened to
+ *              fp32, its low 16 bits 0); a profile with arith_in_input then
+ *              runs its MX scale steps in bf16, as its library does on a bf16
+ *              tensor.  Other profiles give the same result either way.
  */
 typedef struct smma_quant_opts {
     const smma_profile *profile;
@@ -94,6 +98,7 @@ typedef struct smma_quant_opts {
     bool override_round;
     smma_round round;
     const uint32_t *rbits;
+    bool input_bf16;
 } smma_quant_opts;
 
 /* Returns the options that quantize with profile p (NULL: cuda), single
@@ -130,10 +135,32 @@ uint32_t smma_quant_global_decode(smma_block_format f, const smma_quant_opts *o)
 /* Quantizes a row of k fp32 values (bits in x) in block format f: writes
  * smma_block_count(f, k) scale bytes to scales and k element codes to
  * codes.  Returns SMMA_OK, or SMMA_EINVAL with a message when f is not a
- * block format, k is 0, a global value is given for an MX format, or the
- * global value is invalid; nothing is written then. */
+ * block format, k is 0, a global value is given for an MX format, the
+ * global value is invalid, or input_bf16 is set and a value is not a bf16
+ * number; nothing is written then. */
 int smma_quantize(smma_block_format f, const uint32_t *x, size_t k, const smma_quant_opts *o,
                   uint8_t *scales, uint8_t *codes, smma_error *err);
+
+/* How a given quantization of a row compares with a profile's. */
+typedef struct smma_quant_cmp {
+    size_t blocks;          /* blocks compared: smma_block_count(f, k) */
+    size_t differ;          /* blocks whose scale or some code differs */
+    size_t first_block;     /* the first of them (0 when differ is 0) */
+    long first_elem;        /* its first differing element within the block, or -1
+                               when its scale differs */
+    uint8_t given;          /* the given byte there (scale or code) */
+    uint8_t expected;       /* the profile's */
+} smma_quant_cmp;
+
+/* Quantizes the row of k values x under the options o (smma_quantize) and
+ * compares the result with the given scales (smma_block_count(f, k) bytes)
+ * and codes (k, one per byte), filling *out.  Returns SMMA_OK, or
+ * SMMA_EINVAL with a message, writing nothing, where smma_quantize refuses
+ * or a given code does not fit the element format (naming the block and
+ * element), or SMMA_ENOMEM. */
+int smma_quant_compare(smma_block_format f, const uint32_t *x, size_t k,
+                       const smma_quant_opts *o, const uint8_t *scales, const uint8_t *codes,
+                       smma_quant_cmp *out, smma_error *err);
 
 /* Dequantizes k element codes with their smma_block_count(f, k) scale bytes
  * to exact values: out[i] = element value * scale value * G, where G is the

@@ -81,6 +81,7 @@ main(void)
     OFF(smma_profile, nvfp4);
     OFF(smma_profile, elem_quirk);
     OFF(smma_profile, dq_zero_scale_zero);
+    OFF(smma_profile, arith_in_input);
     OFF(smma_profile, quant_summary);
 
     SIZE(smma_block_format_desc);
@@ -100,6 +101,14 @@ main(void)
     OFF(smma_quant_opts, override_round);
     OFF(smma_quant_opts, round);
     OFF(smma_quant_opts, rbits);
+    OFF(smma_quant_opts, input_bf16);
+    SIZE(smma_quant_cmp);
+    OFF(smma_quant_cmp, blocks);
+    OFF(smma_quant_cmp, differ);
+    OFF(smma_quant_cmp, first_block);
+    OFF(smma_quant_cmp, first_elem);
+    OFF(smma_quant_cmp, given);
+    OFF(smma_quant_cmp, expected);
 
     SIZE(smma_grid_opts);
     OFF(smma_grid_opts, byte_id);

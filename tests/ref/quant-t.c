@@ -327,6 +327,42 @@ static const struct qcase cases[] = {
     { "ocp", NV, 2, { QNAN, ONE }, 0, 0x7f, { 0x7, 0x7 }, 0x7, "nvfp4 [NaN, 1]" },
     { "te", NV, 2, { QNAN, ONE }, 0, 0x23, { 0x7, 0x7 }, 0x0, "nvfp4 [NaN, 1]: skipped" },
     { "torchao-floor", NV, 2, { QNAN, ONE }, 0, 0x7f, { 0x3, 0x3 }, 0x3, "nvfp4 [NaN, 1]" },
+    /* ---- pytorch (to_mxfp): e = ceil(fp32 log2(amax * R)) clamped to +-127,
+     * NaN -> 0xff; elements x * (e byte 0 ? 1 : 2^(127 - byte)) clamped;
+     * e2m1 through bf16.  [NaN, 1]: 0xff, x * 2^-128: NaN 0x7f (0x4, +2, in
+     * e2m1: the canonical NaN through bf16 0x7fff and torchao's converter),
+     * 1 -> 0.  [Inf, 1]: log2 Inf clamps to 127: 0xfe, x * 2^-127: Inf -> 448,
+     * 1 -> 0.  [2^-120]: log2(2^-120 R) = -128.8, ceil -128, clamped to -127:
+     * byte 0, x * 1 -> 0.  [2.5 + 2^-19, 6]: 6 R6 = 1, 0x7f; bf16 2.5, a tie
+     * -> 2 (0x4). */
+    { "pytorch", F8, 0, { 0 }, 0, 0x00, { 0 }, 0x00, "zero block -> 0x00, x * 1" },
+    { "pytorch", F8, 2, { QNAN, ONE }, 0, 0xff, { 0x7f, 0x00 }, 0x00, "[NaN, 1]: x * 2^-128" },
+    { "pytorch", F4, 2, { QNAN, ONE }, 0, 0xff, { 0x4, 0x0 }, 0x0, "[NaN, 1] e2m1: NaN -> 2" },
+    { "pytorch", F8, 2, { PINF, ONE }, 0, 0xfe, { 0x7e, 0x00 }, 0x00, "[Inf, 1]: 0xfe" },
+    { "pytorch", F8, 1, { P448 }, 0, 0x7f, { 0x7e }, 0x00, "[448]: 448 R = 1, 2^0" },
+    { "pytorch", F8, 1, { 0x03800000u }, 0, 0x00, { 0x00 }, 0x00, "[2^-120]: byte 0, x * 1" },
+    { "pytorch", F4, 2, { 0x40200008u, 0x40c00000u }, 0, 0x7f, { 0x4, 0x7 }, 0x0,
+      "[2.5 + 2^-19, 6]: bf16 2.5, tie to 2" },
+    /* ---- jax: round-up bits of fp32 amax / 448, 8-bit sum; x / 2^e (0x00:
+     * 2^-127, 0xff: +Inf) clipped.  [NaN, 1]: 0xff + 1 -> 0x00, 1 / 2^-127
+     * -> 448.  [Inf, 1]: 0xff, 1 / Inf = 0, Inf / Inf NaN.  [448 + ulp]:
+     * ratio 1 + 6.8e-8 rounds to 1 + 2^-23, up: 0x80, 224.00002 -> 224. */
+    { "jax", F8, 0, { 0 }, 0, 0x00, { 0 }, 0x00, "zero block -> 0x00" },
+    { "jax", F8, 2, { QNAN, ONE }, 0, 0x00, { 0x7f, 0x7e }, 0x00, "[NaN, 1]: 0x00, 1 -> 448" },
+    { "jax", F8, 2, { PINF, ONE }, 0, 0xff, { 0x7f, 0x00 }, 0x00, "[Inf, 1]: 0xff, x / Inf" },
+    { "jax", F8, 1, { P448 }, 0, 0x7f, { 0x7e }, 0x00, "[448]: ratio 1" },
+    { "jax", F8, 1, { P448U }, 0, 0x80, { 0x76 }, 0x00, "[448 + ulp]: rounds up" },
+    /* ---- triton-mxfp: floor(log2(amax R6)) + 127, 0 / Inf / NaN -> 0xff;
+     * x / 2^e; e2m1 by nearest candidate, even ones 1e-6 nearer; NaN -> +6.
+     * Zero block: 0xff and 0 / NaN -> +6.  [7, 1]: 7 R6 = 1.17, floor 0;
+     * 7 -> 6.  [0.25 + 2^-25, 6]: 0.25000003 is nearer 0.5 but 0 wins. */
+    { "triton-mxfp", F4, 0, { 0 }, 0, 0xff, { 0 }, 0x7, "zero block: NaN scale, +6" },
+    { "triton-mxfp", F4, 2, { QNAN, ONE }, 0, 0xff, { 0x7, 0x7 }, 0x7, "[NaN, 1]: all +6" },
+    { "triton-mxfp", F4, 2, { 0xff800000u, ONE }, 0, 0xff, { 0x7, 0x7 }, 0x7,
+      "[-Inf, 1]: all NaN, +6" },
+    { "triton-mxfp", F4, 2, { 0x40e00000u, ONE }, 0, 0x7f, { 0x7, 0x2 }, 0x0, "[7, 1]: floor" },
+    { "triton-mxfp", F4, 2, { 0x3e800001u, 0x40c00000u }, 0, 0x7f, { 0x0, 0x7 }, 0x0,
+      "[0.25 + 2^-25, 6]: the 1e-6 bias" },
 };
 
 /* Runs one case and reports one test point. */

@@ -195,6 +195,9 @@ nan_code(smma_format f, const struct shape *s, int neg, const smma_profile *p)
         case SMMA_NANF_ONE_AND_HALF:
             /* 1.5: e2m1 0.1.1 = 0x3, e2m3 0.01.100 = 0x0c, e3m2 0.011.10 = 0x0e. */
             return sgn(s, neg) | (f == SMMA_E2M1 ? 0x3u : f == SMMA_E2M3 ? 0x0cu : 0x0eu);
+        case SMMA_NANF_POS_TWO:
+            /* +2: e2m1 0.10.0 = 0x4, e2m3 0.10.000 = 0x10, e3m2 0.100.00 = 0x10. */
+            return f == SMMA_E2M1 ? 0x4u : 0x10u;
         }
     }
     if (p->nan_out == SMMA_NANO_CANONICAL)

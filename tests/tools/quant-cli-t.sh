@@ -209,6 +209,77 @@ expect_err "dequant: a ue4m3 scale with bit 7 set under a strict profile" "0xb8"
     dequant "$tmp/d7.q"
 expect_out "dequant: cutlass-host clears the bit" "6" dequant --profile cutlass-host "$tmp/d7.q"
 
+# ---------------------------------------------------------------- quant --match
+
+# [NaN, 1] in mxfp8e4m3 (doc/profiles.md): jax's round-up bits make the NaN
+# amax 0x100, kept to 8 bits: scale 0x00, then 1 / 2^-127 saturates to 448
+# (0x7e) and the NaN stays NaN (0x7f); pytorch gives 0xff and 1 * 2^-128 ->
+# 0; cuda and triton-mxfp 0xff and NaN everywhere.
+printf 'nan 1\n' >"$tmp/m.txt"
+printf 'format mxfp8e4m3 profile - values 2\nblock 0 scale 0x00 codes 7f 7e\n' >"$tmp/m-jax.q"
+expect_has "quant --match: only jax gives a NaN block scale 0x00" "${nl}match: jax$nl" \
+    quant --match "$tmp/m-jax.q" "$tmp/m.txt"
+printf 'format mxfp8e4m3 profile - values 2\nblock 0 scale 0xff codes 7f 00\n' >"$tmp/m-pt.q"
+expect_has "quant --match: pytorch alone multiplies by 2^-128" "${nl}match: pytorch$nl" \
+    quant --match "$tmp/m-pt.q" "$tmp/m.txt"
+expect_has "quant --match: the nearest others name the first differing byte" \
+    "first block 0 scale: 0x00 given, 0xff under" quant --match "$tmp/m-jax.q" "$tmp/m.txt"
+# What quant prints, matched back: its own profile is among the matches.
+for p in pytorch jax triton-mxfp; do
+    "$prog" quant --format mxfp4 --profile $p "$tmp/c.txt" >"$tmp/c-$p.q" 2>/dev/null
+    run_prog "$prog" quant --match "$tmp/c-$p.q" "$tmp/c.txt"
+    case " $(printf '%s\n' "$tap_out" | sed -n 's/^match://p') " in
+        *" $p "*) mm=$tap_rc ;;
+        *) mm=1 ;;
+    esac
+    ok "$mm" "quant --match finds $p in what quant --profile $p printed"
+done
+# 1 3 quantized by nobody: exit 1, 'match: none', the first difference.
+printf '1 3\n' >"$tmp/m2.txt"
+printf 'format mxfp8e4m3 profile - values 2\nblock 0 scale 0x7f codes 38 40\n' >"$tmp/m2.q"
+run_prog "$prog" quant --match "$tmp/m2.q" --show 1 "$tmp/m2.txt"
+case $tap_out in
+    *"${nl}match: none$nl"*"of 1 block differ; first block 0 "*) mn=$tap_rc ;;
+    *) mn=0 ;;
+esac
+[ "$mn" -eq 1 ] && mn=0 || mn=1
+ok "$mn" "quant --match: no profile reproduces it: exit 1, match: none, the nearest one"
+[ "$mn" -eq 0 ] || diag "exit $tap_rc: $tap_out"
+expect_err "quant --match with --profile" "it takes no --profile" \
+    quant --match "$tmp/m2.q" --profile cuda "$tmp/m2.txt"
+expect_err "quant --match: a count that differs" "quantizes 2 values, the input has 4" \
+    quant --match "$tmp/m2.q" "$tmp/a.txt"
+expect_err "quant --match: a --format the file does not hold" \
+    "--format mxfp4, but $tmp/m2.q holds mxfp8e4m3" \
+    quant --match "$tmp/m2.q" --format mxfp4 "$tmp/m2.txt"
+expect_err "quant --match: an unknown --format" "unknown block format 'fp9'" \
+    quant --match "$tmp/m2.q" --format fp9 "$tmp/m2.txt"
+printf 'format mxfp8e4m3 profile - values 2\nblock 0 scale 0x7f codes 38 zz\n' >"$tmp/m3.q"
+expect_err "quant --match: a malformed code names the line" "m3.q:2: malformed code 'zz'" \
+    quant --match "$tmp/m3.q" "$tmp/m2.txt"
+printf 'format mxfp4 profile - values 2\nblock 0 scale 0x7f codes 38 01\n' >"$tmp/m4.q"
+expect_err "quant --match: a code too wide for the format" "code 0x38 does not fit 4-bit" \
+    quant --match "$tmp/m4.q" "$tmp/m2.txt"
+expect_err "quant --match: --show out of range" "--show: malformed count '1001'" \
+    quant --match "$tmp/m2.q" --show 1001 "$tmp/m2.txt"
+expect_err "quant --show without --match" "--show goes with --match" \
+    quant --format mxfp4 --show 2 "$tmp/m2.txt"
+# jax on bf16 inputs rounds amax / 6 to bf16: amax (1.5 + 2^-7) 2^-125 gives
+# the ratio 2^-127 (1 + 2^-7 / 1.5), a subnormal that rounds to 2^-127 in
+# bf16 (its step is 2^-133): the round-up bits give 0x00 (x / 2^-127 = 6.03
+# clips to 6, 0x7) instead of fp32's 0x01 (x / 2^-126 = 3.016 -> 3, 0x5).
+printf '0x1.82p-125\n' >"$tmp/j.txt"
+expect_has "quant jax, fp32 input: ratio kept in fp32, scale 0x01" \
+    "block 0 scale 0x01 2^-126 codes 05" quant --format mxfp4 --profile jax "$tmp/j.txt"
+expect_has "quant jax --bf16: the ratio rounds to 2^-127 in bf16, scale 0x00" \
+    "block 0 scale 0x00 2^-127 codes 07" quant --format mxfp4 --profile jax --bf16 "$tmp/j.txt"
+expect_has "quant pytorch --bf16: pytorch computes in fp32 whatever the input" \
+    "block 0 scale 0x01 2^-126 codes 05" quant --format mxfp4 --profile pytorch --bf16 \
+    "$tmp/j.txt"
+printf '1 448.5\n' >"$tmp/m5.txt"
+expect_err "quant --bf16: the first value that is not bf16 is named" "x[1] = 0x43e04000" \
+    quant --format mxfp8e4m3 --bf16 "$tmp/m5.txt"
+
 expect_err "diff with one profile" "usage: softmma diff" diff --format mxfp4 ocp
 expect_err "diff with an unknown profile" "'nvidia'" diff --format mxfp4 ocp nvidia
 
