@@ -561,6 +561,7 @@ class Worker:
             self.log(out)
             die("cannot find the link command of libsoftmma.so in %s" % self.build, 1)
         self.deps = read_deps(self.build)
+        self.closure = self.link_closure(programs)
         self.orig = {}
         for objs in self.deps.values():
             for o in objs:
@@ -574,8 +575,42 @@ class Worker:
         except subprocess.TimeoutExpired:
             return 124, "make timed out"
 
-    def objects_of(self, file):
-        return sorted(self.deps.get(os.path.normpath(os.path.join(self.src, file)), ()))
+    def link_closure(self, programs):
+        """Program -> the make targets of every object linked into it (its own
+        and those of the libraries of this build it links)."""
+        names = {}
+        for prog in programs:
+            c = re.sub(r"[^A-Za-z0-9]", "_", prog)
+            names[prog] = (c + "_OBJECTS", c + "_LDADD")
+        libs = {"libsoftmma.la": "libsoftmma_la_OBJECTS",
+                "gpu/libsoftmma_gpu.a": "gpu_libsoftmma_gpu_a_OBJECTS",
+                "tests/tap/libtap.a": "tests_tap_libtap_a_OBJECTS"}
+        wanted = sorted({v for pair in names.values() for v in pair} | set(libs.values()))
+        rule = "".join("print-%s:\n\t@echo '%s: '$(%s)\n" % (v, v, v) for v in wanted)
+        p = subprocess.run(["make", "-s", "--no-print-directory", "-f", "Makefile", "-f", "-"]
+                           + ["print-" + v for v in wanted], input=rule, cwd=self.build,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           universal_newlines=True)
+        vals = {}
+        for ln in p.stdout.splitlines():
+            k, _, v = ln.partition(": ")
+            vals[k] = v.split()
+        out = {}
+        for prog, (objs, ldadd) in names.items():
+            have = set(vals.get(objs, []))
+            for lib, var in libs.items():
+                if lib in vals.get(ldadd, []) or lib == "libsoftmma.la":
+                    have |= set(vals.get(var, []))
+            out[prog] = have
+        return out
+
+    def objects_of(self, file, programs):
+        """The objects that include file and are linked into the programs."""
+        deps = self.deps.get(os.path.normpath(os.path.join(self.src, file)), set())
+        linked = set()
+        for prog in programs:
+            linked |= self.closure.get(prog, set())
+        return sorted(deps & linked)
 
 
 # What ./bootstrap writes beside the files git tracks.
@@ -747,21 +782,27 @@ class Results:
                 self.fh.flush()
 
 
-def run_file(w, file, mutants, srcs, tests, cap, results, progress):
+def run_file(w, file, mutants, srcs, tests, cap, results, progress, listed):
     """The mutants of one file, one after another in worker w; the file is
     restored (and its objects rebuilt and checked) at the end."""
     path = os.path.join(w.src, file)
     original = srcs[file]
-    objs = w.objects_of(file)
-    if not objs:
-        die("%s: no object of the scratch build includes it" % file, 1)
     programs = [t.partition("@")[0] for t in tests[file] if not t.endswith(".sh")]
+    if any(t.endswith(".sh") for t in tests[file]):
+        programs.append("tools/softmma")
+    objs = w.objects_of(file, programs)
+    if not objs:
+        die("%s: no object of its tests includes it" % file, 1)
     lib_only = all(o.endswith(".lo") for o in objs)
     relink = ["libsoftmma.la"] if any(o.endswith(".lo") for o in objs) else []
     relink += [] if lib_only else programs
     try:
         for m in mutants:
             t0 = time.time()
+            if m.id in listed:
+                results.put(m, "listed", 0.0)
+                progress()
+                continue
             write_text(path, m.apply(original))
             rc, out = w.make(objs)
             if rc:
@@ -812,6 +853,7 @@ def cmd_run(args, srcdir):
     srcs = {f: v[0] for f, v in cache.items()}
     if not chosen:
         die("no mutants selected")
+    listed = read_listed(args.equivalent or os.path.join(srcdir, "tests", "mutants.equiv"))
     builddir = os.path.abspath(args.builddir)
     if not os.path.exists(os.path.join(builddir, "Makefile")):
         die("--builddir %s: not a configured build tree" % args.builddir)
@@ -835,11 +877,21 @@ def cmd_run(args, srcdir):
     if any(t.endswith(".sh") for t in all_tests):
         programs.append("tools/softmma")
     workers = [Worker(work, builddir, n, log) for n in range(args.jobs)]
-    threads = [threading.Thread(target=w.prepare, args=(dist, programs)) for w in workers]
+    errors = []
+
+    def prepare(w):
+        try:
+            w.prepare(dist, programs)
+        except SystemExit as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=prepare, args=(w,)) for w in workers]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    if errors:
+        return 1
     # The baseline: every test passes unmutated; its time sets the cap.
     cap = {}
     for t in all_tests:
@@ -873,12 +925,11 @@ def cmd_run(args, srcdir):
         i = loads.index(min(loads))
         queues[i].append(f)
         loads[i] += len(by_file[f]) * cost(tests[f])
-    errors = []
 
     def work_on(w, q):
         try:
             for f in q:
-                run_file(w, f, by_file[f], srcs, tests, cap, results, progress)
+                run_file(w, f, by_file[f], srcs, tests, cap, results, progress, listed)
         except SystemExit as e:
             errors.append(e)
 
@@ -889,7 +940,39 @@ def cmd_run(args, srcdir):
         t.join()
     if errors:
         sys.exit(1)
-    report(results, areas, time.time() - t_start, args)
+    per_area = report(results, areas, time.time() - t_start, args)
+    low = []
+    for bar in args.bar or []:
+        a, _, pct = bar.partition("=")
+        c = per_area.get(a)
+        if c is None:
+            continue
+        k, n = c["killed"] + c["timeout"], c["killed"] + c["timeout"] + c["survived"]
+        if n and 100.0 * k < float(pct) * n:
+            low.append("%s %.1f%% < %s%%" % (a, 100.0 * k / n, pct))
+    if low:
+        say("mutate: FAILED: below the bar: " + ", ".join(low))
+        return 1
+    return 0
+
+
+def read_listed(path):
+    """tests/mutants.equiv: 'ID REASON' lines, the mutants judged equivalent
+    although their object code differs, each with its one-line reason."""
+    out = {}
+    try:
+        f = open(path)
+    except OSError as e:
+        die("%s: %s" % (path, e.strerror))
+    with f:
+        for no, ln in enumerate(f, 1):
+            if not ln.strip() or ln.startswith("#"):
+                continue
+            parts = ln.split(None, 1)
+            if not re.match(r"^.+:\d+:\d+:[\w+-]+$", parts[0]) or len(parts) < 2:
+                die("%s:%d: expected 'ID REASON'" % (path, no))
+            out[parts[0]] = parts[1].strip()
+    return out
 
 
 def cost(tests):
@@ -903,14 +986,15 @@ def say(text):
 
 def report(results, areas, secs, args):
     file_area = {f: a for a, fs in areas.items() for f in fs}
-    kinds = ("killed", "timeout", "survived", "equivalent", "stillborn")
+    kinds = ("killed", "timeout", "survived", "equivalent", "listed", "stillborn")
     per_file, per_area = {}, {}
     for m, status, _, _ in results.rows.values():
         for key, table in ((m.file, per_file), (file_area[m.file], per_area)):
             table.setdefault(key, dict.fromkeys(kinds, 0))[status] += 1
     say("")
-    say("%-28s %7s %7s %8s %10s %9s %7s" % ("file", "killed", "timeout", "survived",
-                                           "equivalent", "stillborn", "score"))
+    say("%-28s %7s %7s %8s %10s %6s %9s %7s" % ("file", "killed", "timeout", "survived",
+                                                "equivalent", "listed", "stillborn",
+                                                "score"))
     for f in sorted(per_file, key=lambda f: (file_area[f], f)):
         say(row(f, per_file[f]))
     say("")
@@ -920,9 +1004,10 @@ def report(results, areas, secs, args):
     for a in sorted(per_area):
         c = per_area[a]
         k, n = c["killed"] + c["timeout"], c["killed"] + c["timeout"] + c["survived"]
-        say("%s: killed %d of %d%s (%d by the time cap); %d equivalent, %d stillborn"
+        say("%s: killed %d of %d%s (%d by the time cap); equivalent %d (%d identical "
+            "objects, %d listed); %d stillborn"
             % (a, k, n, " (%.1f%%)" % (100.0 * k / n) if n else "", c["timeout"],
-               c["equivalent"], c["stillborn"]))
+               c["equivalent"] + c["listed"], c["equivalent"], c["listed"], c["stillborn"]))
     say("time: %.0f s, %d job(s), seed %d, sample %s per area"
         % (secs, args.jobs, args.seed, args.sample or "all"))
     surv = sorted((m for m, s, _, _ in results.rows.values() if s == "survived"),
@@ -932,13 +1017,15 @@ def report(results, areas, secs, args):
         say("survivors (one re-runs with: tools/mutate.py run --builddir . --mutant ID):")
         for m in surv:
             say("  %s  %s" % (m.id, m.describe()))
+    return per_area
 
 
 def row(name, c):
     k, n = c["killed"] + c["timeout"], c["killed"] + c["timeout"] + c["survived"]
     score = "%.1f%%" % (100.0 * k / n) if n else "-"
-    return "%-28s %7d %7d %8d %10d %9d %7s" % (name, c["killed"], c["timeout"], c["survived"],
-                                             c["equivalent"], c["stillborn"], score)
+    return "%-28s %7d %7d %8d %10d %6d %9d %7s" % (name, c["killed"], c["timeout"],
+                                                  c["survived"], c["equivalent"], c["listed"],
+                                                  c["stillborn"], score)
 
 
 def load_map(args, srcdir):
@@ -1007,6 +1094,10 @@ def main(argv):
                    help="seconds a test may take under a mutant (default 4 x its "
                    "baseline + 5, at least 10)")
     q.add_argument("--results", help="a file to write each mutant's result to (TSV)")
+    q.add_argument("--equivalent", help="the mutants judged equivalent (default "
+                   "SRCDIR/tests/mutants.equiv)")
+    q.add_argument("--bar", action="append", metavar="AREA=PERCENT",
+                   help="exit 1 when the area kills fewer of its mutants")
     args = p.parse_args(argv)
     if not args.cmd:
         p.print_usage(sys.stderr)
@@ -1014,6 +1105,9 @@ def main(argv):
     srcdir = os.path.abspath(args.srcdir)
     if args.cmd == "run" and args.jobs < 1:
         die("--jobs must be at least 1")
+    for bar in getattr(args, "bar", None) or []:
+        if not re.match(r"^[a-z0-9-]+=\d+(\.\d+)?$", bar):
+            die("--bar %s: expected AREA=PERCENT" % bar)
     if args.cmd == "show":
         args.seed, args.sample, args.area, args.file = 1, 0, None, None
         return cmd_show(args, srcdir)
