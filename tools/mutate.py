@@ -31,7 +31,7 @@ arguments or a malformed map.
 """
 
 import argparse
-import hashlib
+import lzma
 import os
 import random
 import re
@@ -39,6 +39,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tarfile
 import threading
 import time
 
@@ -96,6 +97,9 @@ SIMPLE_ARG = re.compile(r"^&?[A-Za-z_]\w*(?:(?:\.|->)[A-Za-z_]\w*)*$|^[0-9][0-9a
 # Arguments that are never of the type of their neighbours (error and message
 # outputs).
 NOT_SWAPPED = {"err", "msg", "msg_len", "why", "why_len", "errbuf"}
+
+# The words that make a function device code (CUDA C, softmma/hd.h).
+DEVICE_WORDS = {"__device__", "__global__", "SMMA_HD"}
 
 INT_RE = re.compile(r"^(0[xX][0-9a-fA-F]+|[1-9][0-9]*|0)([uUlL]*)$")
 
@@ -204,11 +208,12 @@ def tokenize(src):
 
 
 class Mutant:
-    __slots__ = ("file", "line", "col", "kind", "pos", "end", "new", "old")
+    __slots__ = ("file", "line", "col", "kind", "pos", "end", "new", "old", "device")
 
     def __init__(self, file, tok_line, tok_col, kind, pos, end, new, old):
         self.file, self.line, self.col, self.kind = file, tok_line, tok_col, kind
         self.pos, self.end, self.new, self.old = pos, end, new, old
+        self.device = False
 
     @property
     def id(self):
@@ -273,14 +278,34 @@ def mutants_of(path, src):
 
     nt = len(toks)
     depth = 0  # brace depth
+    head = []  # the tokens at depth 0 since the last declaration ended
+    braces = []  # for each open brace, whether it opened a namespace
+    device = False  # inside a function compiled for the GPU
     for k, t in enumerate(toks):
         prev = toks[k - 1].text if k else ""
         nxt = toks[k + 1].text if k + 1 < nt else ""
+        first = len(out)
         if t.kind == "op":
             if t.text == "{":
-                depth += 1
+                # namespace { and extern "C" { open no block of code.
+                open_ns = depth == 0 and ("namespace" in head or head[-2:-1] == ["extern"])
+                braces.append(open_ns)
+                if open_ns:
+                    head = []
+                else:
+                    if depth == 0:
+                        device = any(x in DEVICE_WORDS for x in head)
+                    depth += 1
             elif t.text == "}":
-                depth -= 1
+                if not (braces and braces.pop()):
+                    depth -= 1
+                if depth == 0:
+                    device, head = False, []
+            elif depth == 0 and t.text == ";":
+                head = []
+        if depth == 0 and not t.pp and t.text not in ("{", "}", ";"):
+            head.append(t.text)
+        if t.kind == "op":
             if t.text in BINARY and is_spaced(src, t):
                 for kind, new in BINARY[t.text]:
                     add(t, kind, t.pos, t.end, new)
@@ -314,6 +339,8 @@ def mutants_of(path, src):
                 d = statement_end(toks, k)
                 if d is not None:
                     add(t, "del", t.pos, toks[d].pos, blank(src[t.pos:toks[d].pos]))
+        for m in out[first:]:
+            m.device = device
     out.sort(key=lambda m: (m.line, m.col, m.kind))
     return out
 
@@ -398,7 +425,8 @@ class MapError(Exception):
 def read_map(path):
     """tests/mutants.map: '[AREA]' lines open an area; 'FILE: TEST...' lines
     name a file of that area and the tests that exercise it, in the order they
-    run (the first failure kills); 'FILE: = OTHER' takes OTHER's tests.  A test
+    run (the first failure kills); 'FILE: = OTHER' takes OTHER's tests;
+    'VAR=VALUE' before a test sets it in that test's environment.  A test
     is a program of the build tree or a script of the source tree (.sh), with
     '@LEVEL' for its TEST_LEVEL (1 when absent) and '@LEVEL:K' to run it with
     TEST_SAMPLE=K:1 (the first point of each class and one in K of the rest)."""
@@ -431,13 +459,21 @@ def read_map(path):
                 rest = tests[rest[1]]
             if file in tests:
                 raise MapError("%s:%d: %s is listed twice" % (path, no, file))
+            specs, env = [], []
             for t in rest:
+                if re.match(r"^[A-Z_][A-Z0-9_]*=[\w.,:/-]*$", t):
+                    env.append(t)
+                    continue
                 if not re.match(r"^[\w./-]+(@[0-2](:[1-9][0-9]*)?)?$", t):
                     raise MapError("%s:%d: '%s' is not a test (PATH, PATH@LEVEL or "
                                    "PATH@LEVEL:K)"
                                    % (path, no, t))
+                specs.append(" ".join(env + [t]))
+                env = []
+            if env or not specs:
+                raise MapError("%s:%d: VAR=VALUE must come before a test" % (path, no))
             areas[area].append(file)
-            tests[file] = list(rest)
+            tests[file] = specs
             order.append(file)
     if not order:
         raise MapError("%s: no files" % path)
@@ -486,15 +522,20 @@ def select(srcdir, areas, args):
     for f in args.file or []:
         if f not in file_area:
             die("--file %s: not a file of the map" % f)
+    kinds = set(args.kinds.split(",")) if getattr(args, "kinds", None) else None
     out = []
     for area in sorted(areas):
         if args.area and area not in args.area:
             continue
         files = [f for f in areas[area] if not args.file or f in args.file]
-        pool = [m for f in sorted(files) for m in all_of(f)[1]]
+        pool = [m for f in sorted(files) for m in all_of(f)[1]
+                if (kinds is None or m.kind in kinds) and
+                (not getattr(args, "device", False) or m.device)]
         if args.sample and len(pool) > args.sample:
-            rng = random.Random("%d:%s" % (args.seed, area))
-            pool = rng.sample(pool, args.sample)
+            # The first N of a seeded order: a smaller sample of a seed is a
+            # part of a larger one.
+            random.Random("%d:%s" % (args.seed, area)).shuffle(pool)
+            pool = pool[:args.sample]
             pool.sort(key=lambda m: (m.file, m.line, m.col, m.kind))
         out.extend(pool)
     return out, cache
@@ -696,12 +737,11 @@ def read_deps(build):
 
 def run_test(w, test, timeout):
     """Runs one test against the scratch build: 'pass', 'fail' or 'timeout'."""
-    path, _, level = test.partition("@")
-    level, _, sample = level.partition(":")
+    path, level, sample, extra = parse_test(test)
     env = dict(os.environ, SMMA_SRCDIR=w.src, SMMA_BUILDDIR=w.build,
-               TEST_LEVEL=level or "1", SMMA_VALGRIND="",
-               TEST_SAMPLE=sample + ":1" if sample else "",
-               SMMA_CUDA_ARCHS="")
+               TEST_LEVEL=level, SMMA_VALGRIND="",
+               TEST_SAMPLE=sample + ":1" if sample else "", SMMA_CUDA_ARCHS="")
+    env.update(extra)
     if path.endswith(".sh"):
         cmd = ["sh", os.path.join(w.src, path)]
     else:
@@ -746,6 +786,19 @@ def stop(p):
         pass
 
 
+def parse_test(test):
+    """A test of the map: its path, TEST_LEVEL, K of TEST_SAMPLE (or ''), and
+    the environment set before it."""
+    words = test.split()
+    path, _, level = words[-1].partition("@")
+    level, _, sample = level.partition(":")
+    return path, level or "1", sample, dict(w.split("=", 1) for w in words[:-1])
+
+
+def test_program(test):
+    return parse_test(test)[0]
+
+
 def tap_passed(rc, out):
     """A TAP run passes when it exits 0, has a plan of N > 0 points or a skip,
     prints N points, none 'not ok' (TODO aside), and does not bail out."""
@@ -787,7 +840,7 @@ def run_file(w, file, mutants, srcs, tests, cap, results, progress, listed):
     restored (and its objects rebuilt and checked) at the end."""
     path = os.path.join(w.src, file)
     original = srcs[file]
-    programs = [t.partition("@")[0] for t in tests[file] if not t.endswith(".sh")]
+    programs = [test_program(t) for t in tests[file] if not test_program(t).endswith(".sh")]
     if any(t.endswith(".sh") for t in tests[file]):
         programs.append("tools/softmma")
     objs = w.objects_of(file, programs)
@@ -873,7 +926,8 @@ def cmd_run(args, srcdir):
     copy_sources(srcdir, builddir, dist, log)
     files = sorted({m.file for m in chosen})
     all_tests = sorted({t for f in files for t in tests[f]})
-    programs = sorted({t.partition("@")[0] for t in all_tests if not t.endswith(".sh")})
+    programs = sorted({test_program(t) for t in all_tests
+                       if not test_program(t).endswith(".sh")})
     if any(t.endswith(".sh") for t in all_tests):
         programs.append("tools/softmma")
     workers = [Worker(work, builddir, n, log) for n in range(args.jobs)]
@@ -1035,6 +1089,222 @@ def load_map(args, srcdir):
         die(str(e))
 
 
+# --- the GPU sample ---------------------------------------------------------------
+
+# Address, index and conversion arithmetic: the kinds of the GPU sample.
+GPU_KINDS = "add,sub,mul,div,and,or,shl,shr,c+1,c-1,shift+1,shift-1,widen,narrow"
+
+
+def includers(src, file):
+    """The .cu files of the tree under src that include file, directly or
+    through other quoted includes, as paths relative to src."""
+    graph = {}
+    for root, dirs, files in os.walk(os.path.join(src, "gpu")):
+        for name in files:
+            if name.endswith((".cu", ".cuh")):
+                path = os.path.relpath(os.path.join(root, name), src)
+                with open(os.path.join(src, path)) as f:
+                    inc = re.findall(r'^\s*#\s*include\s+"([^"]+)"', f.read(), re.M)
+                graph[path] = {os.path.normpath(os.path.join(os.path.dirname(path), i))
+                               for i in inc}
+    out, todo = set(), [file]
+    while todo:
+        x = todo.pop()
+        for path, inc in graph.items():
+            if x in inc and path not in out:
+                out.add(path)
+                todo.append(path)
+    if file.endswith(".cu"):
+        out.add(file)
+    return sorted(p for p in out if p.endswith(".cu"))
+
+
+def cmd_gpu_build(args, srcdir):
+    """Builds the GPU sample: the first N mutants of a seeded order of the
+    device code's arithmetic mutants whose object code differs from the
+    original's, each linked into the test program of its file, statically,
+    for args.cuda_arch; packs them, the unmutated programs and a manifest
+    into one archive (xz: the programs share most of their bytes)."""
+    areas, tests = load_map(args, srcdir)
+    args.device = True
+    args.kinds = args.kinds or GPU_KINDS
+    n_wanted, args.sample = args.sample, 0
+    pool, cache = select(srcdir, areas, args)
+    if not pool:
+        die("no mutants selected")
+    random.Random("%d:gpu" % args.seed).shuffle(pool)
+    builddir = os.path.abspath(args.builddir)
+    work = os.path.abspath(args.work or os.path.join(builddir, "_mutants-gpu"))
+    out_dir = os.path.join(work, "sample")
+    shutil.rmtree(out_dir, ignore_errors=True)
+    os.makedirs(out_dir)
+    logf = open(os.path.join(work, "log"), "a")
+
+    def log(text):
+        logf.write(text + "\n")
+        logf.flush()
+
+    dist = os.path.join(work, "dist")
+    shutil.rmtree(dist, ignore_errors=True)
+    copy_sources(srcdir, builddir, dist, log)
+    w = Worker(work, builddir, 0, log)
+    os.makedirs(w.dir, exist_ok=True)
+    if not os.path.isdir(w.src):
+        shutil.copytree(dist, w.src, symlinks=True)
+    else:
+        sync_tree(dist, w.src)
+    if not os.path.exists(os.path.join(w.build, "Makefile")):
+        os.makedirs(w.build, exist_ok=True)
+        rc, out = sh(["../src/configure", "--with-cuda-arch=" + args.cuda_arch,
+                      "--disable-shared", "CFLAGS=-O2 -g0"], cwd=w.build)
+        if rc or "HAVE_CUDA_TRUE = \n" not in read_bytes(
+                os.path.join(w.build, "Makefile")).decode("utf-8", "replace"):
+            log(out)
+            die("configure with CUDA (%s) failed in %s" % (args.cuda_arch, w.build), 1)
+    programs = sorted({test_program(t) for f in areas["gpu"] for t in tests[f]})
+    say("mutate: building the unmutated GPU tests for %s in %s" % (args.cuda_arch, w.build))
+    rc, out = w.make(["-j%d" % args.jobs] + programs, timeout=7200)
+    if rc:
+        log(out)
+        die("the unmutated GPU build failed in %s (see %s/log)" % (w.build, work), 1)
+    os.makedirs(os.path.join(out_dir, "base"))
+    for prog in programs:
+        shutil.copy2(os.path.join(w.build, prog),
+                     os.path.join(out_dir, "base", os.path.basename(prog)))
+    manifest = []
+    built = 0
+    for m in pool:
+        if built >= n_wanted:
+            break
+        t0 = time.time()
+        src = cache[m.file][0]
+        cus = includers(w.src, m.file)
+        objs = [c[:-3] + ".o" for c in cus]
+        orig = {o: read_bytes(os.path.join(w.build, o)) for o in objs}
+        status = "built"
+        try:
+            write_text(os.path.join(w.src, m.file), m.apply(src))
+            for o in objs:
+                os.unlink(os.path.join(w.build, o))
+            rc, out = w.make(["-j%d" % args.jobs] + objs, timeout=3600)
+            if rc:
+                status = "stillborn"
+            elif all(read_bytes(os.path.join(w.build, o)) == orig[o] for o in objs):
+                status = "equivalent"
+            else:
+                progs = sorted({test_program(t) for t in tests[m.file]})
+                rc, out = w.make(progs, timeout=3600)
+                if rc:
+                    status = "stillborn"
+                else:
+                    d = os.path.join(out_dir, "%02d" % (built + 1))
+                    os.makedirs(d)
+                    for prog in progs:
+                        shutil.copy2(os.path.join(w.build, prog),
+                                     os.path.join(d, os.path.basename(prog)))
+                    built += 1
+        finally:
+            write_text(os.path.join(w.src, m.file), src)
+            for o in objs:
+                with open(os.path.join(w.build, o), "wb") as f:
+                    f.write(orig[o])
+        slot = "%02d" % built if status == "built" else "-"
+        manifest.append("%s\t%s\t%s\t%s\t%s" % (slot, m.id, status,
+                                                 "|".join(tests[m.file]), m.describe()))
+        say("mutate: %s %s %s (%.0f s)" % (slot, m.id, status, time.time() - t0))
+    # The unmutated objects are back: the programs are relinked from them.
+    rc, out = w.make(programs)
+    with open(os.path.join(out_dir, "manifest.tsv"), "w") as f:
+        f.write("# tools/mutate.py gpu-build --seed %d --sample %d --cuda-arch %s\n"
+                % (args.seed, n_wanted, args.cuda_arch))
+        f.write("\n".join(manifest) + "\n")
+    archive = os.path.abspath(args.out)
+    tmp = archive + ".tmp"
+    filters = [{"id": lzma.FILTER_LZMA2, "preset": 6, "dict_size": 192 << 20}]
+    with lzma.open(tmp, "w", format=lzma.FORMAT_XZ, filters=filters) as xz:
+        with tarfile.open(fileobj=xz, mode="w|") as tar:
+            tar.add(out_dir, arcname="mutants-gpu")
+    os.replace(tmp, archive)
+    say("mutate: %d mutants built (%d drawn); %s: %.1f MiB"
+        % (built, len(manifest), archive, os.path.getsize(archive) / 1048576.0))
+    return 0 if built == n_wanted else 1
+
+
+def cmd_gpu_run(args, srcdir):
+    """Runs the GPU sample of an archive of gpu-build on this machine's GPU:
+    the unmutated programs first (each must pass), then each mutant's, and
+    prints killed K of N."""
+    work = os.path.abspath(args.work or "mutants-gpu-run")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    try:
+        with lzma.open(args.archive) as xz, tarfile.open(fileobj=xz, mode="r|") as tar:
+            tar.extractall(work)
+    except (OSError, lzma.LZMAError, tarfile.TarError) as e:
+        die("%s: %s" % (args.archive, e), 1)
+    root = os.path.join(work, "mutants-gpu")
+    rows, arch = [], ""
+    with open(os.path.join(root, "manifest.tsv")) as f:
+        for ln in f:
+            m = re.match(r"^#.* --cuda-arch (\S+)", ln)
+            if m:
+                arch = m.group(1)
+            if not ln.startswith("#") and ln.strip():
+                rows.append(ln.rstrip("\n").split("\t"))
+    vec = os.path.abspath(args.vectors or srcdir)
+
+    class Here:
+        src = vec
+        build = root
+
+    def run(prog_dir, test, cap):
+        path, level, sample, extra = parse_test(test)
+        exe = os.path.join(prog_dir, os.path.basename(path))
+        os.chmod(exe, 0o755)
+        extra["SMMA_CUDA_ARCHS"] = arch
+        spec = " ".join(["%s=%s" % kv for kv in extra.items()] +
+                        [os.path.relpath(exe, root) + "@" + level])
+        return run_test(Here, spec, cap)
+
+    cap = {}
+    for t in sorted({t for r in rows for t in r[3].split("|")}):
+        t0 = time.time()
+        r, out = run(os.path.join(root, "base"), t, 3600)
+        secs = time.time() - t0
+        if r != "pass":
+            sys.stdout.write(out[-4000:])
+            die("baseline: %s fails unmutated: no mutant's result would mean anything" % t, 1)
+        cap[t] = max(60.0, 4 * secs + 10)
+        say("mutate: baseline %s passes (%.0f s)" % (t, secs))
+    counts = dict.fromkeys(("killed", "timeout", "survived", "equivalent", "stillborn"), 0)
+    surv = []
+    for slot, mid, status, spec, desc in rows:
+        if status != "built":
+            counts[status] += 1
+            say("%s %s %s" % (slot, mid, status))
+            continue
+        result, by = "survived", ""
+        for t in spec.split("|"):
+            r, _ = run(os.path.join(root, slot), t, cap[t])
+            if r != "pass":
+                result, by = ("timeout" if r == "timeout" else "killed"), t
+                break
+        counts[result] += 1
+        if result == "survived":
+            surv.append("  %s  %s" % (mid, desc))
+        say("%s %s %s %s" % (slot, mid, result, by))
+    k = counts["killed"] + counts["timeout"]
+    n = k + counts["survived"]
+    say("gpu: killed %d of %d%s (%d by the time cap); %d equivalent, %d stillborn"
+        % (k, n, " (%.1f%%)" % (100.0 * k / n) if n else "", counts["timeout"],
+           counts["equivalent"], counts["stillborn"]))
+    if surv:
+        say("survivors:")
+        for x in surv:
+            say(x)
+    return 0
+
+
 def cmd_list(args, srcdir):
     areas, tests = load_map(args, srcdir)
     chosen, _ = select(srcdir, areas, args)
@@ -1080,6 +1350,9 @@ def main(argv):
         q.add_argument("--file", action="append")
         q.add_argument("--mutant", action="append", help="one mutant by ID")
         q.add_argument("--ids", help="a file of mutant IDs, one a line")
+        q.add_argument("--kinds", help="only these kinds of mutant (KIND,KIND...)")
+        q.add_argument("--device", action="store_true",
+                       help="only mutants inside functions compiled for the GPU")
 
     q = sub.add_parser("list")
     common(q)
@@ -1098,6 +1371,18 @@ def main(argv):
                    "SRCDIR/tests/mutants.equiv)")
     q.add_argument("--bar", action="append", metavar="AREA=PERCENT",
                    help="exit 1 when the area kills fewer of its mutants")
+    q = sub.add_parser("gpu-build")
+    common(q)
+    q.add_argument("--builddir", required=True)
+    q.add_argument("--work", help="the scratch directory (default BUILDDIR/_mutants-gpu)")
+    q.add_argument("--out", default="mutants-gpu.tar.xz", help="the archive to write")
+    q.add_argument("--cuda-arch", default="sm_90a")
+    q.add_argument("--jobs", type=positive, default=2)
+    q = sub.add_parser("gpu-run")
+    q.add_argument("archive")
+    q.add_argument("--work", help="where to unpack it (default ./mutants-gpu-run)")
+    q.add_argument("--vectors", help="the source tree whose vectors/ the tests read "
+                   "(default SRCDIR)")
     args = p.parse_args(argv)
     if not args.cmd:
         p.print_usage(sys.stderr)
@@ -1111,7 +1396,8 @@ def main(argv):
     if args.cmd == "show":
         args.seed, args.sample, args.area, args.file = 1, 0, None, None
         return cmd_show(args, srcdir)
-    return {"list": cmd_list, "run": cmd_run}[args.cmd](args, srcdir)
+    return {"list": cmd_list, "run": cmd_run, "gpu-build": cmd_gpu_build,
+            "gpu-run": cmd_gpu_run}[args.cmd](args, srcdir)
 
 
 if __name__ == "__main__":
