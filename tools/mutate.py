@@ -907,6 +907,11 @@ def cmd_run(args, srcdir):
     if not chosen:
         die("no mutants selected")
     listed = read_listed(args.equivalent or os.path.join(srcdir, "tests", "mutants.equiv"))
+    for mid in sorted(listed):
+        f = mid.split(":", 1)[0]
+        if f in srcs and not any(m.id == mid for m in cache[f][1]):
+            say("mutate: warning: %s of the equivalents names no mutant of the current "
+                "source" % mid)
     builddir = os.path.abspath(args.builddir)
     if not os.path.exists(os.path.join(builddir, "Makefile")):
         die("--builddir %s: not a configured build tree" % args.builddir)
@@ -1062,8 +1067,11 @@ def report(results, areas, secs, args):
             "objects, %d listed); %d stillborn"
             % (a, k, n, " (%.1f%%)" % (100.0 * k / n) if n else "", c["timeout"],
                c["equivalent"] + c["listed"], c["equivalent"], c["listed"], c["stillborn"]))
-    say("time: %.0f s, %d job(s), seed %d, sample %s per area"
-        % (secs, args.jobs, args.seed, args.sample or "all"))
+    if args.cmd == "report":
+        say("time: %.0f s of the mutants' own (build and tests, summed over the jobs)" % secs)
+    else:
+        say("time: %.0f s, %d job(s), seed %d, sample %s per area"
+            % (secs, args.jobs, args.seed, args.sample or "all"))
     surv = sorted((m for m, s, _, _ in results.rows.values() if s == "survived"),
                   key=lambda m: (m.file, m.line, m.col, m.kind))
     if surv:
@@ -1157,8 +1165,7 @@ def cmd_gpu_build(args, srcdir):
         os.makedirs(w.build, exist_ok=True)
         rc, out = sh(["../src/configure", "--with-cuda-arch=" + args.cuda_arch,
                       "--disable-shared", "CFLAGS=-O2 -g0"], cwd=w.build)
-        if rc or "HAVE_CUDA_TRUE = \n" not in read_bytes(
-                os.path.join(w.build, "Makefile")).decode("utf-8", "replace"):
+        if rc or not re.search(r"^  CUDA: +yes", out, re.M):
             log(out)
             die("configure with CUDA (%s) failed in %s" % (args.cuda_arch, w.build), 1)
     programs = sorted({test_program(t) for f in areas["gpu"] for t in tests[f]})
@@ -1305,6 +1312,40 @@ def cmd_gpu_run(args, srcdir):
     return 0
 
 
+def cmd_report(args, srcdir):
+    """The table of results files of earlier runs (--results), the later
+    result of a mutant replacing an earlier one."""
+    areas, tests = load_map(args, srcdir)
+    file_area = {f: a for a, fs in areas.items() for f in fs}
+    results = Results(None)
+    cache = {}
+    for path in args.files:
+        try:
+            f = open(path)
+        except OSError as e:
+            die("%s: %s" % (path, e.strerror))
+        with f:
+            for no, ln in enumerate(f, 1):
+                parts = ln.rstrip("\n").split("\t")
+                m = re.match(r"^(.+):(\d+):(\d+):([\w+-]+)$", parts[0])
+                if len(parts) < 3 or not m or parts[1] not in (
+                        "killed", "timeout", "survived", "equivalent", "listed", "stillborn"):
+                    die("%s:%d: not a line of --results" % (path, no))
+                if m.group(1) not in file_area:
+                    die("%s:%d: %s is not a file of the map" % (path, no, m.group(1)))
+                if m.group(1) not in cache:
+                    with open(os.path.join(srcdir, m.group(1))) as g:
+                        cache[m.group(1)] = {x.id: x for x in mutants_of(m.group(1), g.read())}
+                mut = cache[m.group(1)].get(parts[0])
+                if mut is None:
+                    die("%s:%d: %s names no mutant of the current source" % (path, no, parts[0]))
+                results.put(mut, parts[1], float(parts[2]), parts[3] if len(parts) > 3 else "")
+    args.jobs = args.jobs or 0
+    secs = sum(r[2] for r in results.rows.values())
+    report(results, areas, secs, args)
+    return 0
+
+
 def cmd_list(args, srcdir):
     areas, tests = load_map(args, srcdir)
     chosen, _ = select(srcdir, areas, args)
@@ -1371,6 +1412,8 @@ def main(argv):
                    "SRCDIR/tests/mutants.equiv)")
     q.add_argument("--bar", action="append", metavar="AREA=PERCENT",
                    help="exit 1 when the area kills fewer of its mutants")
+    q = sub.add_parser("report")
+    q.add_argument("files", nargs="+", metavar="RESULTS")
     q = sub.add_parser("gpu-build")
     common(q)
     q.add_argument("--builddir", required=True)
@@ -1396,7 +1439,10 @@ def main(argv):
     if args.cmd == "show":
         args.seed, args.sample, args.area, args.file = 1, 0, None, None
         return cmd_show(args, srcdir)
-    return {"list": cmd_list, "run": cmd_run, "gpu-build": cmd_gpu_build,
+    if args.cmd == "report":
+        args.seed, args.sample, args.jobs = 0, 0, 0
+    return {"list": cmd_list, "run": cmd_run, "report": cmd_report,
+            "gpu-build": cmd_gpu_build,
             "gpu-run": cmd_gpu_run}[args.cmd](args, srcdir)
 
 

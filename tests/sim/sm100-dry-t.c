@@ -453,6 +453,16 @@ test_check(void)
        && p.smem_bytes <= SMMA_SM100_SMEM_LIMIT + 1024 && p.pipe.grid == 148,
        "nvfp4 8192^3 on v2: mxf4nvf4 4X, bn 256, %u stages of %u bytes, %u TMEM columns, "
        "grid %u", p.pipe.stages, p.pipe.stage_bytes, p.tmem_cols, p.pipe.grid);
+    /* The hardware's numbers, written out: 227 KiB of dynamic shared memory
+     * per CTA on sm_100, of which the ring takes what 256 bytes of mbarriers
+     * and 1 KiB of alignment slack leave. */
+    is_int(232448, SMMA_SM100_SMEM_LIMIT, "an sm_100 CTA has 227 KiB of dynamic shared memory");
+    is_int(p.pipe.off_bar + 256 + 1024, p.smem_bytes,
+           "the ring, 256 bytes of mbarriers and the TMEM slot, 1 KiB of slack");
+    ok(p.pipe.off_bar == p.pipe.stages * p.pipe.stage_bytes
+       && (232448 - 256 - 1024) / p.pipe.stage_bytes >= p.pipe.stages
+       && smma_sm100_bar(&p, SMMA_SM100_TMEM_SLOT, 0) + 4 <= p.pipe.off_bar + 256,
+       "the stages fit 227 KiB, the mbarriers and the slot their 256 bytes");
     a = args_of(SMMA_E4M3, SMMA_E2M1, SMMA_E8M0, 32, 100, 100, 100);
     smma_sm100_plan_init(&p, &a, SMMA_GPU_SM100_V1, 148, msg, sizeof(msg));
     ok(p.kind == 4 && p.b_expand && !p.a_expand && p.b_code == 5 && p.b_ld == 112,
