@@ -568,9 +568,10 @@ class Worker:
         self.log = log
         self.orig = {}  # object path -> bytes of the original build
 
-    def prepare(self, dist, programs):
-        """Syncs src/ with dist/ (the tree's distribution), configures once,
-        builds the library and the test programs, keeps the objects' bytes."""
+    def configure(self, dist, options, expect=None):
+        """Syncs src/ with dist/ (the tree's sources) and configures build/
+        with options, once; expect, when given, must match configure's
+        output."""
         os.makedirs(self.dir, exist_ok=True)
         if not os.path.isdir(self.src):
             shutil.copytree(dist, self.src, symlinks=True)
@@ -578,12 +579,18 @@ class Worker:
             sync_tree(dist, self.src)
         if not os.path.exists(os.path.join(self.build, "Makefile")):
             os.makedirs(self.build, exist_ok=True)
-            rc, out = sh(["../src/configure", "--without-cuda", "--disable-static",
-                          "CFLAGS=-O2 -g0 -Werror=incompatible-pointer-types "
-                          "-Werror=int-conversion"], cwd=self.build)
-            if rc:
+            rc, out = sh(["../src/configure"] + options, cwd=self.build)
+            if rc or (expect and not re.search(expect, out, re.M)):
                 self.log(out)
-                die("configure failed in %s" % self.build, 1)
+                os.unlink(os.path.join(self.build, "Makefile"))
+                die("configure %s failed in %s" % (" ".join(options), self.build), 1)
+
+    def prepare(self, dist, programs):
+        """Configures once (without CUDA), builds the library and the test
+        programs, keeps the objects' bytes."""
+        self.configure(dist, ["--without-cuda", "--disable-static",
+                              "CFLAGS=-O2 -g0 -Werror=incompatible-pointer-types "
+                              "-Werror=int-conversion"])
         rc, out = self.make(["libsoftmma.la"] + programs)
         if rc:
             self.log(out)
@@ -684,6 +691,22 @@ def copy_sources(srcdir, builddir, dest, log):
     if rc:
         log(out)
         die("make distdir failed in %s" % builddir, 1)
+
+
+def scratch_sources(work, srcdir, builddir):
+    """work/dist, a fresh copy of the tree's sources, and a function that
+    appends to work/log."""
+    os.makedirs(work, exist_ok=True)
+    logf = open(os.path.join(work, "log"), "a")
+
+    def log(text):
+        logf.write(text + "\n")
+        logf.flush()
+
+    dist = os.path.join(work, "dist")
+    shutil.rmtree(dist, ignore_errors=True)
+    copy_sources(srcdir, builddir, dist, log)
+    return dist, log
 
 
 def sync_tree(dist, dst):
@@ -916,19 +939,10 @@ def cmd_run(args, srcdir):
     if not os.path.exists(os.path.join(builddir, "Makefile")):
         die("--builddir %s: not a configured build tree" % args.builddir)
     work = os.path.abspath(args.work or os.path.join(builddir, "_mutants"))
-    os.makedirs(work, exist_ok=True)
-    logf = open(os.path.join(work, "log"), "a")
-
-    def log(text):
-        logf.write(text + "\n")
-        logf.flush()
-
     t_start = time.time()
     say("mutate: %d mutants (seed %d, sample %s per area) in %s, %d job(s)"
         % (len(chosen), args.seed, args.sample or "all", work, args.jobs))
-    dist = os.path.join(work, "dist")
-    shutil.rmtree(dist, ignore_errors=True)
-    copy_sources(srcdir, builddir, dist, log)
+    dist, log = scratch_sources(work, srcdir, builddir)
     files = sorted({m.file for m in chosen})
     all_tests = sorted({t for f in files for t in tests[f]})
     programs = sorted({test_program(t) for t in all_tests
@@ -1146,28 +1160,11 @@ def cmd_gpu_build(args, srcdir):
     out_dir = os.path.join(work, "sample")
     shutil.rmtree(out_dir, ignore_errors=True)
     os.makedirs(out_dir)
-    logf = open(os.path.join(work, "log"), "a")
 
-    def log(text):
-        logf.write(text + "\n")
-        logf.flush()
-
-    dist = os.path.join(work, "dist")
-    shutil.rmtree(dist, ignore_errors=True)
-    copy_sources(srcdir, builddir, dist, log)
+    dist, log = scratch_sources(work, srcdir, builddir)
     w = Worker(work, builddir, 0, log)
-    os.makedirs(w.dir, exist_ok=True)
-    if not os.path.isdir(w.src):
-        shutil.copytree(dist, w.src, symlinks=True)
-    else:
-        sync_tree(dist, w.src)
-    if not os.path.exists(os.path.join(w.build, "Makefile")):
-        os.makedirs(w.build, exist_ok=True)
-        rc, out = sh(["../src/configure", "--with-cuda-arch=" + args.cuda_arch,
-                      "--disable-shared", "CFLAGS=-O2 -g0"], cwd=w.build)
-        if rc or not re.search(r"^  CUDA: +yes", out, re.M):
-            log(out)
-            die("configure with CUDA (%s) failed in %s" % (args.cuda_arch, w.build), 1)
+    w.configure(dist, ["--with-cuda-arch=" + args.cuda_arch, "--disable-shared",
+                       "CFLAGS=-O2 -g0"], r"^  CUDA: +yes")
     programs = sorted({test_program(t) for f in areas["gpu"] for t in tests[f]})
     say("mutate: building the unmutated GPU tests for %s in %s" % (args.cuda_arch, w.build))
     rc, out = w.make(["-j%d" % args.jobs] + programs, timeout=7200)
