@@ -392,6 +392,27 @@ check_formats(void)
     is_int(1, (long long) smma_block_count(NV, 16), "16 values are 1 NVFP4 block");
     is_int(3, (long long) smma_block_count(NV, 33), "33 values are 3 NVFP4 blocks");
     is_int(4, smma_block_format_info(SMMA_MXFP6_E3M2)->emax_elem, "e3m2's emax_elem is 4");
+    /* Each descriptor against its element format and the OCP and NVFP4
+     * rules: 32 elements per e8m0 scale, 16 per ue4m3, emax_elem the
+     * exponent of the largest power of two, the element's mantissa bits and
+     * largest value. */
+    for (bad = 0, i = 0; i < SMMA_BLOCK_FORMAT_COUNT; i++) {
+        const smma_block_format_desc *bd = smma_block_format_info((smma_block_format) i);
+        const smma_format_desc *ed = smma_format_info(bd->elem);
+        double mx = smma_decode(bd->elem, ed->max_code);
+
+        if (bd->id != (smma_block_format) i || strcmp(bd->name, names[i]) != 0 ||
+            bd->block != (bd->scale == SMMA_E8M0 ? 32u : 16u) ||
+            bd->scale != (i == NV ? SMMA_UE4M3 : SMMA_E8M0) ||
+            bd->elem_man_bits != ed->man_bits || bd->max_elem != mx ||
+            ldexp(1.0, bd->emax_elem) > mx || ldexp(1.0, bd->emax_elem + 1) <= mx) {
+            diag("block format %s: block %u, emax_elem %d, %u mantissa bits, max %g",
+                 bd->name, bd->block, bd->emax_elem, bd->elem_man_bits, bd->max_elem);
+            bad++;
+        }
+    }
+    ok(bad == 0, "each block format's block, scale, emax_elem, mantissa bits and largest "
+       "element agree with its element format");
     /* K = 33: the second block is [3] padded with zeros: 3 * R = 1.34 * 2^-8
      * rounds up to 2^-7 (0x78); 3 * 2^7 = 384 (0x7c). */
     for (i = 0; i < 33; i++)
