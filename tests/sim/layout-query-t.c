@@ -312,6 +312,9 @@ main(void)
                   err.msg, "... naming the element");
         ok(smma_tc05_swizzle_from_name("64b", &sw, &err) == SMMA_OK && sw == SMMA_TC05_SWIZZLE_64B
            && strcmp(smma_tc05_swizzle_name(sw), "64B") == 0, "swizzle names both ways");
+        sw = SMMA_TC05_SWIZZLE_128B;
+        ok(smma_tc05_swizzle_from_name("none", &sw, &err) == SMMA_OK
+           && sw == SMMA_TC05_SWIZZLE_NONE, "the first name, none, is found too");
     }
     return exit_status();
 }

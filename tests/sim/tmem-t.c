@@ -490,6 +490,17 @@ test_d_layout(void)
     is_string("D: N 24 is not a multiple of 16 in [16, 256] (cta_group::2)", err.msg,
               "... message");
     l.m = 128;
+    l.n = 12;
+    l.cta_group = 1;
+    is_int(SMMA_EINVAL, smma_tmem_d_check(&l, &err), "N=12 with cta_group::1 refused");
+    is_string("D: N 12 is not a multiple of 8 in [8, 256] (cta_group::1)", err.msg,
+              "... message");
+    l.n = 16;
+    ok(smma_tmem_d_coord(&l, 127, 15, &cta, &lane, &col) == SMMA_OK
+           && smma_tmem_d_coord(&l, 128, 0, &cta, &lane, &col) == SMMA_EINVAL
+           && smma_tmem_d_coord(&l, 0, 16, &cta, &lane, &col) == SMMA_EINVAL,
+       "D coord takes (127, 15) of 128 x 16, refuses row 128 and column 16");
+    l.m = 128;
     l.n = 256;
     l.cta_group = 1;
     l.addr = smma_tmem_addr(0, 257);
