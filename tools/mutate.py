@@ -1337,6 +1337,10 @@ def cmd_report(args, srcdir):
                 if mut is None:
                     die("%s:%d: %s names no mutant of the current source" % (path, no, parts[0]))
                 results.put(mut, parts[1], float(parts[2]), parts[3] if len(parts) > 3 else "")
+    listed = read_listed(args.equivalent or os.path.join(srcdir, "tests", "mutants.equiv"))
+    for mid, (mut, status, secs, by) in list(results.rows.items()):
+        if mid in listed and status == "survived":
+            results.put(mut, "listed", secs)
     args.jobs = args.jobs or 0
     secs = sum(r[2] for r in results.rows.values())
     report(results, areas, secs, args)
@@ -1411,6 +1415,8 @@ def main(argv):
                    help="exit 1 when the area kills fewer of its mutants")
     q = sub.add_parser("report")
     q.add_argument("files", nargs="+", metavar="RESULTS")
+    q.add_argument("--equivalent", help="the mutants judged equivalent (default "
+                   "SRCDIR/tests/mutants.equiv): a survivor listed there counts as listed")
     q = sub.add_parser("gpu-build")
     common(q)
     q.add_argument("--builddir", required=True)
