@@ -167,6 +167,40 @@ ok $? "every mutant of the file runs ($n), none fails to build"
 [ "$(result lib/add.c:3:59:div)" = equivalent ] && [ "$(result lib/add.c:1:34:sub)" = killed ]
 ok $? "the same results in a run of every mutant"
 
+# ---------------------------------------------------------------- gpu-run
+
+# An archive as gpu-build writes it, with shell scripts for programs: the
+# unmutated test passes, mutant 01's fails a point, 02's passes.
+g=$tmp/gpu/mutants-gpu
+mkdir -p "$g/base" "$g/01" "$g/02"
+printf '#!/bin/sh\necho 1..2; echo ok 1; echo "ok 2 - kernel $SMMA_GEMM_KERNEL"\n' >"$g/base/k-t"
+printf '#!/bin/sh\necho 1..2; echo ok 1; echo not ok 2\n' >"$g/01/k-t"
+cp "$g/base/k-t" "$g/02/k-t"
+{
+    echo '# tools/mutate.py gpu-build --seed 1 --sample 2 --cuda-arch sm_90a'
+    printf '01\tgpu/x.cu:1:2:add\tbuilt\tSMMA_GEMM_KERNEL=x tests/gpu/k-t@0\t+ -> -\n'
+    printf -- '-\tgpu/x.cu:3:4:c+1\tequivalent\ttests/gpu/k-t@0\t1 -> 2\n'
+    printf '02\tgpu/x.cu:5:6:sub\tbuilt\tSMMA_GEMM_KERNEL=x tests/gpu/k-t@0\t- -> +\n'
+} >"$g/manifest.tsv"
+(cd "$tmp/gpu" && "$py" -c 'import lzma, sys, tarfile
+with lzma.open("a.tar.xz", "w") as xz, tarfile.open(fileobj=xz, mode="w|") as t:
+    t.add("mutants-gpu")')
+$mut gpu-run "$tmp/gpu/a.tar.xz" --work "$tmp/gpu/run" >"$tmp/gpu.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] &&
+    grep -q '^gpu: killed 1 of 2 (50.0%) (0 by the time cap); 1 equivalent, 0 stillborn$' \
+        "$tmp/gpu.out" && grep -q '^  gpu/x.cu:5:6:sub  - -> +$' "$tmp/gpu.out"
+ok $? "gpu-run: the unmutated program first, then mutant 01 killed, 02 survived (exit $rc)" ||
+    sed 's/^/# /' "$tmp/gpu.out"
+printf '#!/bin/sh\necho 1..1; echo not ok 1\n' >"$g/base/k-t"
+(cd "$tmp/gpu" && rm a.tar.xz && "$py" -c 'import lzma, sys, tarfile
+with lzma.open("a.tar.xz", "w") as xz, tarfile.open(fileobj=xz, mode="w|") as t:
+    t.add("mutants-gpu")')
+$mut gpu-run "$tmp/gpu/a.tar.xz" --work "$tmp/gpu/run" >"$tmp/gpu.out" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q 'baseline: .*k-t@0 fails unmutated' "$tmp/gpu.out"
+ok $? "gpu-run stops when the unmutated program fails (exit $rc)"
+
 # ---------------------------------------------------------------- refusals
 
 # refused DESC NEEDLE ARGS...: tools/mutate.py ARGS exits 2 and says NEEDLE.
