@@ -226,7 +226,7 @@ main(void)
 
     smma_grid_list(collect, &l);
     add_tcgen05(&l);
-    plan((int) l.n + 30);
+    plan((int) l.n + 31);
     for (i = 0; i < l.n; i++)
         check(l.e[i].instr, l.e[i].operand, &l.e[i].o);
     free(l.e);
