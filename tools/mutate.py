@@ -965,17 +965,28 @@ def cmd_run(args, srcdir):
         t.join()
     if errors:
         return 1
-    # The baseline: every test passes unmutated; its time sets the cap.
-    cap = {}
-    for t in all_tests:
-        t0 = time.time()
-        r, out = run_test(workers[0], t, 600)
-        secs = time.time() - t0
-        if r != "pass" or re.search(r"^1\.\.0\b", out, re.M):
-            log(out)
-            die("baseline: %s %s unmutated (see %s/log)"
-                % (t, "skips" if r == "pass" else "fails", work), 1)
-        cap[t] = args.timeout if args.timeout else max(10.0, 4 * secs + 5)
+    # The baseline: every test passes unmutated; its time sets the cap.  The
+    # workers share the tests out.
+    cap, bad = {}, []
+
+    def baseline(w, ts):
+        for t in ts:
+            t0 = time.time()
+            r, out = run_test(w, t, 600)
+            secs = time.time() - t0
+            if r != "pass" or re.search(r"^1\.\.0\b", out, re.M):
+                log(out)
+                bad.append("%s %s" % (t, "skips" if r == "pass" else "fails"))
+            cap[t] = args.timeout if args.timeout else max(10.0, 4 * secs + 5)
+
+    threads = [threading.Thread(target=baseline, args=(w, all_tests[i::len(workers)]))
+               for i, w in enumerate(workers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if bad:
+        die("baseline: %s unmutated (see %s/log)" % (", ".join(sorted(bad)), work), 1)
     say("mutate: scratch builds ready, baseline passes (%.0f s)" % (time.time() - t_start))
     results = Results(args.results)
     done = [0]
