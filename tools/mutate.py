@@ -1040,15 +1040,20 @@ def cmd_run(args, srcdir):
     return 0
 
 
+def open_or_die(path):
+    """The file at path, open for reading, or the end of the program (exit 2)
+    with a message naming it."""
+    try:
+        return open(path)
+    except OSError as e:
+        die("%s: %s" % (path, e.strerror))
+
+
 def read_listed(path):
     """tests/mutants.equiv: 'ID REASON' lines, the mutants judged equivalent
     although their object code differs, each with its one-line reason."""
     out = {}
-    try:
-        f = open(path)
-    except OSError as e:
-        die("%s: %s" % (path, e.strerror))
-    with f:
+    with open_or_die(path) as f:
         for no, ln in enumerate(f, 1):
             if not ln.strip() or ln.startswith("#"):
                 continue
@@ -1328,11 +1333,7 @@ def cmd_report(args, srcdir):
     results = Results(None)
     cache = {}
     for path in args.files:
-        try:
-            f = open(path)
-        except OSError as e:
-            die("%s: %s" % (path, e.strerror))
-        with f:
+        with open_or_die(path) as f:
             for no, ln in enumerate(f, 1):
                 parts = ln.rstrip("\n").split("\t")
                 m = re.match(r"^(.+):(\d+):(\d+):([\w+-]+)$", parts[0])

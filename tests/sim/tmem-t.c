@@ -482,19 +482,18 @@ test_d_layout(void)
     is_int(SMMA_EINVAL, smma_tmem_d_check(&l, &err), "M=128 at lane 16 refused");
     is_string("D address lane 16: M = 128 with cta_group::1 needs lane 0", err.msg,
               "... message");
-    l.m = 256;
-    l.n = 24;
-    l.cta_group = 2;
-    l.addr = 0;
-    is_int(SMMA_EINVAL, smma_tmem_d_check(&l, &err), "N=24 with cta_group::2 refused");
-    is_string("D: N 24 is not a multiple of 16 in [16, 256] (cta_group::2)", err.msg,
-              "... message");
-    l.m = 128;
-    l.n = 12;
-    l.cta_group = 1;
-    is_int(SMMA_EINVAL, smma_tmem_d_check(&l, &err), "N=12 with cta_group::1 refused");
-    is_string("D: N 12 is not a multiple of 8 in [8, 256] (cta_group::1)", err.msg,
-              "... message");
+    for (i = 0; i < 2; i++) {
+        /* N = 24 with cta_group::2 (M 256), N = 12 with cta_group::1 (M 128) */
+        l.m = i == 0 ? 256 : 128;
+        l.n = i == 0 ? 24 : 12;
+        l.cta_group = i == 0 ? 2 : 1;
+        l.addr = 0;
+        is_int(SMMA_EINVAL, smma_tmem_d_check(&l, &err), "N=%u with cta_group::%u refused", l.n,
+               l.cta_group);
+        is_string(i == 0 ? "D: N 24 is not a multiple of 16 in [16, 256] (cta_group::2)"
+                         : "D: N 12 is not a multiple of 8 in [8, 256] (cta_group::1)",
+                  err.msg, "... message");
+    }
     l.n = 16;
     ok(smma_tmem_d_coord(&l, 127, 15, &cta, &lane, &col) == SMMA_OK
            && smma_tmem_d_coord(&l, 128, 0, &cta, &lane, &col) == SMMA_EINVAL
