@@ -200,6 +200,14 @@ $mut gpu-run "$tmp/gpu/a.tar.xz" --work "$tmp/gpu/run" >"$tmp/gpu.out" 2>&1
 rc=$?
 [ $rc -eq 1 ] && grep -q 'baseline: .*k-t@0 fails unmutated' "$tmp/gpu.out"
 ok $? "gpu-run stops when the unmutated program fails (exit $rc)"
+printf '#!/bin/sh\necho "1..0 # SKIP no CUDA device"\n' >"$g/base/k-t"
+(cd "$tmp/gpu" && rm a.tar.xz && "$py" -c 'import lzma, sys, tarfile
+with lzma.open("a.tar.xz", "w") as xz, tarfile.open(fileobj=xz, mode="w|") as t:
+    t.add("mutants-gpu")')
+$mut gpu-run "$tmp/gpu/a.tar.xz" --work "$tmp/gpu/run" >"$tmp/gpu.out" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q 'baseline: .*k-t@0 skips unmutated' "$tmp/gpu.out"
+ok $? "gpu-run stops when the unmutated program skips (no GPU): no score (exit $rc)"
 
 # ---------------------------------------------------------------- refusals
 
