@@ -80,6 +80,11 @@
 #   triton-mixed  bench/triton-dot-scaled.py --mixed TRITON_PAIRS (default
 #             bf16-mxfp4,mxfp4,mxfp8): tl.dot_scaled at the shapes of
 #             bench-mixed beside torch.matmul bf16 (triton-mixed.log)
+#   mutants-gpu  the GPU sample of mutation testing (doc/testing.md): the
+#             archive MUTANTS_GPU (default $SMMA_SRCDIR/mutants-gpu.tar.xz)
+#             that tools/mutate.py gpu-build wrote, run by tools/mutate.py
+#             gpu-run: the unmutated level-0 tests, then each mutant's;
+#             killed K of N (mutants-gpu.log)
 #   wgmma-regs  tests/gpu/wgmma-t for the bf16 wgmma with A from registers at
 #             N 8, 16, 32, 64, 128 and 256, SMMA_WGMMA_CASES (default
 #             100000) cases per numerics point (wgmma-regs.log)
@@ -456,6 +461,12 @@ for step in "$@"; do
             --mixed ${TRITON_PAIRS:-bf16-mxfp4,mxfp4,mxfp8} >"$OUT/triton-mixed.log" 2>&1
         echo "triton-mixed: exit $?"
         grep -E '^(triton|device)' "$OUT/triton-mixed.log" | head -100 ;;
+    mutants-gpu)
+        python3 "$SRC/tools/mutate.py" --srcdir "$SRC" gpu-run \
+            "${MUTANTS_GPU:-$SRC/mutants-gpu.tar.xz}" --work "$OUT/mutants-gpu" \
+            >"$OUT/mutants-gpu.log" 2>&1
+        echo "mutants-gpu: exit $?"; grep -v '^[0-9][0-9] .* killed' "$OUT/mutants-gpu.log"
+        rm -rf "$OUT/mutants-gpu" ;;
     wgmma-regs)
         SMMA_SRCDIR=$SRC SMMA_WGMMA_CASES=${SMMA_WGMMA_CASES:-100000} \
             SMMA_WGMMA_ONLY=wgmma.m64n8k16.bf16,wgmma.m64n16k16.bf16,wgmma.m64n32k16.bf16,wgmma.m64n64k16.bf16,wgmma.m64n128k16.bf16,wgmma.m64n256k16.bf16 \

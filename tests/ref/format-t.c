@@ -107,7 +107,7 @@ check_names(void)
         { "fp16", SMMA_FP16 }, { "half", SMMA_FP16 }, { "fp32", SMMA_FP32 },
         { "float", SMMA_FP32 },
     };
-    static const char *const bad[] = { "e9m9", "", "e4m3 ", "fp", "e4m", "e4m3x" };
+    static const char *const bad[] = { "e9m9", "", "e4m3 ", "fp", "e4m", "e4m3x", "x4m3" };
     size_t i;
     smma_error err;
     smma_round r;

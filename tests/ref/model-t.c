@@ -146,6 +146,17 @@ main(void)
         expect("h100-bf16", &s, a, b, NULL, NULL, 0, 0x447ffffa, "three-way case");
     }
 
+    /* A NaN into bf16 D from the models that accumulate in fp32 as D: Inf * 0
+     * is NaN, and D is bf16's canonical NaN 0x7fff, not a rounded fp32 NaN. */
+    {
+        static const uint32_t a[2] = { 0x7f80, 0x3f80 }, b[2] = { 0x0000, 0x3f80 };
+        smma_gemm_shape s = shape(SMMA_BF16, SMMA_BF16, SMMA_NONE, SMMA_NONE, 2);
+
+        s.d_fmt = SMMA_BF16;
+        expect("fp32-fma-seq", &s, a, b, NULL, NULL, 0, 0x7fff, "Inf * 0 into bf16 D: 0x7fff");
+        expect("h100-bf16", &s, a, b, NULL, NULL, 0, 0x7fff, "Inf * 0 into bf16 D: 0x7fff");
+    }
+
     /* Round to nearest vs toward zero: 1 + 2^-24 + 2^-25 (bf16 1, 2^-24,
      * 2^-25 times 1): exact 1 + 1.5 * 2^-24 -> RN 1 + 2^-23 (0x3f800001),
      * RZ 1 (0x3f800000). */

@@ -428,6 +428,27 @@ check_formats(void)
     is_int(1, (long long) smma_block_count(NV, 16), "16 values are 1 NVFP4 block");
     is_int(3, (long long) smma_block_count(NV, 33), "33 values are 3 NVFP4 blocks");
     is_int(4, smma_block_format_info(SMMA_MXFP6_E3M2)->emax_elem, "e3m2's emax_elem is 4");
+    /* Each descriptor against its element format and the OCP and NVFP4
+     * rules: 32 elements per e8m0 scale, 16 per ue4m3, emax_elem the
+     * exponent of the largest power of two, the element's mantissa bits and
+     * largest value. */
+    for (bad = 0, i = 0; i < SMMA_BLOCK_FORMAT_COUNT; i++) {
+        const smma_block_format_desc *bd = smma_block_format_info((smma_block_format) i);
+        const smma_format_desc *ed = smma_format_info(bd->elem);
+        double mx = smma_decode(bd->elem, ed->max_code);
+
+        if (bd->id != (smma_block_format) i || strcmp(bd->name, names[i]) != 0 ||
+            bd->block != (bd->scale == SMMA_E8M0 ? 32u : 16u) ||
+            bd->scale != (i == NV ? SMMA_UE4M3 : SMMA_E8M0) ||
+            bd->elem_man_bits != ed->man_bits || bd->max_elem != mx ||
+            ldexp(1.0, bd->emax_elem) > mx || ldexp(1.0, bd->emax_elem + 1) <= mx) {
+            diag("block format %s: block %u, emax_elem %d, %u mantissa bits, max %g",
+                 bd->name, bd->block, bd->emax_elem, bd->elem_man_bits, bd->max_elem);
+            bad++;
+        }
+    }
+    ok(bad == 0, "each block format's block, scale, emax_elem, mantissa bits and largest "
+       "element agree with its element format");
     /* K = 33: the second block is [3] padded with zeros: 3 * R = 1.34 * 2^-8
      * rounds up to 2^-7 (0x78); 3 * 2^7 = 384 (0x7c). */
     for (i = 0; i < 33; i++)
@@ -593,6 +614,38 @@ check_pack(void)
     ok(packed[0] == 0x21 && packed[1] == 0x0f, "pack [1, 2, f] -> 0x21 0x0f");
     smma_unpack_fp4(packed, 3, back);
     ok(memcmp(codes, back, 3) == 0, "unpack gives the codes back");
+    codes[0] = 0x9, codes[1] = 0xa; /* -0.5 and -1: the sign bit in both nibbles */
+    smma_pack_fp4(codes, 2, packed);
+    is_hex(0xa9, packed[0], "pack [9, a] -> 0xa9 (the high nibble keeps its sign bit)");
+}
+
+/* The amax's edges: only the first V values count, a NaN of any payload is a
+ * NaN; options without a profile are cuda's. */
+static void
+check_amax_edges(void)
+{
+    const smma_profile *p = smma_profile_cuda();
+    uint32_t x[33] = { 0 };
+    smma_quant_opts o, onull;
+    uint8_t sc[2], sn[2], cc[33], cn[33];
+    size_t i;
+
+    x[0] = ONE;
+    x[32] = 0x42000000u; /* 32.0, the 33rd value */
+    is_hex(ONE, smma_block_amax(F8, x, 33, p), "amax of 33 values: the 33rd is not counted");
+    x[1] = 0x7f800001u; /* the NaN of the smallest payload */
+    is_hex(0x7fc00000u, smma_block_amax(F8, x, 2, p), "amax of a block with NaN 0x7f800001 "
+           "is the quiet NaN (cuda propagates it)");
+    /* profile NULL is cuda: the same bytes */
+    for (i = 0; i < 33; i++)
+        x[i] = 0x3f000000u + 0x00123457u * (uint32_t) i;
+    o = smma_quant_opts_default(p);
+    onull = o;
+    onull.profile = NULL;
+    ok(smma_quantize(F8, x, 33, &o, sc, cc, NULL) == SMMA_OK &&
+           smma_quantize(F8, x, 33, &onull, sn, cn, NULL) == SMMA_OK &&
+           memcmp(sc, sn, 2) == 0 && memcmp(cc, cn, 33) == 0,
+       "options with no profile quantize as cuda");
 }
 
 /* The exact round trip: for the profiles that divide or multiply by the exact
@@ -697,6 +750,7 @@ main(void)
     check_dequant();
     check_rs();
     check_pack();
+    check_amax_edges();
     check_round_trip();
     return exit_status();
 }

@@ -721,6 +721,8 @@ test_errors(void)
     rc = smma_scale_layout_size(SMMA_SL_128X4, SIZE_MAX - SIZE_MAX % 128, 1, 32, &bytes,
                                 &err);
     is_int(SMMA_ERANGE, rc, "128x4: 4 padded columns times the largest 128-multiple: ERANGE");
+    ok(strstr(err.msg, "(padded to multiples of 128 x 4) does not fit in size_t") != NULL,
+       "... the message gives the tile, rows first (%s)", err.msg);
 
     /* Coordinates out of range name the coordinate and the bound. */
     rc = smma_scale_offset(SMMA_SL_128X4, 3, 100, 32, 3, 0, &off, &err);
@@ -731,6 +733,8 @@ test_errors(void)
     ok(rc == SMMA_EINVAL && strstr(err.msg, "kb = 4") != NULL && strstr(err.msg, "4 scale") &&
            off == 77,
        "offset: kb = Kb is EINVAL, even inside the padding (%s)", err.msg);
+    is_string("kb = 4 is out of range: there are 4 scale columns (k 100 / vec 32, rounded up)",
+              err.msg, "... the message gives k and vec");
     rc = smma_scale_offset(SMMA_SL_CDNA4_16, 40, 200, 32, 39, 7, &off, &err);
     ok(rc == SMMA_EINVAL && strstr(err.msg, "kb = 7") != NULL, "cdna4-16: kb = 7 of 7 (%s)",
        err.msg);

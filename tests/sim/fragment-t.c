@@ -437,6 +437,9 @@ check_routing(smma_mma_instr in, tap_rng *rng)
     smma_frag_unpack(layout(in, SMMA_OP_D), r.d, d);
     ok(rc == SMMA_OK && memcmp(c, d, sizeof(c)) == 0, "%s: A = 0 passes C through to D",
        smma_mma_instr_name(in));
+    ok(smma_mma_exec(in, NULL, r.a, r.b, r.c, r.d, &err) == SMMA_EINVAL
+           && smma_mma_exec(in, exact, r.a, r.b, r.c, NULL, &err) == SMMA_EINVAL,
+       "%s: no model, or no D registers: refused", smma_mma_instr_name(in));
     /* The registers of C are those of D: D[lane][reg] = C[lane][reg]. */
     ok(memcmp(r.c, r.d, sizeof(r.c)) == 0, "%s: C and D share one register layout",
        smma_mma_instr_name(in));

@@ -226,7 +226,7 @@ main(void)
 
     smma_grid_list(collect, &l);
     add_tcgen05(&l);
-    plan((int) l.n + 30);
+    plan((int) l.n + 32);
     for (i = 0; i < l.n; i++)
         check(l.e[i].instr, l.e[i].operand, &l.e[i].o);
     free(l.e);
@@ -275,6 +275,14 @@ main(void)
                                       &err), "smma_layout_cells");
     ok(n == 8 && r2[0] == 5 && c2[0] == 0 && r2[5] == 5 && c2[5] == 9 && g2[5] == 2 && e2[5] == 1,
        "... lane 20 starts with (5, 0) and holds (5, 9) in r2.1");
+    ok(smma_layout_cells("mma.m16n8k16.bf16", "a", NULL, 20, 1, NULL, c2, g2, e2, &n,
+                         &err) == SMMA_EINVAL
+           && smma_layout_cells("mma.m16n8k16.bf16", "a", NULL, 20, 8, r2, NULL, g2, e2, &n,
+                                &err) == SMMA_EINVAL
+           && smma_layout_cells("mma.m16n8k16.bf16", "a", NULL, 20, 8, r2, c2, NULL, e2, &n,
+                                &err) == SMMA_EINVAL
+           && strcmp(err.msg, "no output given") == 0,
+       "smma_layout_cells refuses any one output missing (%s)", err.msg);
     is_int(SMMA_OK, smma_layout_shape("wgmma.m64n16k16.bf16", "d", NULL, &orow, &ocol,
                                       &othr, &err), "smma_layout_shape");
     ok(orow == 64 && ocol == 16 && othr == 128, "... 64 x 16, 128 threads");
@@ -312,6 +320,9 @@ main(void)
                   err.msg, "... naming the element");
         ok(smma_tc05_swizzle_from_name("64b", &sw, &err) == SMMA_OK && sw == SMMA_TC05_SWIZZLE_64B
            && strcmp(smma_tc05_swizzle_name(sw), "64B") == 0, "swizzle names both ways");
+        sw = SMMA_TC05_SWIZZLE_128B;
+        ok(smma_tc05_swizzle_from_name("none", &sw, &err) == SMMA_OK
+           && sw == SMMA_TC05_SWIZZLE_NONE, "the first name, none, is found too");
     }
     return exit_status();
 }

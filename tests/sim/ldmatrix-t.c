@@ -288,6 +288,10 @@ test_errors(void)
     is_string("ldmatrix: .x3 is not a valid .num (valid: .x1, .x2, .x4)", err.msg,
               "... with a message");
     ok(smma_matrix_slot(&op, 0, 0, 0, &lane, &m, &r) == SMMA_EINVAL, "... and has no slots");
+    op.num = 4;
+    is_int(SMMA_EINVAL, smma_ldmatrix_exec(&op, addr, NULL, SMEM, regs, &err),
+           "no shared memory is refused");
+    is_string("ldmatrix: NULL argument", err.msg, "... naming ldmatrix");
     st.num = 8;
     is_int(SMMA_EINVAL, smma_matrix_op_check(&st, &err), "stmatrix .x8 refused");
     is_string("stmatrix: .x8 is not a valid .num (valid: .x1, .x2, .x4)", err.msg,
@@ -412,7 +416,7 @@ main(void)
     unsigned k, i, t;
     smma_matrix_op op;
 
-    plan(3 * 12 + 7 + 14 + 10 + 8 + 15 + 4);
+    plan(3 * 12 + 7 + 14 + 10 + 8 + 15 + 6);
     for (k = 0; k < 2; k++)
         for (i = 0; i < 3; i++)
             for (t = 0; t < 2; t++) {

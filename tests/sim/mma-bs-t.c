@@ -280,6 +280,9 @@ check_variants(void)
            err.msg);
     }
     snprintf(name, sizeof(name), "%s", smma_mma_bs_ptx_version(&v));
+    v = variant(0);
+    ok(smma_mma_bs_ptx_version(&v) != NULL && strcmp(smma_mma_bs_ptx_version(&v), "8.7") == 0,
+       "the first variant is PTX ISA 8.7 too");
     v = variant(53);
     ok(strcmp(name, "8.7") == 0 && strcmp(smma_mma_bs_ptx_version(&v), "9.1") == 0 &&
            strcmp(smma_mma_bs_ptx_target(&v), "sm_120a") == 0,

@@ -475,6 +475,63 @@ expect_refusal(const smma_gpu_gemm_args *a, smma_gpu_kernel k, const char *needl
        what, msg);
 }
 
+/*
+ * Every chunk a plan loads lies inside its buffer: A and B end with their
+ * last row's K bytes, the 128x4 scale arrays with rows_pad / 128 row groups
+ * of kb_pad / 4 groups of four blocks (512 bytes each); a chunk past them is
+ * not read (valid 0) and lands as zeros.  The shapes overhang a tile in M
+ * and N (a B tile of 256 rows over n = 100) and a k-step in K (nvfp4 at k
+ * = 160: ten scale columns padded to twelve, a k-step of sixteen).
+ */
+static void
+test_chunks_inside(void)
+{
+    static const size_t shapes[][3] = { { 100, 100, 160 }, { 130, 300, 520 }, { 1, 1, 1 },
+                                        { 256, 129, 96 }, { 200, 600, 1000 } };
+    size_t ci, si, v, bad = 0, n = 0;
+
+    for (ci = 0; ci < t100_ncombos; ci++)
+        for (si = 0; si < sizeof(shapes) / sizeof(shapes[0]); si++)
+            for (v = 1; v <= 2; v++) {
+                const t100_combo *co = &t100_combos[ci];
+                smma_gpu_gemm_args a = args_of(co->a, co->b, co->scale, co->vec, shapes[si][0],
+                                               shapes[si][1], shapes[si][2]);
+                smma_sm100_plan p;
+                char msg[256];
+                uint64_t size[4], goff;
+                uint32_t tile, kit, j, m0, n0, off, valid;
+                unsigned buf;
+
+                if (smma_sm100_plan_init(&p, &a, v == 1 ? SMMA_GPU_SM100_V1
+                                                         : SMMA_GPU_SM100_V2, 148, msg,
+                                         sizeof(msg)) != SMMA_GPU_STATUS_OK) {
+                    ok(0, "%s %zu x %zu x %zu: %s", co->name, shapes[si][0], shapes[si][1],
+                       shapes[si][2], msg);
+                    continue;
+                }
+                size[SMMA_SM100_BUF_A] = (uint64_t) (p.m - 1) * p.a_ld + p.kbytes;
+                size[SMMA_SM100_BUF_B] = (uint64_t) (p.n - 1) * p.b_ld + p.kbytes;
+                size[SMMA_SM100_BUF_SFA] = (uint64_t) p.a_rows_pad / 128 * (p.kb_pad / 4) * 512;
+                size[SMMA_SM100_BUF_SFB] = (uint64_t) p.b_rows_pad / 128 * (p.kb_pad / 4) * 512;
+                for (tile = 0; tile < p.tiles; tile++) {
+                    smma_sm100_tile(&p, tile, &m0, &n0);
+                    for (kit = 0; kit < p.pipe.kiters; kit++)
+                        for (j = 0; j < smma_sm100_nchunks(&p); j++, n++) {
+                            smma_sm100_chunk(&p, m0, n0, kit, j, &buf, &off, &goff, &valid);
+                            if (valid > 16 || (valid > 0 && goff + valid > size[buf])) {
+                                if (bad++ < 10)
+                                    diag("%s %zu x %zu x %zu v%zu: tile %u k-step %u chunk "
+                                         "%u reads %u bytes at %llu of buffer %u (%llu bytes)",
+                                         co->name, shapes[si][0], shapes[si][1], shapes[si][2],
+                                         v, tile, kit, j, valid, (unsigned long long) goff, buf,
+                                         (unsigned long long) size[buf]);
+                            }
+                        }
+                }
+            }
+    ok(bad == 0 && n > 0, "every chunk of %zu loads lies inside its buffer", n);
+}
+
 static void
 test_check(void)
 {
@@ -493,6 +550,16 @@ test_check(void)
        && p.smem_bytes <= SMMA_SM100_SMEM_LIMIT + 1024 && p.pipe.grid == 148,
        "nvfp4 8192^3 on v2: mxf4nvf4 4X, bn 256, %u stages of %u bytes, %u TMEM columns, "
        "grid %u", p.pipe.stages, p.pipe.stage_bytes, p.tmem_cols, p.pipe.grid);
+    /* The hardware's numbers, written out: 227 KiB of dynamic shared memory
+     * per CTA on sm_100, of which the ring takes what 256 bytes of mbarriers
+     * and 1 KiB of alignment slack leave. */
+    is_int(232448, SMMA_SM100_SMEM_LIMIT, "an sm_100 CTA has 227 KiB of dynamic shared memory");
+    is_int(p.pipe.off_bar + 256 + 1024, p.smem_bytes,
+           "the ring, 256 bytes of mbarriers and the TMEM slot, 1 KiB of slack");
+    ok(p.pipe.off_bar == p.pipe.stages * p.pipe.stage_bytes
+       && (232448 - 256 - 1024) / p.pipe.stage_bytes >= p.pipe.stages
+       && smma_sm100_bar(&p, SMMA_SM100_TMEM_SLOT, 0) + 4 <= p.pipe.off_bar + 256,
+       "the stages fit 227 KiB, the mbarriers and the slot their 256 bytes");
     a = args_of(SMMA_E4M3, SMMA_E2M1, SMMA_E8M0, 32, 100, 100, 100);
     smma_sm100_plan_init(&p, &a, SMMA_GPU_SM100_V1, 148, msg, sizeof(msg));
     ok(p.kind == 4 && p.b_expand && !p.a_expand && p.b_code == 5 && p.b_ld == 112,
@@ -784,6 +851,7 @@ main(void)
 
     plan_lazy();
     test_check();
+    test_chunks_inside();
     test_smem_view();
     test_128x4();
     test_conventions();

@@ -432,6 +432,17 @@ test_s3(void)
     }
     ok(bad_act == 0, "bs-small ring: the mma lanes' 8-byte loads of A meet no bank conflict (%u)",
        bad_act);
+    {
+        unsigned kc, m, k, bad_rows = 0;
+
+        /* rows of 2 kc + 32 bytes: a row's kc bf16 and 32 bytes of padding */
+        for (kc = 256; kc <= 512; kc += 256)
+            for (m = 0; m < 16; m++)
+                for (k = 0; k < kc; k++)
+                    bad_rows += smma_sm80_s3_act_off(m, k, kc) != m * (2 * kc + 32) + 2 * k;
+        ok(bad_rows == 0, "bs-small ring: element (m, k) of A's converted chunk at m (2 kc + "
+           "32) + 2 k, rows apart (%u wrong)", bad_rows);
+    }
 }
 
 /* sm80-bs-small version 4 (softmma/sm80.h section 7): 256 converter

@@ -84,6 +84,12 @@ test_memory(void)
     is_int(SMMA_OK, smma_tmem_alloc(t, 256, &a4, &err), "alloc 256 after the frees");
     is_hex(256, a4, "... at column 256");
     free(t);
+    t = new_tmem();
+    ok(smma_tmem_alloc(t, 128, &a1, &err) == SMMA_OK && smma_tmem_alloc(t, 32, &a2, &err) ==
+           SMMA_OK && a1 == 0 && a2 == 128,
+       "alloc 128 at column 0, then 32 after all four of its units: column 128 (got %lu)",
+       (unsigned long) a2);
+    free(t);
 }
 
 /* ---- tcgen05.ld / st layouts ---------------------------------------------------------- */
@@ -355,6 +361,21 @@ test_ldst_exec(void)
               err.msg, "... message");
     is_int(SMMA_OK, smma_tmem_ld(&op, t, 5, smma_tmem_addr(32, 0), regs, &err),
            "warp 5 (warp 1 of the second warpgroup) reads lanes 32-63");
+    op = mkldst(SMMA_TMEM_32X32B, 16, false, 0);
+    is_int(SMMA_EINVAL, smma_tmem_ld(&op, t, 0, smma_tmem_addr(0, 500), regs, &err),
+           "16 columns from column 500 pass column 511");
+    is_string("tcgen05.ld: columns 500..515 pass the last column 511", err.msg, "... message");
+    {
+        unsigned dl, dc, nr = smma_tmem_ldst_regs(&op), ne = smma_tmem_ldst_elems(&op);
+
+        ok(smma_tmem_ldst_coord(&op, 31, nr - 1, ne - 1, &dl, &dc) == SMMA_OK
+               && smma_tmem_ldst_coord(&op, 32, 0, 0, &dl, &dc) == SMMA_EINVAL
+               && smma_tmem_ldst_coord(&op, 0, nr, 0, &dl, &dc) == SMMA_EINVAL
+               && smma_tmem_ldst_coord(&op, 0, 0, ne, &dl, &dc) == SMMA_EINVAL,
+           "coord takes lane 31, register %u, element %u; refuses lane 32, register %u, "
+           "element %u", nr - 1, ne - 1, nr, ne);
+    }
+    is_string("?", smma_tmem_shape_name(SMMA_TMEM_SHAPE_COUNT), "no name past the last shape");
     op = mkldst(SMMA_TMEM_16X64B, 1, false, 0);
     is_int(SMMA_EINVAL, smma_tmem_st(&op, u, 0, smma_tmem_addr(20, 0), regs, &err),
            "a 16-lane access from lane 20 crosses the partition");
@@ -461,11 +482,23 @@ test_d_layout(void)
     is_int(SMMA_EINVAL, smma_tmem_d_check(&l, &err), "M=128 at lane 16 refused");
     is_string("D address lane 16: M = 128 with cta_group::1 needs lane 0", err.msg,
               "... message");
-    l.m = 256;
-    l.n = 24;
-    l.cta_group = 2;
-    l.addr = 0;
-    is_int(SMMA_EINVAL, smma_tmem_d_check(&l, &err), "N=24 with cta_group::2 refused");
+    for (i = 0; i < 2; i++) {
+        /* N = 24 with cta_group::2 (M 256), N = 12 with cta_group::1 (M 128) */
+        l.m = i == 0 ? 256 : 128;
+        l.n = i == 0 ? 24 : 12;
+        l.cta_group = i == 0 ? 2 : 1;
+        l.addr = 0;
+        is_int(SMMA_EINVAL, smma_tmem_d_check(&l, &err), "N=%u with cta_group::%u refused", l.n,
+               l.cta_group);
+        is_string(i == 0 ? "D: N 24 is not a multiple of 16 in [16, 256] (cta_group::2)"
+                         : "D: N 12 is not a multiple of 8 in [8, 256] (cta_group::1)",
+                  err.msg, "... message");
+    }
+    l.n = 16;
+    ok(smma_tmem_d_coord(&l, 127, 15, &cta, &lane, &col) == SMMA_OK
+           && smma_tmem_d_coord(&l, 128, 0, &cta, &lane, &col) == SMMA_EINVAL
+           && smma_tmem_d_coord(&l, 0, 16, &cta, &lane, &col) == SMMA_EINVAL,
+       "D coord takes (127, 15) of 128 x 16, refuses row 128 and column 16");
     l.m = 128;
     l.n = 256;
     l.cta_group = 1;
@@ -520,6 +553,10 @@ test_a_layout(void)
     l.elem_bits = 4;
     smma_tmem_a_coord(&l, 3, 9, &cta, &lane, &col, &bit);
     ok(col == 41 && bit == 4, "4-bit A[3][9]: column 41, bits 7-4");
+    ok(smma_tmem_a_elem(&l, 0, 127, 40, 0, &m2, &k2) == SMMA_OK
+           && smma_tmem_a_elem(&l, 1, 3, 40, 0, &m2, &k2) == SMMA_EINVAL
+           && smma_tmem_a_elem(&l, 0, 128, 40, 0, &m2, &k2) == SMMA_EINVAL,
+       "A in TMEM with cta_group::1: lane 127 of CTA 0 holds a row, CTA 1 and lane 128 none");
     l.cta_group = 2;
     is_int(SMMA_EINVAL, smma_tmem_a_check(&l, &err), "A in TMEM, M=128 cta_group::2 refused");
     is_string("A in TMEM with M = 128 and cta_group::2 (A duplicated across lane halves) is "

@@ -715,6 +715,13 @@ test_exec_literals(void)
     v.scale_d = false;
     ok(smma_wgmma_exec(&v, exact, a, 0, bd, smem, 256, NULL, d, &err) == SMMA_OK &&
        d[5] == 0x41800000u, "ones without scale-d: D = 16 (0x41800000)");
+    {
+        static const uint32_t zeros[128 * 4];
+
+        ok(smma_wgmma_exec(&v, exact, zeros, 0, bd, smem, 256, c, d, &err) == SMMA_OK &&
+           d[0] == 0 && d[37 * 4 + 3] == 0,
+           "A of zeros without scale-d: D = +0 exactly, C not read (got 0x%08x)", d[0]);
+    }
     v.scale_a = -1;
     ok(smma_wgmma_exec(&v, exact, a, 0, bd, smem, 256, NULL, d, &err) == SMMA_OK &&
        d[127 * 4] == 0xC1800000u, "imm-scale-a -1: D = -16 (0xC1800000)");
@@ -724,6 +731,29 @@ test_exec_literals(void)
 
     /* Errors. */
     v = make(0, 8);
+    {
+        smma_wgmma_desc dd;
+        uint32_t bytes = 0;
+        char buf[4] = "x";
+
+        ok(smma_wgmma_desc_dense(&v, SMMA_WGMMA_OP_B, SMMA_WGMMA_SWIZZLE_NONE, true, 0, &dd,
+                                 NULL, &err) == SMMA_EINVAL &&
+               smma_wgmma_desc_dense(&v, SMMA_WGMMA_OP_B, SMMA_WGMMA_SWIZZLE_NONE, true, 0,
+                                     NULL, &bytes, &err) == SMMA_EINVAL,
+           "dense descriptor without its size or its descriptor output: refused");
+        ok(smma_wgmma_smem_store(&v, SMMA_WGMMA_OP_B, bd, NULL, smem, 256, &err) ==
+               SMMA_EINVAL &&
+               smma_wgmma_smem_load(&v, SMMA_WGMMA_OP_B, bd, smem, 256, NULL, &err) ==
+               SMMA_EINVAL &&
+               smma_wgmma_smem_store(&v, SMMA_WGMMA_OP_B, bd, c, NULL, 256, &err) ==
+               SMMA_EINVAL,
+           "smem store and load without a tile or without shared memory: refused");
+        ok(smma_wgmma_ptx(&v, buf, 1, &err) != SMMA_OK && buf[0] == '\0',
+           "PTX text into a buffer of 1 byte: refused, the buffer left empty");
+        ok(smma_wgmma_desc_decode((uint64_t) 1 << 52, &dd, &err) == SMMA_EINVAL &&
+               strstr(err.msg, "0x0010000000000000") != NULL,
+           "a descriptor with bit 52 alone set is refused (%s)", err.msg);
+    }
     ok(smma_wgmma_exec(&v, exact, a, 0, bd, smem, 255, c, d, &err) == SMMA_EINVAL &&
        strstr(err.msg, "outside"), "B outside smem is refused (%s)", err.msg);
     ok(smma_wgmma_exec(&v, exact, NULL, 0, bd, smem, 256, c, d, &err) == SMMA_EINVAL,
