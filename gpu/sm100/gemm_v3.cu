@@ -107,8 +107,17 @@ v3_give_acc(const smma_sm100_plan &p, const s100_bufs &x, uint32_t sbase, uint32
 
 #endif /* SMMA_SM100_TC05 */
 
+/* The CTA pair as the kernel's own cluster dimensions; a device pass for an
+ * architecture without clusters (the sm_80 code of a build for several)
+ * compiles the kernel without them (its body is empty there). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define S100_V3_CLUSTER
+#else
+#define S100_V3_CLUSTER __cluster_dims__(2, 1, 1)
+#endif
+
 template <int KIND>
-__global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(192, 1)
+__global__ void S100_V3_CLUSTER __launch_bounds__(192, 1)
 s100_gemm_v3(const smma_sm100_plan p, const __grid_constant__ s100_maps maps, const s100_bufs x)
 {
 #if defined(SMMA_SM100_TC05)

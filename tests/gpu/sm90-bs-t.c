@@ -375,9 +375,16 @@ main(void)
                           seed + q++, samples, PLAIN);
             check_problem(&dev, kn, pr, &r3, true, SMMA_SL_LINEAR, seed + q++, samples, PLAIN);
             if (kn->k == SMMA_GPU_SM90_MIXED && pi < 4) {
-                /* k-steps of 4 atoms of 64 k (SMMA_SM90_KQ), K 1000 ragged. */
+                /* k-steps of 4 atoms of 64 k (SMMA_SM90_KQ), K 1000 ragged,
+                 * 100 rows of X: a tile of 128 (with 256 rows of X a
+                 * stage of 4 atoms is 136 KiB, and two do not fit, which
+                 * the plan refuses). */
+                smma_gemm_shape r4 = pair_shape(pr, 100, 264, 1000, SMMA_FP16);
+
+                r4.has_alpha = true;
+                r4.alpha = 0x3e200000u;
                 setenv("SMMA_SM90_KQ", "4", 1);
-                check_problem(&dev, kn, pr, &r2, true, SMMA_SL_128X4, seed + q++, samples,
+                check_problem(&dev, kn, pr, &r4, true, SMMA_SL_128X4, seed + q++, samples,
                               PLAIN);
                 unsetenv("SMMA_SM90_KQ");
             }
