@@ -314,10 +314,13 @@ test_scaled(void)
         ok(rc == SMMA_GPU_STATUS_OK && k == SMMA_GPU_SM80_BS_LARGE, "auto, mxfp8 8192^3 without "
            "sm_90a code: %s %s", smma_gpu_kernel_name(k), msg);
     }
-    /* Where AUTO will take sm90-mixed (not yet: compute-sanitizer has not
-     * run on it): 17 .. 128 rows of X, at least 4096 of W, either way. */
+    /* Where AUTO takes sm90-mixed: 17 .. 128 rows of X, at least 4096 of
+     * W, either way; sm90-bs past that. */
     x.shape.m = 17;
-    chooses(&x, 9, 0, SMMA_GPU_SM90_BS, "auto, mxfp8 m = 17");
+    chooses(&x, 9, 0, SMMA_GPU_SM90_MIXED, "auto, mxfp8 m = 17");
+    x.shape.m = 129;
+    chooses(&x, 9, 0, SMMA_GPU_SM90_BS, "auto, mxfp8 m = 129");
+    x.shape.m = 17;
     ok(smma_sm90_mx_auto(&x), "sm90-mixed's place fits mxfp8 m = 17");
     x.shape.m = 128;
     ok(smma_sm90_mx_auto(&x), "sm90-mixed's place fits m = 128");
