@@ -933,8 +933,8 @@ def cmd_run(args, srcdir):
     for mid in sorted(listed):
         f = mid.split(":", 1)[0]
         if f in srcs and not any(m.id == mid for m in cache[f][1]):
-            say("mutate: warning: %s of the equivalents names no mutant of the current "
-                "source" % mid)
+            sys.stderr.write("mutate: warning: %s of the equivalents names no mutant of the "
+                             "current source\n" % mid)
     builddir = os.path.abspath(args.builddir)
     if not os.path.exists(os.path.join(builddir, "Makefile")):
         die("--builddir %s: not a configured build tree" % args.builddir)
