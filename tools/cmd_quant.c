@@ -1374,7 +1374,9 @@ cli_print_quant_choices(const smma_profile *p)
     printf("  quant: %s", p->scale_cvt == SMMA_SCVT_LOG2_FLOOR ? "FLOOR" : rules[p->scale_rule]);
     if (p->scale_rule == SMMA_SCALE_RCEIL || p->scale_rule == SMMA_SCALE_RN)
         printf(" of %s", p->scale_ratio == SMMA_RATIO_MUL_RCP ? "amax * fp32(1/max)"
-                                                             : "amax / max");
+                         : p->scale_ratio == SMMA_RATIO_MUL_RCP_INPUT
+                             ? "amax * (1/max) in the input's precision"
+                             : "amax / max");
     if (p->scale_rule == SMMA_SCALE_RCEIL || p->scale_rule == SMMA_SCALE_RN)
         printf(", %s", cvts[p->scale_cvt]);
     printf("\n  quant: a NaN element %s; zero block %s; Inf/NaN amax %s; overflow %s\n",

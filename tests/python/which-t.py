@@ -92,8 +92,18 @@ s, c = softmma.quantize('mxfp8e4m3', x, profile='jax')
 r = softmma.which_profiles(x, s, c, 'mxfp8e4m3')
 t.is_('jax', r[0].profile, 'which_profiles: jax first for what jax gave')
 t.is_(0, r[0].differ, 'which_profiles: jax reproduces every block')
-t.is_(['jax'], [m.profile for m in r if m.differ == 0],
-      'which_profiles: no other profile reproduces the NaN block')
+t.is_(['jax', 'jax-jit'], sorted(m.profile for m in r if m.differ == 0),
+      'which_profiles: only jax and jax-jit (the same on fp32) reproduce the NaN block')
+# bf16 450: op by op bf16(450 / 448) rounds up to scale 0x80; under jit
+# bf16(450 * bf16(1 / 448)) = 1, scale 0x7f (doc/profiles.md)
+x450 = block([450.0])
+for p, want in (('jax', 0x80), ('jax-jit', 0x7f)):
+    s4, c4 = softmma.quantize('mxfp8e4m3', x450, profile=p, input='bf16')
+    t.is_(want, int(s4[0, 0]), '%s bf16 [450]: scale 0x%02x' % (p, want))
+    r4 = softmma.which_profiles(x450, s4, c4, 'mxfp8e4m3', profiles=['jax', 'jax-jit'],
+                                input='bf16')
+    t.is_([p], [m.profile for m in r4 if m.differ == 0],
+          'which_profiles bf16 [450]: only %s' % p)
 t.is_(len(softmma.profiles()), len(r), 'which_profiles: one answer per profile')
 pt = [m for m in r if m.profile == 'pytorch'][0]
 t.is_((1, softmma.QuantDiff(0, 0, None, 0x00, 0xff)), (pt.differ, pt.first),
