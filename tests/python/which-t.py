@@ -1,5 +1,5 @@
 """tests/python/which-t.py - which profile reproduces a quantization
-(softmma.which_profiles), the profiles pytorch, jax and triton-mxfp on the
+(softmma.which_profiles), the profiles pytorch, jax, jax-jit and triton-mxfp on the
 inputs their rules were written for (doc/profiles.md), quantize's
 input='bf16', and the split-K table reader (softmma.read_split_k_table).
 
