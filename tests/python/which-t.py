@@ -18,6 +18,7 @@ Worked by hand from the libraries' source:
   2.5 -> e2m1 tie -> 2 (0x4) where cuda rounds 2.50000095 up to 3 (0x5).
 """
 
+import gzip
 import os
 import sys
 import tempfile
@@ -173,6 +174,44 @@ tab.rule = lambda dt, m, n, k: 1 if k <= 1024 else None
 t.is_((1, 'rule'), (tab.predict(7, 7, 500).slices, tab.predict(7, 7, 500).source),
       'predict: a rule answers where the table does not')
 t.raises(lambda: tab.predict(1, 1, 1, 'fp8'), "'bf16' or 'fp16'", 'predict: an unknown dtype')
+
+# ---- the H100 table shipped with the module (doc/models.md)
+h1 = softmma.h100_split_k_table()
+t.is_(76050, len(h1), 'H100 table: 2 dtypes x 1521 (M, N) x 25 K')
+t.ok('H100' in h1.header[0] and '130100' in h1.header[0], 'H100 table: card and cuBLASLt named')
+for (m, n, k, s, why) in ((128, 128, 4096, 3, 'as fitted numerically'),
+                          (64, 64, 8192, 6, 'as fitted numerically'),
+                          (1, 4096, 4096, 1, 'not split on the H100'),
+                          (16, 4096, 4096, 2, 'the tile 128x16 splits in 2')):
+    p = h1.predict(m, n, k)
+    t.is_((s, 'table'), (p.slices, p.source), 'H100 bf16 %d x %d x %d: S = %d, %s'
+          % (m, n, k, s, why))
+p = h1.predict(128, 128, 4096)
+t.is_(([(0, 1408), (1408, 2816), (2816, 4096)], 'ceil(K/S) up to 128'), (p.bounds, p.cut),
+      'H100 128 x 128 x 4096: algorithm 66, 128-aligned slices')
+p = h1.predict(1, 4096, 4096)
+t.is_(([(0, 4096)], 'one slice'), (p.bounds, p.cut), 'H100 1 x 4096 x 4096: one slice')
+p = h1.predict(14, 21, 2048)
+t.is_((264, None, 'not modeled'), (p.slices, p.bounds, p.cut),
+      'H100 14 x 21 x 2048: algorithm 24, S = 264 > K / 128: the cut is not modeled')
+p = h1.predict(7, 1024, 1023)
+t.is_((15, None, 'not modeled'), (p.slices, p.bounds, p.cut),
+      'H100 7 x 1024 x 1023: K not a multiple of 128: the cut is not modeled')
+t.is_(8, h1.predict(7, 1024, 1023, 'fp16').slices, 'H100 fp16 7 x 1024 x 1023: S = 8')
+p = h1.predict(1024, 10, 1024)
+t.is_((8, None, 'not modeled'), (p.slices, p.bounds, p.cut),
+      'H100 1024 x 10 x 1024: algorithm 23 in 8: 128 each would fit, but its cut is not modeled')
+p = h1.predict(1, 8, 4112)
+t.is_((3, None, 'not modeled'), (p.slices, p.bounds, p.cut),
+      'H100 1 x 8 x 4112: algorithm 66, K not a multiple of 128: not modeled')
+p = h1.predict(33, 33, 4096)
+t.is_((None, None, 'not modeled'), (p.slices, p.bounds, p.source),
+      'H100 33 x 33 x 4096: off the probed grid, not modeled')
+gz = os.path.join(d, 'probe.txt.gz')
+with gzip.open(gz, 'wt') as f:
+    f.write(text)
+t.is_(4, len(softmma.read_split_k_table(gz)), 'read_split_k_table reads a .gz table')
+os.unlink(gz)
 t.raises(lambda: tab.predict(0, 1, 1), 'm must be a positive int', 'predict: m = 0')
 for bad, needle in (('bf16 1 1 x odd splitk=1', 'malformed shape'),
                     ('bf32 1 1 1 odd splitk=1', "unknown dtype 'bf32'"),
