@@ -95,9 +95,10 @@
 #             SASS of gpu/sm80/bs_small.o and gemm_v2.o (ncu-small.txt,
 #             sass-sm80.tgz)
 #   quant-truth  bench/quantizer-truth.py: PyTorch's to_mxfp, JAX's quantize and
-#             triton.tools.mxfp against the profiles pytorch, jax and
-#             triton-mxfp on every input class (quantizer-truth.log,
-#             quantizer-truth-*.npz), then tests/python/quantizers-t.py
+#             triton.tools.mxfp against the profiles pytorch, jax-jit (the
+#             jitted run), jax (op by op) and triton-mxfp on every input class
+#             (quantizer-truth.log, quantizer-truth-*.npz; replayed with no
+#             GPU by bench/quantizer-replay.py), then tests/python/quantizers-t.py
 #             (quantizers-t.log)
 #   splitk    bench/cublaslt-probe.py: the cuBLASLt algorithm (split-K, tile,
 #             reduction) of torch's bf16 and fp16 matmul per shape

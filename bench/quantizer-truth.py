@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/quantizer-truth.py - the block quantizers that ship with PyTorch, JAX
 and Triton, run on a GPU and compared bit for bit with softmma's profiles
-pytorch, jax and triton-mxfp (doc/profiles.md).
+pytorch, jax, jax-jit and triton-mxfp (doc/profiles.md).
 
 What it runs, per library and per block format the library takes:
   pytorch      torch.testing._internal.common_quantized.to_mxfp (format
@@ -13,8 +13,9 @@ What it runs, per library and per block format the library takes:
                configs BlockScaleConfig(mode 'mxfp8', 32, element dtype,
                float8_e8m0fnu) for e4m3, e5m2, e2m1 (and e2m3, e3m2 where
                jnp has them), and (mode 'nvfp4', 16, float4_e2m1fn,
-               float8_e4m3fn, global scale G); under jax.jit ("jax") and
-               op by op ("jax-eager"), both against profile jax.
+               float8_e4m3fn, global scale G); under jax.jit ("jax",
+               against profile jax-jit) and op by op ("jax-eager", as
+               JAX's tests call it, against profile jax).
   triton-mxfp  triton.tools.mxfp as Triton's tests and users compose it:
                scale = MXScaleTensor(data=amax / 6.0), elements =
                MXFP4Tensor(data=x / scale.to(float32)) (mxfp4).
@@ -62,7 +63,7 @@ CLASSES = ['zero', 'subnormal', 'underflow', 'normal', 'overflow', 'boundary', '
 DTYPES = ['fp32', 'bf16']
 LIBRARIES = {
     'pytorch': ('pytorch', ['mxfp8e4m3', 'mxfp4']),
-    'jax': ('jax', ['mxfp8e4m3', 'mxfp8e5m2', 'mxfp4', 'mxfp6e2m3', 'mxfp6e3m2', 'nvfp4']),
+    'jax': ('jax-jit', ['mxfp8e4m3', 'mxfp8e5m2', 'mxfp4', 'mxfp6e2m3', 'mxfp6e3m2', 'nvfp4']),
     'jax-eager': ('jax', ['mxfp8e4m3', 'mxfp8e5m2', 'mxfp4', 'mxfp6e2m3', 'mxfp6e3m2', 'nvfp4']),
     'triton-mxfp': ('triton-mxfp', ['mxfp4']),
 }

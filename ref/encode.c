@@ -54,6 +54,8 @@ encode_nan(const smma_format_desc *d, uint64_t xb, const smma_profile *p)
         case SMMA_NANF_POS_TWO:
             /* 2 = 1.0b * 2^1: the exponent field of 2, no mantissa. */
             return (uint32_t) (d->bias + 1) << d->man_bits;
+        case SMMA_NANF_XLA:
+            return d->bits == 4 ? sign_bit(d, 1) : 0;
         case SMMA_NANF_POS_MAX:
         default:
             return d->max_code;

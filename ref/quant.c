@@ -240,10 +240,22 @@ scale_ratio(const smma_block_format_desc *bd, double amax, const smma_profile *p
 {
     double r;
 
-    if (p->scale_ratio == SMMA_RATIO_MUL_RCP)
+    switch (p->scale_ratio) {
+    case SMMA_RATIO_MUL_RCP:
         r = f32r(amax * f32r(1.0 / bd->max_elem));
-    else
+        break;
+    case SMMA_RATIO_MUL_RCP_INPUT: {
+        /* A bf16 amax times a bf16 reciprocal is exact in fp32. */
+        double rcp = f32r(1.0 / bd->max_elem);
+
+        r = f32r(amax * (bf16 ? bf16r(rcp) : rcp));
+        break;
+    }
+    case SMMA_RATIO_DIV:
+    default:
         r = f32r(amax / bd->max_elem);
+        break;
+    }
     return bf16 ? bf16r(r) : r;
 }
 
@@ -664,6 +676,9 @@ mx_multiplier(uint8_t s, const smma_profile *p)
     case SMMA_APPLY_TORCH:
         if (s == 0)
             return 1.0;
+        /* torch.exp2(-127.0) on the GPU is 0x003fffff, not 2^-127 (0x00400000). */
+        if (s == 0xfe)
+            return 0x3fffffp-149;
         break;
     case SMMA_APPLY_JAX:
         /* x / +Inf: finite x give +-0 and +-Inf NaN, as x * 0 does. */
@@ -742,7 +757,7 @@ nv_block(const uint32_t *x, size_t n, size_t base, const smma_quant_opts *o,
             else if (sd == 0)
                 v = xg == 0 ? DNAN : signbit(xg) ? -DINF : DINF;
             else
-                v = f32r(xg / sd);
+                v = f32r(xg * f32r(1.0 / sd));   /* XLA multiplies by the reciprocal */
             v = clamp_nan(v, -6.0, 6.0);
             break;
         }

@@ -267,6 +267,7 @@ nanf_text(smma_nan_to_finite v)
     case SMMA_NANF_POS_ZERO: return "+0";
     case SMMA_NANF_ONE_AND_HALF: return "1.5 with the NaN's sign";
     case SMMA_NANF_POS_TWO: return "+2";
+    case SMMA_NANF_XLA: return "-0 in e2m1, +0 in e2m3 and e3m2";
     }
     return "?";
 }

@@ -383,8 +383,9 @@ cmd_quant(int argc, char **argv)
                "cdna4-32): linear (M, ceil(K/block)), the others the bytes the kernels\n"
                "read, 1-D, padding 0 (softmma layout scale, doc/scale-layouts.md).\n\n"
                "--bf16 says that the values are bf16 numbers (any other is refused): the\n"
-               "profiles that compute in the input's precision (jax, triton-mxfp) then\n"
-               "round their scale steps to bf16, as their libraries do on bf16 tensors.\n\n"
+               "profiles that compute in the input's precision (jax, jax-jit,\n"
+               "triton-mxfp) then round their scale steps to bf16, as their libraries do\n"
+               "on bf16 tensors.\n\n"
                "With --match QFILE, QFILE is a quantization of the values of FILE in the\n"
                "text format quant prints (its 'profile' word is not read; a 'global' line\n"
                "is the decode scale G, as --global-scale): every profile quantizes the\n"
@@ -1374,7 +1375,9 @@ cli_print_quant_choices(const smma_profile *p)
     printf("  quant: %s", p->scale_cvt == SMMA_SCVT_LOG2_FLOOR ? "FLOOR" : rules[p->scale_rule]);
     if (p->scale_rule == SMMA_SCALE_RCEIL || p->scale_rule == SMMA_SCALE_RN)
         printf(" of %s", p->scale_ratio == SMMA_RATIO_MUL_RCP ? "amax * fp32(1/max)"
-                                                             : "amax / max");
+                         : p->scale_ratio == SMMA_RATIO_MUL_RCP_INPUT
+                             ? "amax * (1/max) in the input's precision"
+                             : "amax / max");
     if (p->scale_rule == SMMA_SCALE_RCEIL || p->scale_rule == SMMA_SCALE_RN)
         printf(", %s", cvts[p->scale_cvt]);
     printf("\n  quant: a NaN element %s; zero block %s; Inf/NaN amax %s; overflow %s\n",

@@ -43,7 +43,7 @@ from .gemm import (models, model_aliases, model_info, gemm, gemm_values, gemm_ve
                    gemm_match, gemm_generate, gemm_split_k, split_k_slices, split_k_match,
                    scaled_mm, BScales, GemmVerify, GemmMatch, Mismatch, SplitKMatch)
 from .vectors import read_vectors, vec_types, VectorSuite, VectorField
-from .splitk import read_split_k_table, SplitKTable, SplitKPrediction
+from .splitk import read_split_k_table, h100_split_k_table, SplitKTable, SplitKPrediction
 
 __all__ = ['SoftmmaError', 'library_path',
            'formats', 'format_info', 'code_dtype', 'decode', 'encode', 'encode_f32bits',
@@ -57,4 +57,4 @@ __all__ = ['SoftmmaError', 'library_path',
            'gemm_match', 'gemm_generate', 'gemm_split_k', 'split_k_slices', 'split_k_match',
            'scaled_mm', 'BScales', 'GemmVerify', 'GemmMatch', 'Mismatch', 'SplitKMatch',
            'read_vectors', 'vec_types', 'VectorSuite', 'VectorField',
-           'read_split_k_table', 'SplitKTable', 'SplitKPrediction']
+           'read_split_k_table', 'h100_split_k_table', 'SplitKTable', 'SplitKPrediction']

@@ -100,7 +100,7 @@ def quantize(block_format, x, profile='cuda', global_amax=None, global_scale=Non
     round overrides the profile's element rounding; with 'rs', rbits (a
     uint32 array of x's shape) gives each element's random bits.  input
     'bf16' says that x holds bf16 numbers (widened to float32): a profile
-    that computes in the input's precision (arith_in_input: jax,
+    that computes in the input's precision (arith_in_input: jax, jax-jit,
     triton-mxfp) then rounds its scale steps to bf16, as its library does
     on a bf16 tensor; a value that is not a bf16 number is refused."""
     bf = block_format_id(block_format)

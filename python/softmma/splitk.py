@@ -9,25 +9,40 @@ that is dtype (bf16, fp16), M, N, K, the K kind (odd, mult16, mult64,
 mult128), then key=value attributes of the algorithm cublasLtMatmulAlgoGetHeuristic
 gave torch for that shape; 'no algorithm' or 'error ...' where it gave none.
 Lines starting with '#' are comments (the probe's first line names the
-library, torch and the card).  SplitKTable.predict answers per shape: the
-slice count and the slices' bounds where the table has the shape, else
-'not modeled' (slices None); a rule found from the tables may answer for
-shapes outside them later (SplitKTable.rule).
+library, torch and the card); a path ending in .gz is read through gzip.
+SplitKTable.predict answers per shape: the slice count where the table has
+the shape, else 'not modeled' (slices None); a rule may answer for shapes
+outside them (SplitKTable.rule).  The slices' bounds are given only where
+the cut is known (doc/models.md): one slice, or an algorithm 66 split of a
+K that is a multiple of 128, cut in ceil(K / S) rounded up to 128; other
+splits (algorithms 14, 23 and 24, whose S often exceeds K / 128, and any K
+not a multiple of 128) have cut 'not modeled' and bounds None.
+
+h100_split_k_table() is the table of an H100 (cuBLASLt 13.1 of PyTorch
+2.11.0+cu130, 32 MiB workspace as torch.matmul's default cuBLAS path asks),
+shipped with the module: M, N in 1..32 and 64..4096 (powers of two), 25 K.
 """
 
+import gzip
+import os
 from collections import namedtuple
 
 from ._lib import SoftmmaError
 from .gemm import split_k_slices
 
-__all__ = ['read_split_k_table', 'SplitKTable', 'SplitKPrediction']
+__all__ = ['read_split_k_table', 'h100_split_k_table', 'SplitKTable', 'SplitKPrediction']
 
-SplitKPrediction = namedtuple('SplitKPrediction', 'slices bounds reduction source')
+SplitKPrediction = namedtuple('SplitKPrediction', 'slices bounds reduction source cut')
 SplitKPrediction.__doc__ = (
     "What cuBLASLt does with one shape: slices (the split-K count, 1 for none, None when "
     "not modeled), bounds (the slices' (k0, k1) as softmma.split_k_slices gives them, None "
-    "when not modeled or when the count does not split K that way), reduction (the "
-    "algorithm's reduction scheme, or None), source ('table', 'rule' or 'not modeled').")
+    "when the count or the cut is not modeled), reduction (the algorithm's reduction scheme, "
+    "or None), source ('table', 'rule' or 'not modeled'), cut ('one slice', 'ceil(K/S) up "
+    "to 128' or 'not modeled').")
+
+H100_TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                          'cublaslt-h100-splitk.txt.gz')
+_h100 = []
 
 _DTYPES = ('bf16', 'fp16')
 _KINDS = ('odd', 'mult16', 'mult64', 'mult128')
@@ -61,20 +76,24 @@ class SplitKTable:
             if not isinstance(v, int) or isinstance(v, bool) or v < 1:
                 raise SoftmmaError('%s must be a positive int, not %r' % (what, v))
         key = (dtype, m, n, k)
-        slices, reduction, source = None, None, 'not modeled'
+        slices, reduction, source, algo = None, None, 'not modeled', None
         if key in self.entries and self.entries[key] is not None:
             e = self.entries[key]
             slices, reduction, source = e['splitk'], e.get('reduction'), 'table'
+            algo = e.get('algo')
         elif key not in self.entries and self.rule is not None:
             slices = self.rule(dtype, m, n, k)
             source = 'rule' if slices is not None else source
-        bounds = None
-        if slices is not None:
+        bounds, cut = None, 'not modeled'
+        if slices == 1:
+            bounds, cut = [(0, k)], 'one slice'
+        elif slices is not None and algo in (66, None) and k % align == 0:
+            # the cut seen in the numerical fits (doc/models.md), algorithm 66's
             try:
-                bounds = split_k_slices(k, slices, align)
+                bounds, cut = split_k_slices(k, slices, align), 'ceil(K/S) up to %d' % align
             except SoftmmaError:
                 bounds = None
-        return SplitKPrediction(slices, bounds, reduction, source)
+        return SplitKPrediction(slices, bounds, reduction, source, cut)
 
 
 def _value(v):
@@ -91,7 +110,7 @@ def read_split_k_table(path):
     splitk=."""
     header, entries = [], {}
     try:
-        f = open(path)
+        f = gzip.open(path, 'rt') if str(path).endswith('.gz') else open(path)
     except OSError as e:
         raise SoftmmaError('%s: cannot open: %s' % (path, e.strerror)) from None
     with f:
@@ -136,3 +155,10 @@ def read_split_k_table(path):
                 raise SoftmmaError('%s: no splitk=N (N >= 1) among the attributes' % where)
             entries[key] = attrs
     return SplitKTable(header, entries)
+
+
+def h100_split_k_table():
+    """The split-K table of an H100 shipped with the module (read once)."""
+    if not _h100:
+        _h100.append(read_split_k_table(H100_TABLE))
+    return _h100[0]

@@ -21,7 +21,7 @@ import numpy as np
 import torch
 
 from .gemm import gemm_match
-from .splitk import SplitKTable, read_split_k_table
+from .splitk import SplitKTable, h100_split_k_table, read_split_k_table
 
 __all__ = ['codes', 'format_of', 'which_models', 'split_k']
 
@@ -74,18 +74,22 @@ def which_models(d, a, b, *, c=None, alpha=None, models=None, samples=None, seed
                       keep=keep, **kw)
 
 
-def split_k(a, b, table):
+def split_k(a, b, table=None):
     """How cuBLASLt splits K for torch.matmul(a, b) (a (M, K), b (K, N), both
     bf16 or both fp16): the SplitKPrediction (slices, their bounds, the
-    reduction scheme, and whether the table, a rule or nothing answered:
-    'not modeled') of table, a SplitKTable or the path of a table
-    bench/cublaslt-probe.py wrote on the card that runs the matmul."""
+    reduction scheme, whether the table, a rule or nothing answered: 'not
+    modeled', and whether the cut is known) of table, a SplitKTable or the
+    path of a table bench/cublaslt-probe.py wrote on the card that runs the
+    matmul; None: the H100 table shipped with the module (torch's default
+    cuBLAS path, doc/models.md)."""
     fa, fb = format_of(a), format_of(b)
     if fa != fb or fa not in ('bf16', 'fp16'):
         raise ValueError('a and b both bf16 or both fp16, not %s and %s' % (fa, fb))
     if a.dim() != 2 or b.dim() != 2 or a.shape[1] != b.shape[0]:
         raise ValueError('a (M, K) and b (K, N), not %s and %s'
                          % (tuple(a.shape), tuple(b.shape)))
-    if not isinstance(table, SplitKTable):
+    if table is None:
+        table = h100_split_k_table()
+    elif not isinstance(table, SplitKTable):
         table = read_split_k_table(table)
     return table.predict(int(a.shape[0]), int(b.shape[1]), int(a.shape[1]), fa)

@@ -22,9 +22,11 @@ typedef enum smma_nan_to_finite {
     SMMA_NANF_FLIPPED_ZERO,   /* +NaN -> -0, -NaN -> +0 */
     SMMA_NANF_POS_ZERO,       /* +0 whatever the sign */
     SMMA_NANF_ONE_AND_HALF,   /* 1.5 with the NaN's sign (torchao's bit converter) */
-    SMMA_NANF_POS_TWO         /* +2.0 whatever the sign (PyTorch's to_mxfp: the GPU's
+    SMMA_NANF_POS_TWO,        /* +2.0 whatever the sign (PyTorch's to_mxfp: the GPU's
                                  canonical NaN, through bf16 0x7fff, into torchao's
                                  bit converter, whose 8-bit result wraps to 0x4) */
+    SMMA_NANF_XLA             /* whatever the sign: e2m1 -0 (0x8), e2m3 and e3m2 +0 (XLA's
+                                 conversion on an H100, measured) */
 } smma_nan_to_finite;
 
 /* What a NaN input becomes in a format that has NaN. */
@@ -99,7 +101,10 @@ typedef enum smma_scale_rule {
 /* How RCEIL and RN form the fp32 ratio amax / max_elem. */
 typedef enum smma_scale_ratio {
     SMMA_RATIO_MUL_RCP = 0,   /* fp32(amax * fp32(1 / max_elem)) */
-    SMMA_RATIO_DIV            /* fp32(amax / max_elem) */
+    SMMA_RATIO_DIV,           /* fp32(amax / max_elem) */
+    SMMA_RATIO_MUL_RCP_INPUT  /* amax * (1 / max_elem) with the reciprocal and the product
+                                 in the input's precision (XLA's rewrite of a division by a
+                                 constant under jit: bf16(amax * bf16(1 / max_elem))) */
 } smma_scale_ratio;
 
 /* How RCEIL and RN turn the fp32 ratio into an e8m0 byte. */
@@ -165,7 +170,9 @@ typedef enum smma_elem_apply {
                                  s = 0xfe by 0, s = 0xff by -Inf */
     SMMA_APPLY_TRITON,        /* Triton's quant_scale: s = 0 and s = 0xff multiply by 0 */
     SMMA_APPLY_TORCH,         /* PyTorch's to_mxfp: s = 0 multiplies by 1, others by
-                                 fp32 2^(127 - s) (s = 0xff by 2^-128), in fp32 */
+                                 fp32 2^(127 - s) (s = 0xff by 2^-128), in fp32; s = 0xfe
+                                 by 0x003fffff, one ulp below 2^-127 (torch.exp2 on the
+                                 GPU, measured) */
     SMMA_APPLY_JAX            /* JAX's quantize: x / 2^(s - 127) in fp32, s = 0 being
                                  2^-127 and s = 0xff +Inf (finite x give +-0) */
 } smma_elem_apply;

@@ -1,7 +1,8 @@
 """tests/python/quantizers-t.py - the block quantizers that ship with
 PyTorch (to_mxfp), JAX (scaled_matmul_stablehlo.quantize, under jax.jit and
 op by op) and Triton (triton.tools.mxfp) run on the GPU and compared with
-softmma's profiles pytorch, jax and triton-mxfp, bit for bit, on seeded
+softmma's profiles pytorch, jax-jit (under jax.jit), jax (op by op) and
+triton-mxfp, bit for bit, on seeded
 blocks of every input class (zero, subnormal, underflowing and normal and
 near-overflow block maxima, the scale rules' boundaries, element ties,
 NaN, +Inf and -Inf in a block, the committed quant suite, a per-tensor scale

@@ -1,5 +1,5 @@
 """tests/python/which-t.py - which profile reproduces a quantization
-(softmma.which_profiles), the profiles pytorch, jax and triton-mxfp on the
+(softmma.which_profiles), the profiles pytorch, jax, jax-jit and triton-mxfp on the
 inputs their rules were written for (doc/profiles.md), quantize's
 input='bf16', and the split-K table reader (softmma.read_split_k_table).
 
@@ -18,6 +18,7 @@ Worked by hand from the libraries' source:
   2.5 -> e2m1 tie -> 2 (0x4) where cuda rounds 2.50000095 up to 3 (0x5).
 """
 
+import gzip
 import os
 import sys
 import tempfile
@@ -92,8 +93,18 @@ s, c = softmma.quantize('mxfp8e4m3', x, profile='jax')
 r = softmma.which_profiles(x, s, c, 'mxfp8e4m3')
 t.is_('jax', r[0].profile, 'which_profiles: jax first for what jax gave')
 t.is_(0, r[0].differ, 'which_profiles: jax reproduces every block')
-t.is_(['jax'], [m.profile for m in r if m.differ == 0],
-      'which_profiles: no other profile reproduces the NaN block')
+t.is_(['jax', 'jax-jit'], sorted(m.profile for m in r if m.differ == 0),
+      'which_profiles: only jax and jax-jit (the same on fp32) reproduce the NaN block')
+# bf16 450: op by op bf16(450 / 448) rounds up to scale 0x80; under jit
+# bf16(450 * bf16(1 / 448)) = 1, scale 0x7f (doc/profiles.md)
+x450 = block([450.0])
+for p, want in (('jax', 0x80), ('jax-jit', 0x7f)):
+    s4, c4 = softmma.quantize('mxfp8e4m3', x450, profile=p, input='bf16')
+    t.is_(want, int(s4[0, 0]), '%s bf16 [450]: scale 0x%02x' % (p, want))
+    r4 = softmma.which_profiles(x450, s4, c4, 'mxfp8e4m3', profiles=['jax', 'jax-jit'],
+                                input='bf16')
+    t.is_([p], [m.profile for m in r4 if m.differ == 0],
+          'which_profiles bf16 [450]: only %s' % p)
 t.is_(len(softmma.profiles()), len(r), 'which_profiles: one answer per profile')
 pt = [m for m in r if m.profile == 'pytorch'][0]
 t.is_((1, softmma.QuantDiff(0, 0, None, 0x00, 0xff)), (pt.differ, pt.first),
@@ -163,6 +174,44 @@ tab.rule = lambda dt, m, n, k: 1 if k <= 1024 else None
 t.is_((1, 'rule'), (tab.predict(7, 7, 500).slices, tab.predict(7, 7, 500).source),
       'predict: a rule answers where the table does not')
 t.raises(lambda: tab.predict(1, 1, 1, 'fp8'), "'bf16' or 'fp16'", 'predict: an unknown dtype')
+
+# ---- the H100 table shipped with the module (doc/models.md)
+h1 = softmma.h100_split_k_table()
+t.is_(76050, len(h1), 'H100 table: 2 dtypes x 1521 (M, N) x 25 K')
+t.ok('H100' in h1.header[0] and '130100' in h1.header[0], 'H100 table: card and cuBLASLt named')
+for (m, n, k, s, why) in ((128, 128, 4096, 3, 'as fitted numerically'),
+                          (64, 64, 8192, 6, 'as fitted numerically'),
+                          (1, 4096, 4096, 1, 'not split on the H100'),
+                          (16, 4096, 4096, 2, 'the tile 128x16 splits in 2')):
+    p = h1.predict(m, n, k)
+    t.is_((s, 'table'), (p.slices, p.source), 'H100 bf16 %d x %d x %d: S = %d, %s'
+          % (m, n, k, s, why))
+p = h1.predict(128, 128, 4096)
+t.is_(([(0, 1408), (1408, 2816), (2816, 4096)], 'ceil(K/S) up to 128'), (p.bounds, p.cut),
+      'H100 128 x 128 x 4096: algorithm 66, 128-aligned slices')
+p = h1.predict(1, 4096, 4096)
+t.is_(([(0, 4096)], 'one slice'), (p.bounds, p.cut), 'H100 1 x 4096 x 4096: one slice')
+p = h1.predict(14, 21, 2048)
+t.is_((264, None, 'not modeled'), (p.slices, p.bounds, p.cut),
+      'H100 14 x 21 x 2048: algorithm 24, S = 264 > K / 128: the cut is not modeled')
+p = h1.predict(7, 1024, 1023)
+t.is_((15, None, 'not modeled'), (p.slices, p.bounds, p.cut),
+      'H100 7 x 1024 x 1023: K not a multiple of 128: the cut is not modeled')
+t.is_(8, h1.predict(7, 1024, 1023, 'fp16').slices, 'H100 fp16 7 x 1024 x 1023: S = 8')
+p = h1.predict(1024, 10, 1024)
+t.is_((8, None, 'not modeled'), (p.slices, p.bounds, p.cut),
+      'H100 1024 x 10 x 1024: algorithm 23 in 8: 128 each would fit, but its cut is not modeled')
+p = h1.predict(1, 8, 4112)
+t.is_((3, None, 'not modeled'), (p.slices, p.bounds, p.cut),
+      'H100 1 x 8 x 4112: algorithm 66, K not a multiple of 128: not modeled')
+p = h1.predict(33, 33, 4096)
+t.is_((None, None, 'not modeled'), (p.slices, p.bounds, p.source),
+      'H100 33 x 33 x 4096: off the probed grid, not modeled')
+gz = os.path.join(d, 'probe.txt.gz')
+with gzip.open(gz, 'wt') as f:
+    f.write(text)
+t.is_(4, len(softmma.read_split_k_table(gz)), 'read_split_k_table reads a .gz table')
+os.unlink(gz)
 t.raises(lambda: tab.predict(0, 1, 1), 'm must be a positive int', 'predict: m = 0')
 for bad, needle in (('bf16 1 1 x odd splitk=1', 'malformed shape'),
                     ('bf32 1 1 1 odd splitk=1', "unknown dtype 'bf32'"),

@@ -343,6 +343,11 @@ static const struct qcase cases[] = {
     { "pytorch", F8, 1, { 0x03800000u }, 0, 0x00, { 0x00 }, 0x00, "[2^-120]: byte 0, x * 1" },
     { "pytorch", F4, 2, { 0x40200008u, 0x40c00000u }, 0, 0x7f, { 0x4, 0x7 }, 0x0,
       "[2.5 + 2^-19, 6]: bf16 2.5, tie to 2" },
+    /* torch.exp2(-127) on the GPU is 0x003fffff (measured through to_mxfp on
+     * an H100): [Inf, -1.6875 * 2^121]: 0xfe; -1.6875 * 2^-6 = -13.5 * 2^-9
+     * would tie to -14 * 2^-9 (0x8e), but one ulp less goes to -13 (0x8d). */
+    { "pytorch", F8, 2, { PINF, 0xfc580000u }, 0, 0xfe, { 0x7e, 0x8d }, 0x00,
+      "[Inf, -1.6875 * 2^121]: x * 0x003fffff, -13 * 2^-9" },
     /* ---- jax: round-up bits of fp32 amax / 448, 8-bit sum; x / 2^e (0x00:
      * 2^-127, 0xff: +Inf) clipped.  [NaN, 1]: 0xff + 1 -> 0x00, 1 / 2^-127
      * -> 448.  [Inf, 1]: 0xff, 1 / Inf = 0, Inf / Inf NaN.  [448 + ulp]:
@@ -352,6 +357,26 @@ static const struct qcase cases[] = {
     { "jax", F8, 2, { PINF, ONE }, 0, 0xff, { 0x7f, 0x00 }, 0x00, "[Inf, 1]: 0xff, x / Inf" },
     { "jax", F8, 1, { P448 }, 0, 0x7f, { 0x7e }, 0x00, "[448]: ratio 1" },
     { "jax", F8, 1, { P448U }, 0, 0x80, { 0x76 }, 0x00, "[448 + ulp]: rounds up" },
+    /* Measured on an H100 (bench/logs/h100-quantizer-truth.log): XLA converts
+     * every NaN to e2m1 0x8 (-0) and to e2m3 / e3m2 0x00, whatever its sign;
+     * nvfp4 elements are x * fp32(1 / scale): [1.40625, 1.171875] has the
+     * scale 1.40625 / 6 = 0.234375 (0x27), and 1.171875 * fp32(1 / 0.234375)
+     * = 5.0000002 goes to 6 (0x7), where the exact 5 would tie to 4 (0x6).
+     * A zero nvfp4 block: scale 0, 0 * (1 / 0) = NaN -> 0x8. */
+    { "jax", F4, 2, { QNAN, ONE }, 0, 0x00, { 0x8, 0x7 }, 0x0, "[NaN, 1] e2m1: NaN -> 0x8" },
+    { "jax", SMMA_MXFP6_E2M3, 2, { NNAN, ONE }, 0, 0x00, { 0x00, 0x1f }, 0x00,
+      "[-NaN, 1] e2m3: NaN -> 0x00" },
+    { "jax", SMMA_MXFP6_E3M2, 2, { QNAN, ONE }, 0, 0x00, { 0x00, 0x1f }, 0x00,
+      "[NaN, 1] e3m2: NaN -> 0x00" },
+    { "jax", F4, 2, { PINF, ONE }, 0, 0xff, { 0x8, 0x0 }, 0x0, "[Inf, 1] e2m1: Inf / Inf -> 0x8" },
+    { "jax", NV, 2, { 0x3fb40000u, 0x3f960000u }, 0, 0x27, { 0x7, 0x7 }, 0x0,
+      "nvfp4 [1.40625, 1.171875]: x * fp32(1 / s) = 5.0000002 -> 6" },
+    { "jax", NV, 0, { 0 }, 0, 0x00, { 0 }, 0x8, "nvfp4 zero block: 0 * Inf -> 0x8" },
+    { "jax-jit", F4, 2, { QNAN, ONE }, 0, 0x00, { 0x8, 0x7 }, 0x0, "[NaN, 1] e2m1: NaN -> 0x8" },
+    { "jax-jit", NV, 2, { 0x3fb40000u, 0x3f960000u }, 0, 0x27, { 0x7, 0x7 }, 0x0,
+      "nvfp4 [1.40625, 1.171875]: x * fp32(1 / s)" },
+    { "ocp", NV, 2, { 0x3fb40000u, 0x3f960000u }, 0, 0x27, { 0x7, 0x6 }, 0x0,
+      "nvfp4 [1.40625, 1.171875]: exact 5 ties to 4" },
     /* ---- triton-mxfp: floor(log2(amax R6)) + 127, 0 / Inf / NaN -> 0xff;
      * x / 2^e; e2m1 by nearest candidate, even ones 1e-6 nearer; NaN -> +6.
      * Zero block: 0xff and 0 / NaN -> +6.  [7, 1]: 7 R6 = 1.17, floor 0;

@@ -198,6 +198,9 @@ nan_code(smma_format f, const struct shape *s, int neg, const smma_profile *p)
         case SMMA_NANF_POS_TWO:
             /* +2: e2m1 0.10.0 = 0x4, e2m3 0.10.000 = 0x10, e3m2 0.100.00 = 0x10. */
             return f == SMMA_E2M1 ? 0x4u : 0x10u;
+        case SMMA_NANF_XLA:
+            /* -0 in e2m1 (0x8), +0 in e2m3 and e3m2. */
+            return f == SMMA_E2M1 ? 0x8u : 0x0u;
         }
     }
     if (p->nan_out == SMMA_NANO_CANONICAL)

@@ -217,15 +217,15 @@ expect_out "dequant: cutlass-host clears the bit" "6" dequant --profile cutlass-
 # 0; cuda and triton-mxfp 0xff and NaN everywhere.
 printf 'nan 1\n' >"$tmp/m.txt"
 printf 'format mxfp8e4m3 profile - values 2\nblock 0 scale 0x00 codes 7f 7e\n' >"$tmp/m-jax.q"
-expect_has "quant --match: only jax gives a NaN block scale 0x00" "${nl}match: jax$nl" \
-    quant --match "$tmp/m-jax.q" "$tmp/m.txt"
+expect_has "quant --match: only jax and jax-jit give a NaN block scale 0x00" \
+    "${nl}match: jax jax-jit$nl" quant --match "$tmp/m-jax.q" "$tmp/m.txt"
 printf 'format mxfp8e4m3 profile - values 2\nblock 0 scale 0xff codes 7f 00\n' >"$tmp/m-pt.q"
 expect_has "quant --match: pytorch alone multiplies by 2^-128" "${nl}match: pytorch$nl" \
     quant --match "$tmp/m-pt.q" "$tmp/m.txt"
 expect_has "quant --match: the nearest others name the first differing byte" \
     "first block 0 scale: 0x00 given, 0xff under" quant --match "$tmp/m-jax.q" "$tmp/m.txt"
 # What quant prints, matched back: its own profile is among the matches.
-for p in pytorch jax triton-mxfp; do
+for p in pytorch jax jax-jit triton-mxfp; do
     "$prog" quant --format mxfp4 --profile $p "$tmp/c.txt" >"$tmp/c-$p.q" 2>/dev/null
     run_prog "$prog" quant --match "$tmp/c-$p.q" "$tmp/c.txt"
     case " $(printf '%s\n' "$tap_out" | sed -n 's/^match://p') " in
@@ -276,6 +276,18 @@ expect_has "quant jax --bf16: the ratio rounds to 2^-127 in bf16, scale 0x00" \
 expect_has "quant pytorch --bf16: pytorch computes in fp32 whatever the input" \
     "block 0 scale 0x01 2^-126 codes 05" quant --format mxfp4 --profile pytorch --bf16 \
     "$tmp/j.txt"
+# bf16 450 in mxfp8e4m3: op by op (jax) bf16(450 / 448) = 1.0078 rounds up to
+# scale 0x80 and 450 / 2 = 225 -> 224 (0x76); under jit (jax-jit) XLA
+# multiplies by bf16(1 / 448): bf16(450 * 0.0022277832) = 1.0, scale 0x7f, and
+# 450 clips to 448 (0x7e).  In fp32 both give 0x80.
+printf '450\n' >"$tmp/j450.txt"
+expect_has "quant jax --bf16: 450 / 448 in bf16, scale 0x80" \
+    "block 0 scale 0x80 2^1 codes 76" quant --format mxfp8e4m3 --profile jax --bf16 "$tmp/j450.txt"
+expect_has "quant jax-jit --bf16: 450 * bf16(1/448) is 1 in bf16, scale 0x7f" \
+    "block 0 scale 0x7f 2^0 codes 7e" quant --format mxfp8e4m3 --profile jax-jit --bf16 \
+    "$tmp/j450.txt"
+expect_has "quant jax-jit, fp32 input: 0x80 as op by op" \
+    "block 0 scale 0x80 2^1 codes 76" quant --format mxfp8e4m3 --profile jax-jit "$tmp/j450.txt"
 printf '1 448.5\n' >"$tmp/m5.txt"
 expect_err "quant --bf16: the first value that is not bf16 is named" "x[1] = 0x43e04000" \
     quant --format mxfp8e4m3 --bf16 "$tmp/m5.txt"

@@ -80,7 +80,7 @@ else
     tap_count=$((tap_count + 1))
 fi
 run_prog "$prog" gen --list
-nsuites=1822
+nsuites=1888
 is "$nsuites" "$(printf '%s\n' "$tap_out" | wc -l | tr -d ' ')" "gen --list names $nsuites suites"
 is "$ncommitted" "$(printf '%s\n' "$tap_out" | grep -c ' committed$')" \
     "gen --list marks the committed ones"
