@@ -168,6 +168,31 @@ main(void)
         expect("exact-rz", &s, a, b, NULL, NULL, 0, 0x3f800000, "1 + 1.5*2^-24 truncates");
     }
 
+    /* fp32-fma-seq's fma rounds once, also where the double sum lands on an
+     * fp32 midpoint.  fp32 a = 1 + 2^-23 (0x3f800001), b = 2^-25 (1 -
+     * 2^-23) (0x32fffffe): a * b = 2^-25 - 2^-71.  With C = 0.5 the exact
+     * sum 0.5 + 2^-25 - 2^-71 is a hair below the midpoint 0.5 + 2^-25
+     * (which is its nearest double): RN 0.5 (0x3f000000).  With a negated
+     * and C = 0.5 + 2^-24 it is a hair above: RN 0.5 + 2^-24 (0x3f000001).
+     * The same below 0 (C = -0.5, a negated: -0.5) and above 1 (b = 2^-23
+     * (1 - 2^-23), C = 2: 2 + 2^-23 - 2^-69 -> 2). */
+    {
+        static const uint32_t a[1] = { 0x3f800001 }, na[1] = { 0xbf800001 },
+                              b[1] = { 0x32fffffe }, b4[1] = { 0x33fffffe };
+        smma_gemm_shape s = shape(SMMA_FP32, SMMA_FP32, SMMA_NONE, SMMA_FP32, 1);
+
+        expect("fp32-fma-seq", &s, a, b, NULL, NULL, 0x3f000000, 0x3f000000,
+               "a hair below an fp32 midpoint in (0, 1]");
+        expect("fp32-fma-seq", &s, na, b, NULL, NULL, 0x3f000001, 0x3f000001,
+               "a hair above an fp32 midpoint in (0, 1]");
+        expect("fp32-fma-seq", &s, na, b, NULL, NULL, 0xbf000000, 0xbf000000,
+               "a hair below -(a midpoint)");
+        expect("fp32-fma-seq", &s, a, b4, NULL, NULL, 0x40000000, 0x40000000,
+               "a hair below an fp32 midpoint above 1");
+        expect("exact-rn", &s, a, b, NULL, NULL, 0x3f000000, 0x3f000000,
+               "a hair below an fp32 midpoint");
+    }
+
     /* fp8 alignment: e4m3 a = [448, 2^-9], b = [1, 1].  Exact: 448 + 2^-9;
      * fp32 ulp at 448 is 2^-15, so +64 ulps: 0x43e00040.  h100-fp8 keeps 13
      * fraction bits below emax = 8: lsb 2^-5, 2^-9 is dropped: 448 =
@@ -270,6 +295,15 @@ main(void)
         expect("h100-fp8-promote32", &s, a, b, sa, sb, 0, 0x43e00000, "inner model drops 2^-9");
         expect("exact-rn", &s, a, b, sa, sb, 0, 0x43e00040, "exact keeps it");
     }
+    /* NaN into a promotion: a NaN scale (e8m0 0xff) or a NaN C gives NaN. */
+    {
+        static const uint32_t a[2] = { 0x7e, 0x01 }, b[2] = { 0x38, 0x38 }, sa[1] = { 0xff },
+                              sb[1] = { 127 };
+        smma_gemm_shape s = shape(SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, SMMA_FP32, 2);
+
+        expect("h100-fp8-promote32", &s, a, b, sa, sb, 0, 0x7fffffff, "a NaN scale");
+        expect("h100-fp8-promote32", &s, a, b, sb, sb, 0x7fc00000, 0x7fffffff, "a NaN C");
+    }
     /* Promotion rounds each step to fp32: two blocks of 16 (vec 16):
      * partials 1 and 1 (a = [1, 0 x 15, 1, 0 x 15]) with scales
      * (2^0, 2^0) and (2^-30, 2^0), C = 2^24: acc = fma(1, 1, 2^24) =
@@ -360,6 +394,38 @@ main(void)
         expect("h100-bf16", &s, a, b, NULL, NULL, 0, 0x00000000, "1 - 1 = +0");
         expect("exact-rn", &u, two, two, nan7f, us, 0, 0x7fffffff, "ue4m3 0x7f scale: NaN");
     }
+    /* b200-fp8's exact blocks: a block of -0 products with C -0 is -0 (it is
+     * not zero_plus); with C +0 it is +0. */
+    {
+        static const uint32_t nz[2] = { 0x80, 0x00 }, one[2] = { 0x38, 0x80 };
+        smma_gemm_shape s = shape(SMMA_E4M3, SMMA_E4M3, SMMA_NONE, SMMA_FP32, 2);
+
+        expect("b200-fp8", &s, nz, one, NULL, NULL, 0x80000000, 0x80000000,
+               "-0 * 1 + 0 * -0 + -0 is -0");
+        expect("b200-fp8", &s, nz, one, NULL, NULL, 0x00000000, 0x00000000,
+               "-0 * 1 + 0 * -0 + +0 is +0");
+        expect("b200-fp8-trunc", &s, nz, one, NULL, NULL, 0x80000000, 0x80000000,
+               "-0 * 1 + 0 * -0, then + -0, is -0");
+    }
+
+    /* The exact models' fast path (narrow elements summed as integers) sees
+     * the special codes of each format: e4m3's NaN is 0x7f and 0xff only
+     * (0x7e is 448), e5m2's exponent field 31 is Inf (0x7c) or NaN. */
+    {
+        static const uint32_t one[2] = { 0x38, 0x38 }, nan7f[2] = { 0x7f, 0x38 },
+                              nanff[2] = { 0x38, 0xff }, max7e[2] = { 0x7e, 0x38 },
+                              inf[2] = { 0x7c, 0x3c }, nan5[2] = { 0x3c, 0x7d },
+                              one5[2] = { 0x3c, 0x3c };
+        smma_gemm_shape s = shape(SMMA_E4M3, SMMA_E4M3, SMMA_NONE, SMMA_NONE, 2);
+        smma_gemm_shape t = shape(SMMA_E5M2, SMMA_E5M2, SMMA_NONE, SMMA_NONE, 2);
+
+        expect("exact-rn", &s, nan7f, one, NULL, NULL, 0, 0x7fffffff, "e4m3 0x7f is NaN");
+        expect("exact-rz", &s, one, nanff, NULL, NULL, 0, 0x7fffffff, "e4m3 0xff is NaN");
+        expect("exact-rn", &s, max7e, one, NULL, NULL, 0, 0x43e08000, "e4m3 0x7e is 448: 449");
+        expect("exact-rn", &t, inf, one5, NULL, NULL, 0, 0x7f800000, "e5m2 0x7c is Inf");
+        expect("exact-rn", &t, nan5, one5, NULL, NULL, 0, 0x7fffffff, "e5m2 0x7d is NaN");
+    }
+
     /* Outputs in bf16: exact-rn rounds the exact sum once (1 + 2^-8 + 2^-9:
      * bf16 ulp 2^-7, remainder 0.75 ulp -> 1 + 2^-7 = 0x3f81); h100-bf16
      * rounds its fp32 result to nearest (same value here). */
@@ -412,6 +478,23 @@ main(void)
         t.scale_fmt = SMMA_NONE;
         ok(smma_model_check(tap_model("cublaslt-fp8-promoted"), &t, &err) == SMMA_OK,
            "cublaslt-fp8-promoted takes e4m3 without scales");
+        {
+            /* The promotion interval of an unscaled model: 1 to 128 k. */
+            smma_model pr = *tap_model("cublaslt-fp8-promoted");
+
+            pr.promote = SMMA_PROMOTE_MAX + 1;
+            ok(smma_model_check(&pr, &t, &err) == SMMA_EINVAL &&
+                   strcmp(err.msg, "model cublaslt-fp8-promoted promotes every 129 k, which is "
+                          "not in [1, 128]") == 0,
+               "an unscaled promotion of 129 k is refused (%s)", err.msg);
+            pr.promote = 0;
+            ok(smma_model_check(&pr, &t, &err) == SMMA_EINVAL && strstr(err.msg, " 0 k,"),
+               "... and of 0 k (%s)", err.msg);
+            pr.promote = 1;
+            ok(smma_model_check(&pr, &t, &err) == SMMA_OK, "... of 1 k taken");
+            pr.promote = 128;
+            ok(smma_model_check(&pr, &t, &err) == SMMA_OK, "... of 128 k taken");
+        }
         ok(smma_model_alias_count() >= 1 && smma_model_alias_at(smma_model_alias_count()) == NULL,
            "the alias table has aliases and ends");
         for (i = 0; i < smma_model_alias_count(); i++) {

@@ -178,6 +178,10 @@ check_headers(void)
            "a second field x is refused (%s)", err.msg);
     is_int(SMMA_EINVAL, smma_vec_header_add(&h, "1x", SMMA_VT_U8, false, false, 1, &err),
            "a name starting with a digit is refused (%s)", err.msg);
+    is_int(SMMA_EINVAL, smma_vec_header_add(&h, "7", SMMA_VT_U8, false, false, 1, &err),
+           "a name of one digit is refused (%s)", err.msg);
+    is_int(SMMA_EINVAL, smma_vec_header_add(&h, "", SMMA_VT_U8, false, false, 1, &err),
+           "an empty name is refused (%s)", err.msg);
     is_int(SMMA_EINVAL, smma_vec_header_add(&h, "y", SMMA_VT_U8, false, false, 0, &err),
            "count 0 is refused (%s)", err.msg);
     is_int(SMMA_EINVAL, smma_vec_header_add(&h, "y", SMMA_VT_U8, false, false, 4097, &err),

@@ -670,6 +670,24 @@ test_sf_layout(void)
     l.sf_id = 0;
     l.addr = smma_tmem_addr(32, 0);
     is_int(SMMA_EINVAL, smma_tmem_sf_check(&l, &err), "scale address at lane 32 refused");
+    /* ceil(rows / 32) columns: the edges of a partition of 32 rows. */
+    {
+        static const unsigned rw[6] = { 1, 31, 32, 33, 128, 256 }, cols[6] = { 1, 1, 1, 2, 4, 8 };
+
+        for (i = 0, bad = 0; i < 6; i++) {
+            l.rows = rw[i];
+            bad += smma_tmem_sf_cols(&l) != cols[i];
+        }
+        ok(bad == 0 && smma_tmem_sf_cols(NULL) == 0,
+           "smma_tmem_sf_cols: 1, 31, 32, 33, 128, 256 rows take 1, 1, 1, 2, 4, 8 columns; "
+           "no layout none");
+    }
+    l.rows = 128;
+    l.addr = smma_tmem_addr(0, 508);
+    is_int(SMMA_OK, smma_tmem_sf_check(&l, &err), "128 rows at column 508: columns 508..511");
+    l.addr = smma_tmem_addr(0, 509);
+    is_int(SMMA_EINVAL, smma_tmem_sf_check(&l, &err), "128 rows at column 509 refused");
+    is_string("scale factors: columns pass the last column 511", err.msg, "... message");
     test_sf_addr_id();
 }
 
