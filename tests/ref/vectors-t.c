@@ -182,6 +182,11 @@ check_headers(void)
            "a name of one digit is refused (%s)", err.msg);
     is_int(SMMA_EINVAL, smma_vec_header_add(&h, "", SMMA_VT_U8, false, false, 1, &err),
            "an empty name is refused (%s)", err.msg);
+    is_int(SMMA_EINVAL, smma_vec_header_add(&h, "-y", SMMA_VT_U8, false, false, 1, &err),
+           "a name starting with '-' is refused (%s)", err.msg);
+    ok(smma_vec_field_index(&h, "code") == 2 && smma_vec_field_index(&h, "y") == -1 &&
+           smma_vec_field_index(&h, NULL) == -1,
+       "smma_vec_field_index: code is field 2; y and no name are -1");
     is_int(SMMA_EINVAL, smma_vec_header_add(&h, "y", SMMA_VT_U8, false, false, 0, &err),
            "count 0 is refused (%s)", err.msg);
     is_int(SMMA_EINVAL, smma_vec_header_add(&h, "y", SMMA_VT_U8, false, false, 4097, &err),
