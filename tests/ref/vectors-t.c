@@ -37,6 +37,7 @@
 #include <softmma/wgmma.h>
 
 #include "tap/basic.h"
+#include "tap/failalloc.h"
 
 /* ------------------------------------------------------------------ SHA-256 */
 
@@ -1714,6 +1715,69 @@ check_committed(void)
     test_file_free(dir);
 }
 
+/* Out of memory (tap/failalloc.h): the allocation a countdown picks fails.
+ * The reader and the writer report SMMA_ENOMEM and keep reporting it; a
+ * reader that could not start is freed (check-valgrind sees a leak). */
+static void
+check_alloc_failures(void)
+{
+    smma_vec_reader *r = NULL;
+    smma_vec_writer *w;
+    smma_vec_header h;
+    const smma_vec_case *c;
+    smma_error err = { "" };
+    uint64_t row[3] = { 0x3f800000u, 1, 0x38 };
+    int rc;
+
+    if (!tap_alloc_hook()) {
+        skip_block(9, "no failing allocator here (glibc only, not under valgrind)");
+        return;
+    }
+    tap_alloc_fail_after(0);
+    rc = smma_vec_open_mem(block_text, strlen(block_text), "blocks", &r, &err);
+    ok(rc == SMMA_ENOMEM && strcmp(err.msg, "out of memory") == 0 && !tap_alloc_pending(),
+       "open: the reader's own allocation fails: SMMA_ENOMEM (%s)", err.msg);
+    tap_alloc_fail_after(1);
+    rc = smma_vec_open_mem(block_text, strlen(block_text), "blocks", &r, &err);
+    ok(rc == SMMA_ENOMEM && strcmp(err.msg, "blocks: out of memory") == 0 &&
+           !tap_alloc_pending(),
+       "open: the case's scalars cannot be allocated: SMMA_ENOMEM (%s)", err.msg);
+    tap_alloc_fail_after(-1);
+    if (smma_vec_open_mem(block_text, strlen(block_text), "blocks", &r, &err) != SMMA_OK)
+        bail("the block suite does not open: %s", err.msg);
+    tap_alloc_fail_after(0);
+    rc = smma_vec_next(r, &c, &err);
+    ok(rc == SMMA_ENOMEM && c == NULL && strcmp(err.msg, "blocks: out of memory") == 0 &&
+           !tap_alloc_pending(),
+       "next: a block's values cannot be allocated: SMMA_ENOMEM (%s)", err.msg);
+    err.msg[0] = '\0';
+    rc = smma_vec_next(r, &c, &err);
+    ok(rc == SMMA_ENOMEM && c == NULL && strcmp(err.msg, "blocks: out of memory") == 0,
+       "... and the reader keeps saying so (%s)", err.msg);
+    smma_vec_close(r);
+
+    example_header(&h);
+    tap_alloc_fail_after(0);
+    rc = smma_vec_writer_new(&h, &w, &err);
+    ok(rc == SMMA_ENOMEM && strcmp(err.msg, "out of memory") == 0 && !tap_alloc_pending(),
+       "writer_new: the writer cannot be allocated: SMMA_ENOMEM (%s)", err.msg);
+    tap_alloc_fail_after(-1);
+    if (smma_vec_writer_new(&h, &w, &err) != SMMA_OK)
+        bail("no writer: %s", err.msg);
+    tap_alloc_fail_after(0);
+    rc = smma_vec_put_row(w, row, &err);
+    ok(rc == SMMA_ENOMEM && strstr(err.msg, "out of memory writing ") == err.msg &&
+           !tap_alloc_pending(),
+       "put_row: the body cannot grow: SMMA_ENOMEM (%s)", err.msg);
+    err.msg[0] = '\0';
+    ok(smma_vec_put_row(w, row, &err) == SMMA_ENOMEM &&
+           strstr(err.msg, "out of memory writing ") == err.msg,
+       "... the writer keeps saying so (%s)", err.msg);
+    ok(smma_vec_put_comment(w, "x", &err) == SMMA_ENOMEM, "... for a comment too");
+    ok(smma_vec_finish(w, NULL, NULL, &err) == SMMA_ENOMEM, "... and at the finish");
+    smma_vec_writer_free(w);
+}
+
 int
 main(void)
 {
@@ -1727,5 +1791,6 @@ main(void)
     check_mutations();
     check_save();
     check_committed();
+    check_alloc_failures();
     return exit_status();
 }

@@ -1,0 +1,105 @@
+/*
+ * tests/tap/failalloc.c - a failing allocator for tests (failalloc.h): the
+ * program's malloc, calloc, realloc and free forward to glibc's __libc_*
+ * functions, except the one allocation that the countdown picks, which fails
+ * as an exhausted heap does (NULL, errno ENOMEM).
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "tap/failalloc.h"
+
+#if defined(__GLIBC__)
+
+extern void *__libc_malloc(size_t n);
+extern void *__libc_calloc(size_t n, size_t size);
+extern void *__libc_realloc(void *p, size_t n);
+extern void __libc_free(void *p);
+
+static long countdown = -1;
+
+/* True for the allocation that must fail. */
+static bool
+fails(void)
+{
+    if (countdown < 0 || countdown-- > 0)
+        return false;
+    errno = ENOMEM;
+    return true;
+}
+
+void *
+malloc(size_t n)
+{
+    return fails() ? NULL : __libc_malloc(n);
+}
+
+void *
+calloc(size_t n, size_t size)
+{
+    return fails() ? NULL : __libc_calloc(n, size);
+}
+
+void *
+realloc(void *p, size_t n)
+{
+    return fails() ? NULL : __libc_realloc(p, n);
+}
+
+void
+free(void *p)
+{
+    __libc_free(p);
+}
+
+/* A probe: under valgrind, whose allocator takes the place of this one
+ * too, the allocation that must fail does not. */
+bool
+tap_alloc_hook(void)
+{
+    void *(*volatile alloc)(size_t) = malloc;
+    void *p;
+
+    countdown = 0;
+    p = alloc(16);
+    countdown = -1;
+    free(p);
+    return p == NULL;
+}
+
+void
+tap_alloc_fail_after(long n)
+{
+    countdown = n;
+}
+
+bool
+tap_alloc_pending(void)
+{
+    return countdown >= 0;
+}
+
+#else
+
+bool
+tap_alloc_hook(void)
+{
+    return false;
+}
+
+void
+tap_alloc_fail_after(long n)
+{
+    (void) n;
+}
+
+bool
+tap_alloc_pending(void)
+{
+    return false;
+}
+
+#endif
