@@ -128,7 +128,7 @@ check_verify(void)
     const smma_model *m;
     smma_gemm_data g;
     smma_gemm_operands op;
-    uint32_t d[256];
+    uint32_t d[257];
     size_t checked = 0, bad = 0;
     smma_mismatch first[4];
     smma_error err;
@@ -137,7 +137,9 @@ check_verify(void)
     smma_model_from_name("exact-rn", &m, NULL);
     smma_gemm_generate(&s, SMMA_CLASS_RANDOM, 5, &g, &err);
     op = smma_gemm_data_operands(&s, &g);
+    d[256] = 0x7fbadbadu;
     smma_gemm(m, &s, &op, d, &err);
+    ok(d[256] == 0x7fbadbadu, "gemm writes its 16 x 16 values and nothing after them");
     /* Each verification runs before its result is reported: the arguments of
      * ok() are evaluated in an unspecified order. */
     rc = smma_gemm_verify(m, &s, &op, d, 1000, 1, &checked, &bad, first, 4, &err);
@@ -148,6 +150,12 @@ check_verify(void)
     ok(rc == SMMA_OK && bad == 1 && first[0].i == 7 && first[0].j == 9 &&
            first[0].got == (first[0].want ^ 0x100u),
        "verify: a one-bit change is found and named (D[7][9])");
+    d[0] ^= 0x00000001u;
+    rc = smma_gemm_verify(m, &s, &op, d, 1000, 1, &checked, &bad, first, 4, &err);
+    ok(rc == SMMA_OK && checked == 256 && bad == 2 && first[0].i == 0 && first[0].j == 0 &&
+           first[1].i == 7 && first[1].j == 9,
+       "verify: D[0][0] is checked too, and the mismatches come in order");
+    d[0] ^= 0x00000001u;
     rc = smma_gemm_verify(m, &s, &op, d, 64, 3, &checked, &bad, first, 4, &err);
     ok(rc == SMMA_OK && checked == 64 && bad <= 1,
        "verify: 64 sampled entries are checked");

@@ -92,10 +92,23 @@ check_takes(void)
        "bf16-upcast-h100 takes bf16 x MXFP4 (sm90-mixed)");
     ok(smma_model_check(tap_model("b200-fp8"), &nv4, &err) == SMMA_OK,
        "b200-fp8 takes NVFP4 (tcgen05 kind::mxf4nvf4, provisional)");
+    ok(smma_model_check(tap_model("b200-fp8-trunc"), &mx8, &err) == SMMA_OK &&
+           smma_model_check(tap_model("b200-fp8-trunc"), &mx4, &err) == SMMA_EINVAL,
+       "b200-fp8-trunc takes MXFP8 e4m3 x e5m2, not MXFP4");
     ok(smma_model_check(tap_model("a100-bf16"), &mx8, &err) == SMMA_EINVAL,
        "a100-bf16 refuses MXFP8");
     smma_model_inputs(tap_model("exact-rn"), text, sizeof(text));
     is_string("any inputs", text, "smma_model_inputs: exact-rn takes any inputs");
+    {
+        /* A set with the last format, fp32 (a variant: no model of the table
+         * takes fp32 A and B). */
+        smma_model v = *tap_model("h100-bf16");
+
+        v.ab_formats = SMMA_FMT_BIT(SMMA_BF16) | SMMA_FMT_BIT(SMMA_FP32);
+        smma_model_inputs(&v, text, sizeof(text));
+        is_string("A and B bf16 or fp32; scales none; any D", text,
+                  "smma_model_inputs names the last format, fp32");
+    }
     smma_model_inputs(tap_model("bf16-upcast-h100"), text, 20);
     ok(strlen(text) == 19, "smma_model_inputs cuts at the buffer's size");
 
@@ -394,6 +407,32 @@ main(void)
         expect("h100-bf16", &s, a, b, NULL, NULL, 0, 0x00000000, "1 - 1 = +0");
         expect("exact-rn", &u, two, two, nan7f, us, 0, 0x7fffffff, "ue4m3 0x7f scale: NaN");
     }
+    /* The floor of the block's exponent: bf16 a = [2^-70, 2^-80], b = [2^-70,
+     * -2^-79]: products 2^-140 and -2^-159, both below 2^-133, so emax is the
+     * floor (-133; -132 for a100).  The window's last bit is 2^(floor - 23 -
+     * neab), 2^-158 at most, and drops -2^-159: 2^-140 = 512 * 2^-149
+     * (0x00000200).  Exact: 2^-140 - 2^-159 rounds to nearest 0x00000200
+     * too; toward zero it is 511 * 2^-149 (0x000001ff). */
+    {
+        static const uint32_t a[2] = { 0x1c80, 0x1780 }, b[2] = { 0x1c80, 0x9800 },
+                              unit[1] = { 127 };
+        static const char *const floored[] = { "h100-bf16", "b200-bf16", "a100-bf16",
+                                                "ada-bf16" },
+                              *const upcast[] = { "bf16-upcast-h100", "bf16-upcast-b200",
+                                                  "bf16-upcast-a100", "bf16-upcast-ada" };
+        smma_gemm_shape s = shape(SMMA_BF16, SMMA_BF16, SMMA_NONE, SMMA_NONE, 2);
+        smma_gemm_shape sc = shape(SMMA_BF16, SMMA_BF16, SMMA_E8M0, SMMA_NONE, 2);
+
+        for (i = 0; i < 4; i++) {
+            expect(floored[i], &s, a, b, NULL, NULL, 0, 0x00000200,
+                   "products below the floor: -2^-159 dropped");
+            expect(upcast[i], &sc, a, b, unit, unit, 0, 0x00000200,
+                   "products below the floor: -2^-159 dropped");
+        }
+        expect("exact-rn", &s, a, b, NULL, NULL, 0, 0x00000200, "2^-140 - 2^-159, to nearest");
+        expect("exact-rz", &s, a, b, NULL, NULL, 0, 0x000001ff, "2^-140 - 2^-159, toward zero");
+    }
+
     /* b200-fp8's exact blocks: a block of -0 products with C -0 is -0 (it is
      * not zero_plus); with C +0 it is +0. */
     {

@@ -760,6 +760,82 @@ check_ml_dtypes_cast(void)
        "(%lu amax values, %lu differ)", n, bad);
 }
 
+/* The defaults, the per-tensor value's message, bf16 inputs, smma_quant_compare
+ * and a dequantization without a profile. */
+static void
+check_compare(void)
+{
+    smma_quant_opts o;
+    smma_quant_cmp cmp;
+    smma_error err = { "" };
+    uint32_t x[64];
+    uint8_t sc[2], codes[64], bad[64];
+    double out[33];
+    unsigned i;
+    int rc;
+
+    memset(&o, 0xff, sizeof(o));
+    o = smma_quant_opts_default(NULL);
+    ok(o.profile == smma_profile_cuda() && o.global == SMMA_GLOBAL_NONE && o.global_bits == 0 &&
+           !o.override_round && o.round == smma_profile_cuda()->round && o.rbits == NULL &&
+           !o.input_bf16,
+       "smma_quant_opts_default(NULL): cuda, single level, its rounding, nothing else set");
+    for (i = 0; i < 64; i++)
+        x[i] = i % 7 == 0 ? N448 : 0x3f800000u + (i << 16);
+    o.global = SMMA_GLOBAL_AMAX;
+    o.global_bits = 0xbf800000u;
+    ok(smma_quantize(NV, x, 16, &o, sc, codes, &err) == SMMA_EINVAL &&
+           strcmp(err.msg, "the per-tensor amax (fp32 0xbf800000) must be finite and not "
+                  "negative") == 0,
+       "a negative per-tensor amax is refused, named amax (%s)", err.msg);
+    o = smma_quant_opts_default(NULL);
+    o.input_bf16 = true;
+    x[3] = 0x3f800001u;
+    ok(smma_quantize(F8, x, 64, &o, sc, codes, &err) == SMMA_EINVAL &&
+           strstr(err.msg, "x[3] = 0x3f800001 is not a bf16 number") == err.msg,
+       "bf16 inputs: a value with only bit 0 of its low half set is refused (%s)", err.msg);
+    o.input_bf16 = false;
+
+    /* smma_quant_compare: MXFP8, 64 values, 2 blocks. */
+    if (smma_quantize(F8, x, 64, &o, sc, codes, &err) != SMMA_OK)
+        bail("quantize: %s", err.msg);
+    memset(&cmp, 0xff, sizeof(cmp));
+    rc = smma_quant_compare(F8, x, 64, &o, sc, codes, &cmp, &err);
+    ok(rc == SMMA_OK && cmp.blocks == 2 && cmp.differ == 0 && cmp.first_block == 0,
+       "compare: the profile's own quantization: 2 blocks, none differs");
+    sc[1] ^= 1;
+    rc = smma_quant_compare(F8, x, 64, &o, sc, codes, &cmp, &err);
+    ok(rc == SMMA_OK && cmp.differ == 1 && cmp.first_block == 1 && cmp.first_elem == -1 &&
+           cmp.given == sc[1] && cmp.expected == (sc[1] ^ 1),
+       "compare: a scale one off in block 1 is found as the scale (element -1)");
+    sc[1] ^= 1;
+    memcpy(bad, codes, sizeof(bad));
+    bad[33] ^= 1;
+    rc = smma_quant_compare(F8, x, 64, &o, sc, bad, &cmp, &err);
+    ok(rc == SMMA_OK && cmp.differ == 1 && cmp.first_block == 1 && cmp.first_elem == 1 &&
+           cmp.given == bad[33] && cmp.expected == codes[33],
+       "compare: a code one off is found as block 1 element 1");
+    memset(bad, 0, sizeof(bad));
+    bad[34] = 0x10;
+    ok(smma_quant_compare(F4, x, 64, &o, sc, bad, &cmp, &err) == SMMA_EINVAL &&
+           strstr(err.msg, "block 1 element 2: code 0x10 does not fit 4-bit") == err.msg,
+       "compare: an e2m1 code above 0xf is refused, naming block 1 element 2 (%s)", err.msg);
+
+    /* No profile: cuda's (e8m0 0x00 is 2^-127, a ue4m3 scale with bit 7 set
+     * is refused). */
+    sc[0] = 0x00;
+    memset(codes, 0, sizeof(codes));
+    codes[0] = 0x7e;
+    ok(smma_dequantize(F8, sc, codes, 32, 0x3f800000u, NULL, out, &err) == SMMA_OK &&
+           out[0] == 0x1.cp-119 && out[1] == 0.0,
+       "dequantize without a profile: cuda's (448 * 2^-127 for e8m0 0x00)");
+    sc[0] = 0xb8;
+    codes[0] = 0x1;
+    ok(smma_dequantize(NV, sc, codes, 16, 0x3f800000u, NULL, out, &err) == SMMA_EINVAL &&
+           strstr(err.msg, "(profile cuda is strict)") != NULL,
+       "... and cuda's strict ue4m3 scales (%s)", err.msg);
+}
+
 int
 main(void)
 {
@@ -777,5 +853,6 @@ main(void)
     check_pack();
     check_amax_edges();
     check_round_trip();
+    check_compare();
     return exit_status();
 }
