@@ -553,6 +553,10 @@ test_a_layout(void)
     l.elem_bits = 4;
     smma_tmem_a_coord(&l, 3, 9, &cta, &lane, &col, &bit);
     ok(col == 41 && bit == 4, "4-bit A[3][9]: column 41, bits 7-4");
+    ok(smma_tmem_a_coord(&l, 127, 63, &cta, &lane, &col, &bit) == SMMA_OK
+           && smma_tmem_a_coord(&l, 128, 0, &cta, &lane, &col, &bit) == SMMA_EINVAL
+           && smma_tmem_a_coord(&l, 0, 64, &cta, &lane, &col, &bit) == SMMA_EINVAL,
+       "A[127][63] of a 128 x 64 A has a cell; row 128 and column 64 none");
     ok(smma_tmem_a_elem(&l, 0, 127, 40, 0, &m2, &k2) == SMMA_OK
            && smma_tmem_a_elem(&l, 1, 3, 40, 0, &m2, &k2) == SMMA_EINVAL
            && smma_tmem_a_elem(&l, 0, 128, 40, 0, &m2, &k2) == SMMA_EINVAL,
@@ -923,6 +927,15 @@ test_cp(void)
     op = mkcp(SMMA_TMEM_CP_128X128B, 1, SMMA_TMEM_CP_PLAIN);
     is_int(SMMA_EINVAL, smma_tmem_cp_exec(&op, smem, 65536, mksdesc(0, 16, 128, 0), t,
                                           smma_tmem_addr(32, 0), &err), "taddr lane 32 refused");
+    /* .128x128b writes 4 columns: from column 508 its last is 511. */
+    is_int(SMMA_OK, smma_tmem_cp_exec(&op, smem, 65536, mksdesc(0, 16, 128, 0), t,
+                                      smma_tmem_addr(0, 508), &err),
+           "tcgen05.cp.128x128b at column 508 (columns 508..511)");
+    is_int(SMMA_EINVAL, smma_tmem_cp_exec(&op, smem, 65536, mksdesc(0, 16, 128, 0), t,
+                                          smma_tmem_addr(0, 509), &err),
+           "... at column 509 refused");
+    is_string("tcgen05.cp.128x128b: columns 509..512 pass the last column 511", err.msg,
+              "... message");
     is_int(SMMA_EINVAL, smma_tmem_cp_exec(&op, smem, 1000, mksdesc(0, 16, 128, 0), t, 0, &err),
            "a source outside the shared memory refused");
     op.shape = SMMA_TMEM_CP_SHAPE_COUNT;
@@ -1307,6 +1320,8 @@ static const struct mcase mcases[] = {
     { MXF4, 1, 1, 0, 256, 32, 2, false, false, SW128, false, false, false, true, 2, 1, 2, 0, 0 },
     { NVF4, 1, 1, 0, 256, 128, 2, false, false, SW128, false, true, false, false, 4, 0, 0, 0, 0 },
     { NVF4, 1, 1, 0, 256, 16, 2, false, false, SW32, false, true, false, false, 2, 1, 0, 2, 0 },
+    /* 8-bit N-major B with cta_group::1: N a multiple of 16 (not of 32) */
+    { F864, 0, 0, 1, 128, 48, 1, false, true, SW64, false, true, false, false, 0, 0, 0, 0, 0 },
 };
 #define NMCASES (sizeof(mcases) / sizeof(mcases[0]))
 
@@ -1454,6 +1469,9 @@ test_mma_literal(struct mrun *w)
     op.kind = SMMA_TC05_KIND_MXF8F6F4;
     op.scale_vec = 4;
     is_int(SMMA_EINVAL, smma_tc05_mma_check(&op, &err), "mxf8f6f4 with .scale_vec::4X refused");
+    op.kind = SMMA_TC05_KIND_COUNT;
+    is_int(SMMA_EINVAL, smma_tc05_mma_check(&op, &err), "the kind past the last refused");
+    is_string("tcgen05.mma: kind 7 is not a kind", err.msg, "... message");
     op.kind = SMMA_TC05_KIND_F16;
     op.scale_vec = 0;
     op.ws = true;
