@@ -226,10 +226,38 @@ main(void)
 
     smma_grid_list(collect, &l);
     add_tcgen05(&l);
-    plan((int) l.n + 32);
+    plan((int) l.n + 38);
     for (i = 0; i < l.n; i++)
         check(l.e[i].instr, l.e[i].operand, &l.e[i].o);
+    for (i = 0; i < l.n && strcmp(l.e[i].instr, "wgmma.m64n256k32.e5m2.e5m2") != 0; i++)
+        ;
+    ok(i < l.n, "the listing has the last wgmma pair, e5m2 x e5m2");
     free(l.e);
+
+    /* A picture of scale factors in TMEM: 4 bytes a column, each colored
+     * by its copy (lanes 32p..32p+31 hold copy p). */
+    {
+        smma_grid_cell cell;
+        int found = smma_grid_find("tcgen05.mma.mxf8f6f4.1x", "sfa", NULL, &g, &err);
+
+        ok(found == SMMA_OK && g.elems == 4 && g.regs == 4 && g.threads == 128,
+           "tcgen05.mma.mxf8f6f4.1x sfa: 128 lanes of 4 columns of 4 bytes");
+        if (found == SMMA_OK) {
+            g.cell(&g, 37, 4 * 0 + 0, &cell);
+            ok(cell.owner == 1 && strcmp(cell.label, "m5,k0") == 0,
+               "... lane 37, byte 0 of the first column: m5 in copy 1 (%s, %u)", cell.label,
+               cell.owner);
+        } else
+            ok(false, "... lane 37");
+        found = smma_grid_find("tcgen05.cp.128x256b", "d", NULL, &g, &err);
+        ok(found == SMMA_OK && strstr(g.what, ", 1 copy") != NULL,
+           "tcgen05.cp.128x256b makes 1 copy (%s)", g.what);
+    }
+    /* A wgmma name's numbers have at most 4 digits. */
+    is_int(SMMA_OK, smma_grid_find("wgmma.m64n0008k16.bf16", "a", NULL, &g, &err),
+           "wgmma.m64n0008k16: N of 4 digits");
+    is_int(SMMA_EINVAL, smma_grid_find("wgmma.m64n00008k16.bf16", "a", NULL, &g, &err),
+           "wgmma.m64n00008k16: N of 5 digits refused");
 
     /* Hand-checked: mma.m16n8k16 A (5, 9) is lane 20, register 2, element 1. */
     smma_grid_find("mma.m16n8k16.bf16", "a", NULL, &g, &err);
