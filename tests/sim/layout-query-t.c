@@ -226,7 +226,7 @@ main(void)
 
     smma_grid_list(collect, &l);
     add_tcgen05(&l);
-    plan((int) l.n + 38);
+    plan((int) l.n + 42);
     for (i = 0; i < l.n; i++)
         check(l.e[i].instr, l.e[i].operand, &l.e[i].o);
     for (i = 0; i < l.n && strcmp(l.e[i].instr, "wgmma.m64n256k32.e5m2.e5m2") != 0; i++)
@@ -252,6 +252,39 @@ main(void)
         found = smma_grid_find("tcgen05.cp.128x256b", "d", NULL, &g, &err);
         ok(found == SMMA_OK && strstr(g.what, ", 1 copy") != NULL,
            "tcgen05.cp.128x256b makes 1 copy (%s)", g.what);
+    }
+    /* The one-line descriptions of block-scaled mma.sync operands. */
+    {
+        static const struct {
+            const char *instr, *operand;
+            int byte_id, thread_id;
+            const char *what;
+        } d[] = {
+            { "mma.m16n8k32.mxf8f6f4.e4m3.e4m3", "a", -1, -1,
+              "A 16 x 32 e4m3, 4 per register, 4 registers per lane" },
+            { "mma.m16n8k32.mxf8f6f4.e3m2.e2m3", "b", -1, -1,
+              "B 32 x 8 e2m3, in 8-bit containers (bits 5:0), 4 per register, 2 registers "
+              "per lane" },
+            { "mma.m16n8k32.mxf8f6f4.e4m3.e4m3", "sfa", 1, 1,
+              "scale_A 16 x 1 e8m0, k blocks of 32; byte-id-a 1, thread-id-a 1: lanes 4g+2 "
+              "(row g), 4g+3 (row g+8)" },
+            { "mma.m16n8k32.mxf8f6f4.e4m3.e4m3", "sfb", 2, 1,
+              "scale_B 1 x 8 e8m0, k blocks of 32; byte-id-b 2, thread-id-b 1: lanes 4n+1" },
+        };
+        smma_grid_opts o;
+
+        for (i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
+            o = (smma_grid_opts) SMMA_GRID_OPTS_NONE;
+            if (d[i].byte_id >= 0) {
+                o.byte_id = d[i].byte_id;
+                o.thread_id = d[i].thread_id;
+            }
+            if (smma_grid_find(d[i].instr, d[i].operand, &o, &g, &err) != SMMA_OK)
+                ok(false, "%s %s: %s", d[i].instr, d[i].operand, err.msg);
+            else
+                is_string(d[i].what, g.what, "%s %s: its description", d[i].instr,
+                          d[i].operand);
+        }
     }
     /* A wgmma name's numbers have at most 4 digits. */
     is_int(SMMA_OK, smma_grid_find("wgmma.m64n0008k16.bf16", "a", NULL, &g, &err),

@@ -434,6 +434,12 @@ test_errors(void)
     smma_tc05_idesc nv = { .a_fmt = 1, .b_fmt = 1, .n = 128, .m = 128, .scale_fmt = 1 };
     smma_error err;
 
+    d = nv, d.scale_fmt = 2;
+    expect_error(SMMA_TC05_KIND_MXF4NVF4, &d, "(UE8M0 = 1, UE4M3 = 0)",
+                 "scale_fmt 2 under .kind::mxf4nvf4, the legal codes named");
+    d = bs, d.scale_fmt = 0;
+    expect_error(SMMA_TC05_KIND_MXF8F6F4, &d, "(UE8M0 = 1)",
+                 "UE4M3 scales under .kind::mxf8f6f4, UE8M0 named alone");
     d = base, d.m = 96;
     expect_error(SMMA_TC05_KIND_F16, &d, "m 96", "M = 96");
     d = base, d.n = 12;
@@ -615,6 +621,9 @@ test_sdesc(void)
     ok(smma_tc05_sdesc_decode(0x0000400800100000ull | (uint64_t) 1 << 47, &back, &err) ==
        SMMA_EINVAL && strstr(err.msg, "46-48"),
        "sdesc decode refuses bits 46-48 = 0b011 (%s)", err.msg);
+    ok(smma_tc05_sdesc_decode(0x0000800800100000ull, &back, &err) == SMMA_EINVAL &&
+           strcmp(err.msg, "bits 46-48 of 0x0000800800100000 are 2, not the fixed 0b001") == 0,
+       "... the message gives the field's value, 0b010: %s", err.msg);
     ok(smma_tc05_sdesc_decode(0x0000400800100000ull | (uint64_t) 1 << 53, &back, &err) ==
        SMMA_EINVAL && strstr(err.msg, "reserved"),
        "sdesc decode refuses bit 53 (%s)", err.msg);
