@@ -226,7 +226,7 @@ main(void)
 
     smma_grid_list(collect, &l);
     add_tcgen05(&l);
-    plan((int) l.n + 42);
+    plan((int) l.n + 45);
     for (i = 0; i < l.n; i++)
         check(l.e[i].instr, l.e[i].operand, &l.e[i].o);
     for (i = 0; i < l.n && strcmp(l.e[i].instr, "wgmma.m64n256k32.e5m2.e5m2") != 0; i++)
@@ -285,6 +285,21 @@ main(void)
                 is_string(d[i].what, g.what, "%s %s: its description", d[i].instr,
                           d[i].operand);
         }
+    }
+    /* mma.sync's legends, with and without elements, and a cell outside
+     * the tile: nobody's. */
+    {
+        smma_grid_cell cell;
+
+        smma_grid_find("mma.m16n8k16.bf16", "a", NULL, &g, &err);
+        is_string("T<lane>:r<register>.<element>", g.legend, "mma.m16n8k16.bf16 a: its legend");
+        smma_grid_find("mma.m16n8k16.bf16", "c", NULL, &g, &err);
+        is_string("T<lane>:r<register>", g.legend, "mma.m16n8k16.bf16 c: one element a register");
+        cell.owner = 7;
+        strcpy(cell.label, "x");
+        g.cell(&g, 16, 0, &cell);
+        ok(cell.owner == SMMA_GRID_NOBODY && strcmp(cell.label, ".") == 0,
+           "... its cell (16, 0), past the last row, is nobody's ('%s')", cell.label);
     }
     /* A wgmma name's numbers have at most 4 digits. */
     is_int(SMMA_OK, smma_grid_find("wgmma.m64n0008k16.bf16", "a", NULL, &g, &err),

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <softmma/grid.h>
 #include <softmma/tcgen05.h>
 
 #include "tap/basic.h"
@@ -917,6 +918,22 @@ test_addr_errors(void)
     l.swizzle = (smma_tc05_swizzle) 3;
     ok(smma_tc05_smem_addr(&l, 0, 0, 0, &byte, &bit, &err) == SMMA_EINVAL,
        "swizzle mode 3 refused");
+    /* The last byte of the 32-bit space: 8-bit K-major, no swizzle, row 7
+     * is 7 x 16 bytes in, k 15 is byte 15: 0x7f past the start. */
+    {
+        smma_tc05_layout e8 = { false, SMMA_TC05_SWIZZLE_NONE, 8, 16, 1024 };
+        smma_grid g;
+
+        ok(smma_tc05_smem_addr(&e8, 0xffffff80u, 7, 15, &byte, &bit, &err) == SMMA_OK &&
+               byte == 0xffffffffu,
+           "start 0xffffff80, row 7, k 15: byte 0xffffffff, the last one");
+        ok(smma_tc05_smem_addr(&e8, 0xffffff81u, 7, 15, &byte, &bit, &err) == SMMA_EINVAL &&
+               strcmp(err.msg, "address of (7, 15) overflows 32 bits") == 0,
+           "... one further overflows (%s)", err.msg);
+        ok(smma_tc05_smem_grid(&e8, 0, 5, &g, &err) == SMMA_EINVAL &&
+               strcmp(err.msg, "a tile of 0 x 5: rows and k must be 1..256") == 0,
+           "a tile of 0 rows refused, rows first in the message (%s)", err.msg);
+    }
 }
 
 int
