@@ -433,6 +433,20 @@ main(void)
         expect("exact-rz", &s, a, b, NULL, NULL, 0, 0x000001ff, "2^-140 - 2^-159, toward zero");
     }
 
+    /* smma_dot without smma_model_check: h100-bf16 refuses fp16 x fp16 with
+     * ue4m3 scales (26 fraction bits a product), and computed anyway each
+     * product is cut to the 23 its window keeps.  a = b = 1 + 2^-10
+     * (0x3c01), sa = sb = 1.125 (ue4m3 0x39): the product is 1025^2 * 81 /
+     * 2^26 = 85100625 / 2^26; truncated to 23 fraction bits 10637578 / 2^23,
+     * an fp32 number: 0x3fa2510a. */
+    {
+        static const uint32_t a[1] = { 0x3c01 }, sc[1] = { 0x39 };
+        smma_gemm_shape s = shape(SMMA_FP16, SMMA_FP16, SMMA_UE4M3, SMMA_NONE, 1);
+
+        is_hex(0x3fa2510au, smma_dot(tap_model("h100-bf16"), &s, a, a, sc, sc, 0),
+               "h100-bf16 unchecked: a product of 26 fraction bits cut to 23");
+    }
+
     /* b200-fp8's exact blocks: a block of -0 products with C -0 is -0 (it is
      * not zero_plus); with C +0 it is +0. */
     {
