@@ -267,6 +267,21 @@ main(void)
         expect("exact-rn", &s, a, b, sa, sb, 0, 0x3f912000, "a*sa exact");
     }
 
+    /* The upcast's bf16 at the bottom of the range: bf16 a = 1 + 2^-7
+     * (0x3f81) times e8m0 2^-127 (0x00) is 2^-127 + 2^-134, below bf16's
+     * smallest normal 2^-126; as a bf16 subnormal (last bit 2^-133) it is
+     * a tie, to the even 2^-127 (0x00400000).  Exact: 2^-127 + 2^-134 =
+     * 0x00408000 (fp32's subnormals reach 2^-149). */
+    {
+        static const uint32_t a[1] = { 0x3f81 }, b[1] = { 0x3f80 }, sa[1] = { 0x00 },
+                              sb[1] = { 127 };
+        smma_gemm_shape s = shape(SMMA_BF16, SMMA_BF16, SMMA_E8M0, SMMA_NONE, 1);
+
+        expect("bf16-upcast-h100", &s, a, b, sa, sb, 0, 0x00400000,
+               "a*sa = 2^-127 + 2^-134 rounded to a bf16 subnormal: a tie, even");
+        expect("exact-rn", &s, a, b, sa, sb, 0, 0x00408000, "a*sa exact: 2^-127 + 2^-134");
+    }
+
     /* The upcast models keep the block-FMA parameters of their GPU: with
      * scales 1 the bf16 products are exact, so the blocks case above gives
      * a100's and Ada's blocks of 8 (0x4b800003) under bf16-upcast-a100 and

@@ -115,6 +115,7 @@ check_types_and_names(void)
         { "decode.", "FAMILY.PART" },
         { "decode..e4m3", "FAMILY.PART" },
         { "Decode.E4M3", "malformed suite name" },
+        { "Encode.e4m3", "malformed suite name" },
         { "decode.e4m3 x", "malformed suite name" },
         { "", "no suite name" },
     };
@@ -127,6 +128,27 @@ check_types_and_names(void)
     is_int(16, (long long) smma_vec_type_get(SMMA_VT_FP64)->digits, "fp64 takes 16");
     is_int(2, (long long) smma_vec_type_get(SMMA_VT_BF16)->bytes, "bf16 is 2 bytes raw");
     ok(smma_vec_type_get(SMMA_VT_COUNT) == NULL, "no type past the last");
+    {
+        /* Every type: its name and bits; a token is ceil(bits / 4) hex
+         * digits, a raw value ceil(bits / 8) bytes. */
+        static const char *const names[SMMA_VT_COUNT] = {
+            "e2m1", "e2m3", "e3m2", "e4m3", "e5m2", "e8m0", "ue4m3", "bf16",
+            "fp16", "fp32", "fp64", "u8",   "u16",  "u32",  "u64"
+        };
+        static const unsigned bits[SMMA_VT_COUNT] = { 4,  6,  6, 8, 8,  8,  8, 16,
+                                                      16, 32, 64, 8, 16, 32, 64 };
+        unsigned nbad = 0;
+
+        for (i = 0; i < SMMA_VT_COUNT; i++) {
+            const smma_vec_type_info *ti = smma_vec_type_get((smma_vec_type) i);
+
+            nbad += ti == NULL || ti->id != (smma_vec_type) i || strcmp(ti->name, names[i]) != 0 ||
+                   ti->bits != bits[i] || ti->digits != (bits[i] + 3) / 4 ||
+                   ti->bytes != (bits[i] + 7) / 8;
+        }
+        ok(nbad == 0, "the %d types: names, bits, hex digits and bytes (%u differ)",
+           (int) SMMA_VT_COUNT, nbad);
+    }
     ok(smma_vec_type_from_name("ue4m3", &t, &err) == SMMA_OK && t == SMMA_VT_UE4M3 &&
            smma_vec_type_format(t) == SMMA_UE4M3,
        "ue4m3 by name, the format's number");
@@ -211,6 +233,26 @@ check_headers(void)
     smma_vec_header_add(&h, "b", SMMA_VT_U8, true, false, 100, NULL);
     ok(smma_vec_header_check(&h, &err) == SMMA_EINVAL && strstr(err.msg, "'b'") != NULL,
        "more than 4096 scalar tokens per case are refused (%s)", err.msg);
+
+    /* The header's own fields: a profile name, the level, a field's name. */
+    example_header(&h);
+    ok(smma_vec_header_add(&h, "zz_Z9", SMMA_VT_U8, false, false, 1, &err) == SMMA_OK,
+       "a name of z, Z, _ and 9 is an identifier (%s)", err.msg);
+    strcpy(h.profile, "Cuda");
+    ok(smma_vec_header_check(&h, &err) == SMMA_EINVAL &&
+           strcmp(err.msg, "malformed profile name 'Cuda'") == 0,
+       "a profile name with a capital is refused (%s)", err.msg);
+    strcpy(h.profile, "-");
+    h.level = 9;
+    ok(smma_vec_header_check(&h, &err) == SMMA_OK, "level 9 is taken (%s)", err.msg);
+    h.level = 10;
+    ok(smma_vec_header_check(&h, &err) == SMMA_EINVAL && strstr(err.msg, "level above 9"),
+       "level 10 is refused (%s)", err.msg);
+    h.level = 1;
+    strcpy(h.fields[0].name, "1x");
+    ok(smma_vec_header_check(&h, &err) == SMMA_EINVAL &&
+           strcmp(err.msg, "field 0: bad name or type") == 0,
+       "a field whose name was spoiled after it was added is refused (%s)", err.msg);
 }
 
 /* ------------------------------------------------------------------ writer */
