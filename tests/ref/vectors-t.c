@@ -402,6 +402,19 @@ check_writer(void)
     ok(smma_vec_put_comment(w, "two\nlines", &err) == SMMA_EINVAL,
        "a comment with a newline is refused (%s)", err.msg);
     smma_vec_writer_free(w);
+    {
+        /* Comments of 1 and 0 bytes: "# x" and "#". */
+        const char *out;
+        size_t out_len;
+
+        w = example_writer();
+        ok(smma_vec_put_comment(w, "x", &err) == SMMA_OK &&
+               smma_vec_put_comment(w, "", &err) == SMMA_OK &&
+               smma_vec_finish(w, &out, &out_len, &err) == SMMA_OK &&
+               strstr(out, "\n# x\n#\n") != NULL,
+           "comments of one byte and of none: '# x' and '#'");
+        smma_vec_writer_free(w);
+    }
 }
 
 /* ------------------------------------------------------------------ reader */
@@ -519,7 +532,8 @@ static const struct bad bads[] = {
     { "empty file", "", 1, "empty file" },
     { "not a vector file", "hello\n", 1, "not a softmma vector file" },
     { "version mismatch", "softmma-vectors 2\n", 1, "format version 2 is not supported" },
-    { "malformed version", "softmma-vectors one\n", 1, "malformed format version" },
+    { "malformed version", "softmma-vectors one\n", 1, "malformed format version 'one'" },
+    { "empty generator", HEAD "generator \n", 3, "generator command empty" },
     { "truncated line", HEAD FIELDS "cases 1\n01 3d80", 6, "no newline" },
     { "truncated file", HEAD FIELDS "cases 2\n01 3d800000\n", 6,
       "after 1 of 2 cases (truncated?)" },
