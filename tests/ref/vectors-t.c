@@ -403,6 +403,21 @@ check_writer(void)
        "a comment with a newline is refused (%s)", err.msg);
     smma_vec_writer_free(w);
     {
+        /* One scalar field and a block: a case without its scalars. */
+        smma_vec_header h1;
+
+        smma_vec_header_init(&h1);
+        strcpy(h1.suite, "gemm.test.exact-rn");
+        if (smma_vec_header_add(&h1, "m", SMMA_VT_U16, false, false, 1, &err) != SMMA_OK ||
+            smma_vec_header_add(&h1, "d", SMMA_VT_FP32, true, true, 0, &err) != SMMA_OK ||
+            smma_vec_writer_new(&h1, &w, &err) != SMMA_OK)
+            bail("one-scalar header: %s", err.msg);
+        memset(&c, 0, sizeof(c));
+        ok(smma_vec_put_case(w, &c, &err) == SMMA_EINVAL && strcmp(err.msg, "no case") == 0,
+           "a case without the scalars of a one-scalar suite is refused (%s)", err.msg);
+        smma_vec_writer_free(w);
+    }
+    {
         /* Comments of 1 and 0 bytes: "# x" and "#". */
         const char *out;
         size_t out_len;
@@ -775,6 +790,20 @@ check_save(void)
     smma_vec_close(r);
     is_int(2, (long long) n, "both cases are there");
     is_int(1, (long long) count_entries(dir), "no temporary file stays behind");
+    {
+        /* With standard input closed the temporary file is descriptor 0. */
+        int in = dup(0), rc;
+
+        if (in < 0)
+            sysbail("dup");
+        close(0);
+        rc = smma_vec_save(w, path, &err);
+        if (dup2(in, 0) < 0)
+            sysbail("dup2");
+        close(in);
+        ok(rc == SMMA_OK && count_entries(dir) == 1,
+           "saved with descriptor 0 free, the temporary file's (%s)", rc ? err.msg : "ok");
+    }
     /* A directory cannot be replaced by a file: the rename fails. */
     snprintf(sub, sizeof(sub), "%s/adir", dir);
     if (mkdir(sub, 0700) != 0)
