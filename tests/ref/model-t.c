@@ -6,6 +6,7 @@
 #include <config.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <softmma/gemm.h>
@@ -422,30 +423,72 @@ main(void)
         expect("h100-bf16", &s, a, b, NULL, NULL, 0, 0x00000000, "1 - 1 = +0");
         expect("exact-rn", &u, two, two, nan7f, us, 0, 0x7fffffff, "ue4m3 0x7f scale: NaN");
     }
-    /* The floor of the block's exponent: bf16 a = [2^-70, 2^-80], b = [2^-70,
-     * -2^-79]: products 2^-140 and -2^-159, both below 2^-133, so emax is the
-     * floor (-133; -132 for a100).  The window's last bit is 2^(floor - 23 -
-     * neab), 2^-158 at most, and drops -2^-159: 2^-140 = 512 * 2^-149
-     * (0x00000200).  Exact: 2^-140 - 2^-159 rounds to nearest 0x00000200
-     * too; toward zero it is 511 * 2^-149 (0x000001ff). */
+    /* The floor of the block's exponent.  bf16 a = [2^-70, 2^-80], b =
+     * [2^-70, -2^-77 / -2^-78 / -2^-79]: products 2^-140 and -2^-157 /
+     * -2^-158 / -2^-159, all below 2^-133, so emax is the model's floor and
+     * the window's last bit is 2^(floor - 23 - neab): -2^-158 for floor -133
+     * and neab 2, -2^-157 for -133 and 1, -2^-156 for -132 and 1.  A small
+     * product the window keeps makes the sum 2^-140 - 2^-15x, which
+     * truncates to 511 * 2^-149 (0x000001ff); one it drops leaves 2^-140 =
+     * 512 * 2^-149 (0x00000200).  The upcast models see the same bf16
+     * products, with e8m0 scales 1. */
     {
-        static const uint32_t a[2] = { 0x1c80, 0x1780 }, b[2] = { 0x1c80, 0x9800 },
-                              unit[1] = { 127 };
-        static const char *const floored[] = { "h100-bf16", "b200-bf16", "a100-bf16",
-                                                "ada-bf16" },
-                              *const upcast[] = { "bf16-upcast-h100", "bf16-upcast-b200",
-                                                  "bf16-upcast-a100", "bf16-upcast-ada" };
+        static const uint32_t a[2] = { 0x1c80, 0x1780 }, unit[1] = { 127 };
+        static const uint32_t small_b[3] = { 0x9900, 0x9880, 0x9800 }; /* -2^-77, -78, -79 */
+        static const struct {
+            const char *name;
+            uint32_t want[3]; /* with -2^-157, -2^-158, -2^-159 */
+        } floors[] = {
+            { "h100-bf16", { 0x1ff, 0x1ff, 0x200 } },    /* -133, neab 2 */
+            { "b200-bf16", { 0x1ff, 0x1ff, 0x200 } },    /* -133, neab 2 */
+            { "h100-f16acc", { 0x1ff, 0x1ff, 0x200 } },  /* -133, neab 2 (fp32 D) */
+            { "a100-bf16", { 0x200, 0x200, 0x200 } },    /* -132, neab 1 */
+            { "ada-bf16", { 0x1ff, 0x200, 0x200 } },     /* -133, neab 1 */
+            { "bf16-upcast-h100", { 0x1ff, 0x1ff, 0x200 } },
+            { "bf16-upcast-b200", { 0x1ff, 0x1ff, 0x200 } },
+            { "bf16-upcast-a100", { 0x200, 0x200, 0x200 } },
+            { "bf16-upcast-ada", { 0x1ff, 0x200, 0x200 } },
+        };
         smma_gemm_shape s = shape(SMMA_BF16, SMMA_BF16, SMMA_NONE, SMMA_NONE, 2);
         smma_gemm_shape sc = shape(SMMA_BF16, SMMA_BF16, SMMA_E8M0, SMMA_NONE, 2);
+        char why[64];
+        size_t j;
 
-        for (i = 0; i < 4; i++) {
-            expect(floored[i], &s, a, b, NULL, NULL, 0, 0x00000200,
-                   "products below the floor: -2^-159 dropped");
-            expect(upcast[i], &sc, a, b, unit, unit, 0, 0x00000200,
-                   "products below the floor: -2^-159 dropped");
+        for (i = 0; i < sizeof(floors) / sizeof(floors[0]); i++)
+            for (j = 0; j < 3; j++) {
+                uint32_t b[2] = { 0x1c80, small_b[j] };
+                bool up = strncmp(floors[i].name, "bf16-upcast", 11) == 0;
+
+                snprintf(why, sizeof(why), "products below the floor: 2^-140 - 2^-%zu",
+                         157 + j);
+                expect(floors[i].name, up ? &sc : &s, a, b, up ? unit : NULL,
+                       up ? unit : NULL, 0, floors[i].want[j], why);
+            }
+        {
+            /* h100-fp8-mma-sync: e4m3 products reach the floor only with
+             * scales (its arithmetic takes e8m0 ones): a = [2, 2^-9, 0 x
+             * 30], b = [1, -2^-9, 0 x 30], scales 2^-127 and 2^-14: 2^-140
+             * and -2^-159, the latter dropped. */
+            uint32_t fa[32], fb[32], sa8[1] = { 0x00 }, sb8[1] = { 113 };
+            smma_gemm_shape s8 = shape(SMMA_E4M3, SMMA_E4M3, SMMA_E8M0, SMMA_NONE, 32);
+
+            memset(fa, 0, sizeof(fa));
+            memset(fb, 0, sizeof(fb));
+            fa[0] = 0x40;
+            fb[0] = 0x38;
+            fa[1] = 0x01;
+            fb[1] = 0x81;
+            expect("h100-fp8-mma-sync", &s8, fa, fb, sa8, sb8, 0, 0x00000200,
+                   "scaled products below the floor: 2^-140 - 2^-159");
         }
-        expect("exact-rn", &s, a, b, NULL, NULL, 0, 0x00000200, "2^-140 - 2^-159, to nearest");
-        expect("exact-rz", &s, a, b, NULL, NULL, 0, 0x000001ff, "2^-140 - 2^-159, toward zero");
+        {
+            uint32_t b[2] = { 0x1c80, 0x9800 };
+
+            expect("exact-rn", &s, a, b, NULL, NULL, 0, 0x00000200,
+                   "2^-140 - 2^-159, to nearest");
+            expect("exact-rz", &s, a, b, NULL, NULL, 0, 0x000001ff,
+                   "2^-140 - 2^-159, toward zero");
+        }
     }
 
     /* smma_dot without smma_model_check: h100-bf16 refuses fp16 x fp16 with
