@@ -788,6 +788,9 @@ check_compare(void)
            strcmp(err.msg, "the per-tensor amax (fp32 0xbf800000) must be finite and not "
                   "negative") == 0,
        "a negative per-tensor amax is refused, named amax (%s)", err.msg);
+    o.global_bits = 0x7f7fffffu;
+    ok(smma_quantize(NV, x, 16, &o, sc, codes, &err) == SMMA_OK,
+       "a per-tensor amax of FLT_MAX is taken (%s)", err.msg);
     o = smma_quant_opts_default(NULL);
     o.input_bf16 = true;
     x[3] = 0x3f800001u;
@@ -820,6 +823,49 @@ check_compare(void)
     ok(smma_quant_compare(F4, x, 64, &o, sc, bad, &cmp, &err) == SMMA_EINVAL &&
            strstr(err.msg, "block 1 element 2: code 0x10 does not fit 4-bit") == err.msg,
        "compare: an e2m1 code above 0xf is refused, naming block 1 element 2 (%s)", err.msg);
+
+    /* A profile whose zero blocks get scale 0x01 (SMMA_ZB_ONE: no table
+     * profile has it; a profile of the caller's may). */
+    {
+        smma_profile one = *smma_profile_cuda();
+        smma_quant_opts oz = smma_quant_opts_default(&one);
+        uint32_t zero[32];
+
+        one.zero_block = SMMA_ZB_ONE;
+        memset(zero, 0, sizeof(zero));
+        rc = smma_quantize(F8, zero, 32, &oz, sc, codes, &err);
+        ok(rc == SMMA_OK && sc[0] == 0x01 && codes[0] == 0,
+           "zero_block SMMA_ZB_ONE: a block of zeros gets scale 0x01 (0x%02x)", sc[0]);
+    }
+    ok(smma_block_scale_from_amax((smma_block_format) 99, 0x3f800000u, NULL) == 0,
+       "smma_block_scale_from_amax of no block format is 0");
+    {
+        /* Triton's e2m1 quirk: a value 1 to 3 fp32 ulps above 0.25 (the
+         * midpoint of 0 and 0.5) becomes 0; 4 ulps above rounds to 0.5. */
+        const smma_profile *tr;
+        smma_quant_opts ot;
+        uint32_t v[32];
+
+        smma_profile_from_name("triton", &tr, NULL);
+        ot = smma_quant_opts_default(tr);
+        memset(v, 0, sizeof(v));
+        v[0] = 0x40c00000u; /* 6: scale 2^0 */
+        v[1] = 0x3e800003u;
+        v[2] = 0x3e800004u;
+        v[3] = 0x3e800001u;
+        rc = smma_quantize(F4, v, 32, &ot, sc, codes, &err);
+        ok(rc == SMMA_OK && sc[0] == 127 && codes[1] == 0 && codes[2] == 1 && codes[3] == 0,
+           "triton: 0.25 + 3 ulps and + 1 ulp give 0, + 4 ulps 0.5 (%u %u %u)", codes[1],
+           codes[2], codes[3]);
+    }
+    {
+        static const uint8_t packed[2] = { 0x31, 0xf2 };
+        uint8_t u[4];
+
+        smma_unpack_fp4(packed, 4, u);
+        ok(u[0] == 0x1 && u[1] == 0x3 && u[2] == 0x2 && u[3] == 0xf,
+           "smma_unpack_fp4: low nibble first, each code 4 bits");
+    }
 
     /* No profile: cuda's (e8m0 0x00 is 2^-127, a ue4m3 scale with bit 7 set
      * is refused). */
