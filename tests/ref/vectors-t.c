@@ -74,7 +74,11 @@ check_sha256(void)
     smma_sha256_hex(big, 1000000, hex);
     is_string("cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0", hex,
               "SHA-256 of one million 'a'");
-    /* The same digest fed in random pieces (block boundaries cut anywhere). */
+    /* Bytes that differ from their neighbours, fed in random pieces (block
+     * boundaries cut anywhere): the digest of the whole in one piece. */
+    for (at = 0; at < 1000000; at++)
+        big[at] = (char) (at * 7 + (at >> 8));
+    smma_sha256_hex(big, 1000000, hex);
     tap_rng_seed(&rng, 7);
     for (i = 0; i < 20; i++) {
         char h2[65];
@@ -95,7 +99,11 @@ check_sha256(void)
         if (strcmp(h2, hex) != 0)
             bad++;
     }
-    ok(bad == 0, "one million 'a' in random pieces: the same digest, 20 times");
+    ok(bad == 0, "one million varied bytes in random pieces: the digest of the whole, 20 "
+       "times");
+    memset(hex, 'x', sizeof(hex));
+    smma_sha256_hex("abc", 3, hex);
+    ok(hex[64] == '\0' && strlen(hex) == 64, "smma_sha256_hex ends its 64 digits with a NUL");
     free(big);
 }
 
@@ -790,6 +798,12 @@ check_save(void)
     smma_vec_close(r);
     is_int(2, (long long) n, "both cases are there");
     is_int(1, (long long) count_entries(dir), "no temporary file stays behind");
+    {
+        struct stat st;
+
+        ok(stat(path, &st) == 0 && (st.st_mode & 0777) == 0644,
+           "the saved file is readable by all (mode 0644, not mkstemp's 0600)");
+    }
     {
         /* With standard input closed the temporary file is descriptor 0. */
         int in = dup(0), rc;
