@@ -28,6 +28,7 @@
 #include <softmma/gemm.h>
 
 #include "tap/basic.h"
+#include "tap/failalloc.h"
 
 struct combo {
     smma_format a, b, scale;
@@ -545,6 +546,58 @@ check_unscaled(void)
        nmodels);
 }
 
+/* Out of memory (tap/failalloc.h): each of the two scratch rows of
+ * smma_gemm, smma_gemm_verify and smma_gemm_element fails in turn; the
+ * call reports it and frees what it had. */
+static void
+check_alloc_failures(void)
+{
+    smma_gemm_shape s = make_shape(&combos[0], 4, 4, 8);
+    const smma_model *m = tap_model("exact-rn");
+    smma_gemm_data g;
+    smma_gemm_operands op;
+    smma_error err;
+    uint32_t d[16];
+    size_t checked, bad;
+    smma_mismatch first[1];
+    long before, f;
+    int rc;
+
+    if (!tap_alloc_hook()) {
+        skip_block(6, "no failing allocator here (glibc only, not under valgrind)");
+        return;
+    }
+    if (smma_gemm_generate(&s, SMMA_CLASS_RANDOM, 3, &g, &err) != SMMA_OK)
+        bail("generate: %s", err.msg);
+    op = smma_gemm_data_operands(&s, &g);
+    if (smma_gemm(m, &s, &op, d, &err) != SMMA_OK)
+        bail("gemm: %s", err.msg);
+    for (f = 0; f < 2; f++) {
+        before = tap_alloc_live();
+        tap_alloc_fail_after(f);
+        rc = smma_gemm(m, &s, &op, d, &err);
+        ok(rc == SMMA_ENOMEM && !tap_alloc_pending() && tap_alloc_live() == before,
+           "gemm: allocation %ld of 2 fails: SMMA_ENOMEM, nothing kept (%s)", f + 1, err.msg);
+        before = tap_alloc_live();
+        tap_alloc_fail_after(f);
+        rc = smma_gemm_verify(m, &s, &op, d, 16, 1, &checked, &bad, first, 1, &err);
+        ok(rc == SMMA_ENOMEM && !tap_alloc_pending() && tap_alloc_live() == before,
+           "verify: allocation %ld of 2 fails: SMMA_ENOMEM, nothing kept (%s)", f + 1, err.msg);
+    }
+    op.a_kmajor = op.b_kmajor = false; /* both need a scratch row */
+    for (f = 0; f < 2; f++) {
+        uint32_t r;
+
+        before = tap_alloc_live();
+        tap_alloc_fail_after(f);
+        r = smma_gemm_element(m, &s, &op, 0, 0);
+        ok(r == 0xffffffffu && !tap_alloc_pending() && tap_alloc_live() == before,
+           "gemm_element: allocation %ld of 2 fails: 0xffffffff, nothing kept", f + 1);
+    }
+    tap_alloc_fail_after(-1);
+    smma_gemm_data_free(&g);
+}
+
 int
 main(void)
 {
@@ -567,6 +620,7 @@ main(void)
     check_alpha_random();
     check_alpha_exact();
     check_unscaled();
+    check_alloc_failures();
 
     /* Reproducible generation. */
     {

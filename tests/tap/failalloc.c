@@ -20,6 +20,7 @@ extern void *__libc_realloc(void *p, size_t n);
 extern void __libc_free(void *p);
 
 static long countdown = -1;
+static long live;
 
 /* True for the allocation that must fail. */
 static bool
@@ -31,27 +32,47 @@ fails(void)
     return true;
 }
 
+/* p, counted as a live block when it is one. */
+static void *
+counted(void *p)
+{
+    if (p != NULL)
+        live++;
+    return p;
+}
+
 void *
 malloc(size_t n)
 {
-    return fails() ? NULL : __libc_malloc(n);
+    return fails() ? NULL : counted(__libc_malloc(n));
 }
 
 void *
 calloc(size_t n, size_t size)
 {
-    return fails() ? NULL : __libc_calloc(n, size);
+    return fails() ? NULL : counted(__libc_calloc(n, size));
 }
 
 void *
 realloc(void *p, size_t n)
 {
-    return fails() ? NULL : __libc_realloc(p, n);
+    void *q;
+
+    if (fails())
+        return NULL;
+    q = __libc_realloc(p, n);
+    if (p == NULL)
+        return counted(q);
+    if (q == NULL && n == 0)
+        live--; /* realloc(p, 0) freed p */
+    return q;
 }
 
 void
 free(void *p)
 {
+    if (p != NULL)
+        live--;
     __libc_free(p);
 }
 
@@ -82,6 +103,12 @@ tap_alloc_pending(void)
     return countdown >= 0;
 }
 
+long
+tap_alloc_live(void)
+{
+    return live;
+}
+
 #else
 
 bool
@@ -100,6 +127,12 @@ bool
 tap_alloc_pending(void)
 {
     return false;
+}
+
+long
+tap_alloc_live(void)
+{
+    return 0;
 }
 
 #endif

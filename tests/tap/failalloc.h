@@ -22,4 +22,8 @@ void tap_alloc_fail_after(long n);
 /* Whether the countdown is still running (the failure has not happened). */
 bool tap_alloc_pending(void);
 
+/* The blocks allocated and not yet freed through this program's allocator:
+ * the difference across a call is what the call leaked. */
+long tap_alloc_live(void);
+
 #endif
