@@ -26,7 +26,8 @@
 #include "tap/basic.h"
 
 struct entry {
-    char instr[64], operand[16];
+    char instr[64], operand[16], what[200];
+    bool listed; /* from smma_grid_list, with its what */
     smma_grid_opts o;
 };
 
@@ -46,6 +47,8 @@ add(struct listing *l, const char *instr, const char *operand, const smma_grid_o
     }
     snprintf(l->e[l->n].instr, sizeof(l->e[l->n].instr), "%s", instr);
     snprintf(l->e[l->n].operand, sizeof(l->e[l->n].operand), "%s", operand);
+    l->e[l->n].what[0] = '\0';
+    l->e[l->n].listed = false;
     l->e[l->n].o = *o;
     l->n++;
 }
@@ -54,9 +57,37 @@ static void
 collect(const char *instr, const char *operand, const char *what, void *ctx)
 {
     smma_grid_opts none = SMMA_GRID_OPTS_NONE;
+    struct listing *l = ctx;
 
-    (void) what;
-    add(ctx, instr, operand, &none);
+    add(l, instr, operand, &none);
+    snprintf(l->e[l->n - 1].what, sizeof(l->e[l->n - 1].what), "%s", what);
+    l->e[l->n - 1].listed = true;
+}
+
+/* The listing's line of each mma.sync and wgmma layout is the layout's own
+ * description (with the default selectors); returns how many differ and
+ * sets *n to the number compared. */
+static unsigned
+listed_descriptions(const struct listing *l, size_t *n)
+{
+    smma_grid g;
+    unsigned bad = 0;
+    size_t i;
+
+    *n = 0;
+    for (i = 0; i < l->n; i++) {
+        if (!l->e[i].listed || (strncmp(l->e[i].instr, "mma.", 4) != 0 &&
+                                strncmp(l->e[i].instr, "wgmma.", 6) != 0))
+            continue;
+        (*n)++;
+        if (smma_grid_find(l->e[i].instr, l->e[i].operand, NULL, &g, NULL) != SMMA_OK
+            || strcmp(g.what, l->e[i].what) != 0) {
+            if (bad++ < 5)
+                diag("%s %s: listed '%s', described '%s'", l->e[i].instr, l->e[i].operand,
+                     l->e[i].what, g.what);
+        }
+    }
+    return bad;
 }
 
 /* Up to ten lines of diagnostics per layout. */
@@ -226,12 +257,25 @@ main(void)
 
     smma_grid_list(collect, &l);
     add_tcgen05(&l);
-    plan((int) l.n + 45);
+    plan((int) l.n + 48);
     for (i = 0; i < l.n; i++)
         check(l.e[i].instr, l.e[i].operand, &l.e[i].o);
     for (i = 0; i < l.n && strcmp(l.e[i].instr, "wgmma.m64n256k32.e5m2.e5m2") != 0; i++)
         ;
     ok(i < l.n, "the listing has the last wgmma pair, e5m2 x e5m2");
+    {
+        size_t compared;
+        unsigned differ = listed_descriptions(&l, &compared);
+
+        ok(differ == 0 && compared > 200, "the listing describes each of %zu mma.sync and "
+           "wgmma layouts as the layout does (%u differ)", compared, differ);
+    }
+    smma_grid_find("ldmatrix.x1", "regs", NULL, &g, &err);
+    is_string("1 matrix of 8 x 8 b16 as stored (rows: row r of matrix i is row 8i+r), the "
+              "register holding each element", g.what, "ldmatrix.x1 regs: its description");
+    smma_grid_find("stmatrix.x4.trans", "addr", NULL, &g, &err);
+    is_string("4 matrices of 8 x 8 b16 as stored (rows: row r of matrix i is row 8i+r), the "
+              "lane giving each row's address", g.what, "stmatrix.x4.trans addr: its description");
     free(l.e);
 
     /* A picture of scale factors in TMEM: 4 bytes a column, each colored
