@@ -324,6 +324,36 @@ main(void)
         expect("h100-fp8-promote32", &s, a, b, sa, sb, 0, 0x43e00000, "inner model drops 2^-9");
         expect("exact-rn", &s, a, b, sa, sb, 0, 0x43e00040, "exact keeps it");
     }
+    /* The promotion models write e2m3 and e3m2 as e4m3 before the fp8
+     * blocks: e2m3 0.125 (code 0x01, a subnormal) is e4m3 2^-3, a normal
+     * with exponent -3, and sets the block's emax to -3.  a = [0.125, 0.125]
+     * (e2m3), b = [1, 2^-12] (e5m2 0x3c, 0x0c): products 2^-3 and 2^-15;
+     * h100-fp8 keeps 13 fraction bits below emax, down to 2^-16, so 2^-15
+     * stays: 2^-3 + 2^-15 (0x3e000800). */
+    {
+        uint32_t a[32], b[32], s1[1] = { 127 };
+        smma_gemm_shape s = shape(SMMA_E2M3, SMMA_E5M2, SMMA_E8M0, SMMA_NONE, 32);
+
+        memset(a, 0, sizeof(a));
+        memset(b, 0, sizeof(b));
+        a[0] = a[1] = 0x01;
+        b[0] = 0x3c;
+        b[1] = 0x0c;
+        expect("h100-fp8-promote32", &s, a, b, s1, s1, 0, 0x3e000800,
+               "e2m3 subnormals as e4m3 normals: the window reaches 2^-16");
+        expect("exact-rn", &s, a, b, s1, s1, 0, 0x3e000800, "2^-3 + 2^-15");
+    }
+    /* An infinite sum times a negative alpha: -Inf * -1 = +Inf
+     * (exact-rn's special path, with the product's sign). */
+    {
+        static const uint32_t a[1] = { 0xff80 }, b[1] = { 0x3f80 };
+        smma_gemm_shape s = shape(SMMA_BF16, SMMA_BF16, SMMA_NONE, SMMA_NONE, 1);
+
+        s.has_alpha = true;
+        s.alpha = 0xbf800000u;
+        expect("exact-rn", &s, a, b, NULL, NULL, 0, 0x7f800000, "-Inf times alpha -1: +Inf");
+        expect("exact-rz", &s, b, b, NULL, NULL, 0, 0xbf800000, "1 times alpha -1: -1");
+    }
     /* NaN into a promotion: a NaN scale (e8m0 0xff) or a NaN C gives NaN. */
     {
         static const uint32_t a[2] = { 0x7e, 0x01 }, b[2] = { 0x38, 0x38 }, sa[1] = { 0xff },

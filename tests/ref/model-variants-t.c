@@ -417,6 +417,16 @@ check_block_rn(void)
     rn.name = "h100-bf16 (rn)";
     rn.round = SMMA_RN;
     expect(&rn, &s, a, b, 0, 0x40000001u, "27 bits rounded once to nearest");
+    {
+        /* 2 + 2^-22 + 2^-23 + 2^-24: 0.75 ulp, up to 2 + 2^-21 (0x40000002);
+         * 2 + 2^-22 + 2^-23: a tie with an odd last bit, up as well. */
+        static const uint32_t up[5] = { 0x3f80, 0x3f80, 0x3480, 0x3400, 0x3380 },
+                              tie[5] = { 0x3f80, 0x3f80, 0x3480, 0x3400, 0x0000 };
+
+        expect(&rn, &s, up, b, 0, 0x40000002u, "0.75 ulp rounds up");
+        expect(&rn, &s, tie, b, 0, 0x40000002u, "a tie rounds to the even last bit, up");
+        expect(tap_model("h100-bf16"), &s, up, b, 0, 0x40000001u, "0.75 ulp truncated");
+    }
     expect(tap_model("h100-bf16"), &s, a, b, 0, 0x40000001u, "27 bits truncated");
     expect(tap_model("exact-rn"), &s, a, b, 0, 0x40000001u, "exact-rn");
 }

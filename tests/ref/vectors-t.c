@@ -172,6 +172,20 @@ check_types_and_names(void)
                strstr(err.msg, bad[i].needle) != NULL,
            "suite name '%s' refused (%s)", bad[i].name, err.msg);
     }
+    {
+        /* The longest suite name: 127 bytes and its NUL (SMMA_VEC_TEXT_MAX). */
+        char longest[SMMA_VEC_TEXT_MAX + 1];
+
+        memset(longest, 'x', sizeof(longest));
+        memcpy(longest, "decode.", 7);
+        longest[SMMA_VEC_TEXT_MAX - 1] = '\0';
+        ok(smma_vec_suite_check(longest, &err) == SMMA_OK, "a suite name of 127 bytes");
+        longest[SMMA_VEC_TEXT_MAX - 1] = 'x';
+        longest[SMMA_VEC_TEXT_MAX] = '\0';
+        ok(smma_vec_suite_check(longest, &err) == SMMA_EINVAL &&
+               strstr(err.msg, "malformed suite name") != NULL,
+           "... one of 128 refused");
+    }
 }
 
 /* ------------------------------------------------------------------ headers */
@@ -246,6 +260,19 @@ check_headers(void)
     example_header(&h);
     ok(smma_vec_header_add(&h, "zz_Z9", SMMA_VT_U8, false, false, 1, &err) == SMMA_OK,
        "a name of z, Z, _ and 9 is an identifier (%s)", err.msg);
+    {
+        /* The longest field name: 31 bytes and its NUL (SMMA_VEC_NAME_MAX). */
+        char longest[SMMA_VEC_NAME_MAX + 1];
+
+        memset(longest, 'n', sizeof(longest));
+        longest[SMMA_VEC_NAME_MAX - 1] = '\0';
+        ok(smma_vec_header_add(&h, longest, SMMA_VT_U8, false, false, 1, &err) == SMMA_OK,
+           "a field name of 31 bytes (%s)", err.msg);
+        longest[SMMA_VEC_NAME_MAX - 1] = 'n';
+        longest[SMMA_VEC_NAME_MAX] = '\0';
+        ok(smma_vec_header_add(&h, longest, SMMA_VT_U8, false, false, 1, &err) == SMMA_EINVAL,
+           "... one of 32 refused (%s)", err.msg);
+    }
     strcpy(h.profile, "Cuda");
     ok(smma_vec_header_check(&h, &err) == SMMA_EINVAL &&
            strcmp(err.msg, "malformed profile name 'Cuda'") == 0,
@@ -581,6 +608,8 @@ static const struct bad bads[] = {
     { "carriage return", "softmma-vectors 1\r\n", 1, "carriage return" },
     { "overlong line", NULL, 3, "line longer than 131072 bytes" },
     { "unknown header line", HEAD "colour blue\n", 3, "unknown header line 'colour'" },
+    { "level 10", HEAD "level 10\n", 3, "malformed level '10' (0 to 9)" },
+    { "block line of 4 words", HEAD "block in v:u8 x\n", 3, "malformed block line" },
     { "second suite line", HEAD "suite decode.e4m3\n", 3, "second 'suite' line" },
     { "field twice", HEAD "in code:e2m3 code:u8\n", 3, "declared twice" },
     { "unknown type", HEAD "in code:e9m9\n", 3, "unknown type 'e9m9'" },
