@@ -343,6 +343,20 @@ main(void)
                "e2m3 subnormals as e4m3 normals: the window reaches 2^-16");
         expect("exact-rn", &s, a, b, s1, s1, 0, 0x3e000800, "2^-3 + 2^-15");
     }
+    /* Codes are read in their storage bits, as smma_decode reads them: e4m3
+     * 0x138 is 0x38, 1 (h100-fp8-mma-sync converts it to fp16 first). */
+    {
+        uint32_t a[32], b[32];
+        smma_gemm_shape s = shape(SMMA_E4M3, SMMA_E4M3, SMMA_NONE, SMMA_NONE, 32);
+
+        memset(a, 0, sizeof(a));
+        memset(b, 0, sizeof(b));
+        a[0] = 0x138;
+        b[0] = 0x38;
+        expect("h100-fp8-mma-sync", &s, a, b, NULL, NULL, 0, 0x3f800000,
+               "e4m3 code 0x138 read as 0x38");
+        expect("exact-rn", &s, a, b, NULL, NULL, 0, 0x3f800000, "e4m3 code 0x138 read as 0x38");
+    }
     /* An infinite sum times a negative alpha: -Inf * -1 = +Inf
      * (exact-rn's special path, with the product's sign). */
     {
