@@ -453,6 +453,36 @@ check_writer(void)
         smma_vec_writer_free(w);
     }
     {
+        /* The longest comment: its line, "# " and the text, SMMA_VEC_MAX_LINE
+         * bytes; and the largest block, SMMA_VEC_MAX_BLOCK values. */
+        char *long_text = malloc(SMMA_VEC_MAX_LINE);
+        uint64_t *v = calloc(SMMA_VEC_MAX_BLOCK, sizeof(*v)), s0[4] = { 2, 0x7f, 0x80, 0 };
+        uint64_t d0[1] = { 0x3f800000u };
+
+        if (long_text == NULL || v == NULL)
+            sysbail("out of memory");
+        memset(long_text, 'c', SMMA_VEC_MAX_LINE);
+        long_text[SMMA_VEC_MAX_LINE - 2] = '\0';
+        w = example_writer();
+        ok(smma_vec_put_comment(w, long_text, &err) == SMMA_OK,
+           "a comment of SMMA_VEC_MAX_LINE - 2 bytes (%s)", err.msg);
+        long_text[SMMA_VEC_MAX_LINE - 2] = 'c';
+        long_text[SMMA_VEC_MAX_LINE - 1] = '\0';
+        ok(smma_vec_put_comment(w, long_text, &err) == SMMA_EINVAL,
+           "... one byte more is refused (%s)", err.msg);
+        smma_vec_writer_free(w);
+        w = block_writer();
+        memset(&c, 0, sizeof(c));
+        c.scalars = s0;
+        c.blocks[3] = (smma_vec_block) { 1024, SMMA_VEC_MAX_BLOCK / 1024, v };
+        c.blocks[4] = (smma_vec_block) { 1, 1, d0 };
+        ok(smma_vec_put_case(w, &c, &err) == SMMA_OK,
+           "a block of SMMA_VEC_MAX_BLOCK values (%s)", err.msg);
+        smma_vec_writer_free(w);
+        free(long_text);
+        free(v);
+    }
+    {
         /* Comments of 1 and 0 bytes: "# x" and "#". */
         const char *out;
         size_t out_len;
