@@ -797,6 +797,12 @@ check_compare(void)
     ok(smma_quantize(F8, x, 64, &o, sc, codes, &err) == SMMA_EINVAL &&
            strstr(err.msg, "x[3] = 0x3f800001 is not a bf16 number") == err.msg,
        "bf16 inputs: a value with only bit 0 of its low half set is refused (%s)", err.msg);
+    x[3] = 0x3f800000u + (3u << 16);
+    x[0] = 0x3f808000u;
+    ok(smma_quantize(F8, x, 64, &o, sc, codes, &err) == SMMA_EINVAL &&
+           strstr(err.msg, "x[0] = 0x3f808000 is not a bf16 number") == err.msg,
+       "... x[0] too (%s)", err.msg);
+    x[0] = N448;
     o.input_bf16 = false;
 
     /* smma_quant_compare: MXFP8, 64 values, 2 blocks. */
@@ -859,12 +865,13 @@ check_compare(void)
            codes[2], codes[3]);
     }
     {
-        static const uint8_t packed[2] = { 0x31, 0xf2 };
-        uint8_t u[4];
+        static const uint8_t packed[4] = { 0x31, 0xf2, 0x54, 0x76 };
+        uint8_t u[8];
 
-        smma_unpack_fp4(packed, 4, u);
-        ok(u[0] == 0x1 && u[1] == 0x3 && u[2] == 0x2 && u[3] == 0xf,
-           "smma_unpack_fp4: low nibble first, each code 4 bits");
+        smma_unpack_fp4(packed, 8, u);
+        ok(u[0] == 0x1 && u[1] == 0x3 && u[2] == 0x2 && u[3] == 0xf && u[4] == 0x4 &&
+               u[5] == 0x5 && u[6] == 0x6 && u[7] == 0x7,
+           "smma_unpack_fp4: low nibble first, each code 4 bits, byte i / 2");
     }
 
     /* No profile: cuda's (e8m0 0x00 is 2^-127, a ue4m3 scale with bit 7 set
