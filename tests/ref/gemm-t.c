@@ -160,6 +160,18 @@ check_verify(void)
     rc = smma_gemm_verify(m, &s, &op, d, 64, 3, &checked, &bad, first, 4, &err);
     ok(rc == SMMA_OK && checked == 64 && bad <= 1,
        "verify: 64 sampled entries are checked");
+    {
+        /* A leading dimension below the matrix's, A's or B's alone. */
+        smma_gemm_operands short_a = op, short_b = op;
+
+        short_a.lda = s.k - 1;
+        short_b.ldb = s.k - 1;
+        rc = smma_gemm(m, &s, &short_a, d, &err);
+        ok(rc == SMMA_EINVAL && strcmp(err.msg, "leading dimension smaller than the matrix") == 0,
+           "gemm refuses lda = k - 1 (%s)", err.msg);
+        rc = smma_gemm(m, &s, &short_b, d, &err);
+        ok(rc == SMMA_EINVAL, "... and ldb = k - 1 (%s)", err.msg);
+    }
     smma_gemm_data_free(&g);
 }
 
@@ -185,7 +197,12 @@ check_errors(void)
     ok(smma_gemm_shape_check(&s, &err) == SMMA_EINVAL && strstr(err.msg, "D:") != NULL,
        "e4m3 D is refused (%s)", err.msg);
     s = make_shape(&c, (size_t) 1 << 25, 4, 4);
-    ok(smma_gemm_shape_check(&s, &err) == SMMA_ERANGE, "an absurd shape is refused");
+    ok(smma_gemm_shape_check(&s, &err) == SMMA_ERANGE &&
+           strcmp(err.msg, "shape 33554432x4x4 is too large") == 0,
+       "an absurd shape is refused, m x n x k in the message (%s)", err.msg);
+    s = make_shape(&c, (size_t) 1 << 24, 1, 1);
+    ok(smma_gemm_shape_check(&s, &err) == SMMA_OK, "m = 2^24, the largest, is taken (%s)",
+       err.msg);
     s = make_shape(&c, 4, 4, 4);
     s.d_fmt = SMMA_BF16;
     {
@@ -564,7 +581,7 @@ check_alloc_failures(void)
     int rc;
 
     if (!tap_alloc_hook()) {
-        skip_block(6, "no failing allocator here (glibc only, not under valgrind)");
+        skip_block(8, "no failing allocator here (glibc only, not under valgrind)");
         return;
     }
     if (smma_gemm_generate(&s, SMMA_CLASS_RANDOM, 3, &g, &err) != SMMA_OK)
@@ -596,6 +613,15 @@ check_alloc_failures(void)
     }
     tap_alloc_fail_after(-1);
     smma_gemm_data_free(&g);
+    /* smma_gemm_generate with A's or B's array failing. */
+    for (f = 0; f < 2; f++) {
+        before = tap_alloc_live();
+        tap_alloc_fail_after(f);
+        rc = smma_gemm_generate(&s, SMMA_CLASS_RANDOM, 3, &g, &err);
+        ok(rc == SMMA_ENOMEM && !tap_alloc_pending() && tap_alloc_live() == before,
+           "generate: allocation %ld fails: SMMA_ENOMEM, nothing kept (%s)", f + 1, err.msg);
+    }
+    tap_alloc_fail_after(-1);
 }
 
 int
