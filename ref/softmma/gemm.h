@@ -357,6 +357,8 @@ typedef struct smma_gemm_gen_opts {
 int smma_gemm_generate_opts(const smma_gemm_shape *s, smma_input_class cls, uint64_t seed,
                             const smma_gemm_gen_opts *opts, smma_gemm_data *data,
                             smma_error *err);
+/* Frees the arrays of data and leaves it empty (every pointer NULL), so that
+ * freeing it again does nothing. */
 void smma_gemm_data_free(smma_gemm_data *data);
 
 /* The operands view of generated data. */

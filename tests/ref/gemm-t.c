@@ -581,7 +581,7 @@ check_alloc_failures(void)
     int rc;
 
     if (!tap_alloc_hook()) {
-        skip_block(8, "no failing allocator here (glibc only, not under valgrind)");
+        skip_block(9, "no failing allocator here (glibc only, not under valgrind)");
         return;
     }
     if (smma_gemm_generate(&s, SMMA_CLASS_RANDOM, 3, &g, &err) != SMMA_OK)
@@ -612,6 +612,11 @@ check_alloc_failures(void)
            "gemm_element: allocation %ld of 2 fails: 0xffffffff, nothing kept", f + 1);
     }
     tap_alloc_fail_after(-1);
+    before = tap_alloc_live();
+    smma_gemm_data_free(&g);
+    ok(g.a == NULL && g.b == NULL && g.sa == NULL && g.sb == NULL && g.c == NULL &&
+           tap_alloc_live() < before,
+       "gemm_data_free frees the arrays and leaves the data empty");
     smma_gemm_data_free(&g);
     /* smma_gemm_generate with A's or B's array failing. */
     for (f = 0; f < 2; f++) {
