@@ -228,6 +228,23 @@ main(void)
     check_names();
     check_checked_decode();
     check_rs_tiny();
+    {
+        /* Bits above the storage width are ignored (softmma/format.h). */
+        unsigned long bad_high = 0;
+
+        for (f = 0; f < SMMA_FORMAT_COUNT; f++) {
+            const smma_format_desc *d = smma_format_info((smma_format) f);
+            uint32_t c;
+
+            if (d->storage_bits > 16)
+                continue;
+            for (c = 0; c < (1u << d->storage_bits); c++)
+                bad_high += !slow_same(smma_decode(d->id, c | (1u << d->storage_bits)),
+                                       smma_decode(d->id, c));
+        }
+        ok(bad_high == 0, "decode ignores the bit above the storage width (%lu differ)",
+           bad_high);
+    }
     slow_free();
     return exit_status();
 }

@@ -252,6 +252,7 @@ main(void)
         for (i = 0; i < 9; i++)
             b[i] = 0x3f80;
         expect("a100-bf16", &s, a, b, NULL, NULL, 0, 0x4b800003, "blocks of 8 truncate");
+        expect("ada-bf16", &s, a, b, NULL, NULL, 0, 0x4b800003, "blocks of 8 truncate");
         expect("h100-bf16", &s, a, b, NULL, NULL, 0, 0x4b800004, "one block of 9");
         expect("exact-rn", &s, a, b, NULL, NULL, 0, 0x4b800004, "exact");
     }
@@ -356,6 +357,18 @@ main(void)
         expect("h100-fp8-mma-sync", &s, a, b, NULL, NULL, 0, 0x3f800000,
                "e4m3 code 0x138 read as 0x38");
         expect("exact-rn", &s, a, b, NULL, NULL, 0, 0x3f800000, "e4m3 code 0x138 read as 0x38");
+    }
+    /* The exact sum's sticky bit at the edge of a 64-bit limb of the
+     * accumulator: fp32 a = [1, 2^-24, 2^-64], b = 1: 1 + 2^-24 is the
+     * midpoint of 1 and 1 + 2^-23, and 2^-64 (bit 0 of a limb, past the 53
+     * bits kept) puts the sum above it: 1 + 2^-23 (0x3f800001). */
+    {
+        static const uint32_t a[3] = { 0x3f800000, 0x33800000, 0x1f800000 },
+                              b[3] = { 0x3f800000, 0x3f800000, 0x3f800000 };
+        smma_gemm_shape s = shape(SMMA_FP32, SMMA_FP32, SMMA_NONE, SMMA_NONE, 3);
+
+        expect("exact-rn", &s, a, b, NULL, NULL, 0, 0x3f800001,
+               "1 + 2^-24 + 2^-64: 2^-64 breaks the tie");
     }
     /* An infinite sum times a negative alpha: -Inf * -1 = +Inf
      * (exact-rn's special path, with the product's sign). */
