@@ -83,6 +83,13 @@ test_memory(void)
     is_int(SMMA_EINVAL, smma_tmem_dealloc(t, a2, 64, &err), "dealloc twice refused");
     is_int(SMMA_OK, smma_tmem_alloc(t, 256, &a4, &err), "alloc 256 after the frees");
     is_hex(256, a4, "... at column 256");
+    is_int(SMMA_EINVAL, smma_tmem_dealloc(t, smma_tmem_addr(0, 512), 32, &err),
+           "dealloc at column 512 refused");
+    is_string("tcgen05.dealloc: 0x00000200 with 32 columns is not an allocation", err.msg,
+              "... message");
+    ok(smma_tmem_dealloc(t, a1, 32, &err) == SMMA_OK &&
+           smma_tmem_alloc(t, 32, &a1, &err) == SMMA_OK && a1 == 0,
+       "a freed unit is free again: 32 columns at column 0 (got %lu)", (unsigned long) a1);
     free(t);
     t = new_tmem();
     ok(smma_tmem_alloc(t, 128, &a1, &err) == SMMA_OK && smma_tmem_alloc(t, 32, &a2, &err) ==
@@ -674,6 +681,20 @@ test_sf_layout(void)
     l.sf_id = 0;
     l.addr = smma_tmem_addr(32, 0);
     is_int(SMMA_EINVAL, smma_tmem_sf_check(&l, &err), "scale address at lane 32 refused");
+    l.addr = smma_tmem_addr(0, 8);
+    l.sf_id = 4;
+    is_int(SMMA_EINVAL, smma_tmem_sf_check(&l, &err), "1X with SF_ID 4 refused");
+    l.sf_id = 3;
+    ok(smma_tmem_sf_elem(&l, 128, 8, 3, &r, &kb, &p) == SMMA_EINVAL,
+       "no scale in lane 128");
+    l.sf_id = 0;
+    {
+        unsigned row, byte2, copy2;
+
+        ok(smma_tmem_cp_src(SMMA_TMEM_CP_128X256B, 128, 0, 0, &row, &byte2, &copy2) ==
+               SMMA_EINVAL,
+           "tcgen05.cp: no source for lane 128");
+    }
     /* ceil(rows / 32) columns: the edges of a partition of 32 rows. */
     {
         static const unsigned rw[6] = { 1, 31, 32, 33, 128, 256 }, cols[6] = { 1, 1, 1, 2, 4, 8 };
