@@ -386,6 +386,10 @@ test_ldst_exec(void)
     op = mkldst(SMMA_TMEM_16X64B, 1, false, 0);
     is_int(SMMA_EINVAL, smma_tmem_st(&op, u, 0, smma_tmem_addr(20, 0), regs, &err),
            "a 16-lane access from lane 20 crosses the partition");
+    op = mkldst(SMMA_TMEM_32X32B, 1, false, 0);
+    is_int(SMMA_EINVAL, smma_tmem_st(&op, u, 0, 0, NULL, &err), "st without registers refused");
+    is_string("tcgen05.st: no TMEM or registers given", err.msg, "... message");
+    is_int(SMMA_EINVAL, smma_tmem_ld(&op, t, 0, 0, NULL, &err), "ld without registers refused");
     op = mkldst(SMMA_TMEM_32X32B, 8, false, 0);
     is_int(SMMA_EINVAL, smma_tmem_ld(&op, t, 0, smma_tmem_addr(0, 508), regs, &err),
            "columns 508..515 refused");
@@ -1341,8 +1345,10 @@ static const struct mcase mcases[] = {
     { MXF4, 1, 1, 0, 256, 32, 2, false, false, SW128, false, false, false, true, 2, 1, 2, 0, 0 },
     { NVF4, 1, 1, 0, 256, 128, 2, false, false, SW128, false, true, false, false, 4, 0, 0, 0, 0 },
     { NVF4, 1, 1, 0, 256, 16, 2, false, false, SW32, false, true, false, false, 2, 1, 0, 2, 0 },
-    /* 8-bit N-major B with cta_group::1: N a multiple of 16 (not of 32) */
+    /* 8-bit N-major B with cta_group::1: N a multiple of 16 (not of 32);
+     * with cta_group::2 a multiple of 32 */
     { F864, 0, 0, 1, 128, 48, 1, false, true, SW64, false, true, false, false, 0, 0, 0, 0, 0 },
+    { F864, 0, 0, 1, 256, 64, 2, false, true, SW128, false, true, false, false, 0, 0, 0, 0, 0 },
 };
 #define NMCASES (sizeof(mcases) / sizeof(mcases[0]))
 
@@ -1481,6 +1487,8 @@ test_mma_literal(struct mrun *w)
     op.b_desc = mksdesc(SMEM_BYTES - 64, 128, 128, SMMA_TC05_SWIZZLE_NONE);
     is_int(SMMA_EINVAL, smma_tc05_mma_exec(&op, tap_model("exact-rn"), &cta, &err),
            "B outside the shared memory refused");
+    is_int(SMMA_EINVAL, smma_tc05_mma_exec(&op, NULL, &cta, &err), "no model refused");
+    is_string("tcgen05.mma: no model or CTAs given", err.msg, "... message");
     is_hex(saved, w->t[0]->cell[17][67], "... D untouched by the refusals");
     op.kind = SMMA_TC05_KIND_MXF4NVF4;
     op.scale_vec = 1;
