@@ -64,6 +64,64 @@ collect(const char *instr, const char *operand, const char *what, void *ctx)
     l->e[l->n - 1].listed = true;
 }
 
+/* Whether every "M = n", "cta_group::n" and ".scale_vec::nX" of text is in
+ * what as well. */
+static bool
+numbers_agree(const char *text, const char *what)
+{
+    static const char *const keys[] = { "M = ", "cta_group::", ".scale_vec::" };
+    char part[48];
+    size_t k, n;
+
+    for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+        const char *p = text;
+
+        while ((p = strstr(p, keys[k])) != NULL) {
+            size_t k0 = strlen(keys[k]);
+
+            n = k0;
+            while (p[n] >= '0' && p[n] <= '9')
+                n++;
+            if (p[n] == 'X')
+                n++;
+            snprintf(part, sizeof(part), "%.*s", (int) n, p);
+            if (strstr(what, part) == NULL) {
+                /* An A picture says M as "A <M> x <K>". */
+                snprintf(part, sizeof(part), "A %.*s x ", (int) (n - k0), p + k0);
+                if (k != 0 || strstr(what, part) == NULL)
+                    return false;
+            }
+            p += n;
+        }
+    }
+    return true;
+}
+
+/* The listing's line of each tcgen05.mma picture (its own words) names the
+ * M, cta_group and scale vector of the picture it stands for; returns how
+ * many differ and sets *n to the number compared. */
+static unsigned
+listed_tcgen05(const struct listing *l, size_t *n)
+{
+    smma_grid g;
+    unsigned bad = 0;
+    size_t i;
+
+    *n = 0;
+    for (i = 0; i < l->n; i++) {
+        if (!l->e[i].listed || strncmp(l->e[i].instr, "tcgen05.mma.", 12) != 0)
+            continue;
+        (*n)++;
+        if (smma_grid_find(l->e[i].instr, l->e[i].operand, NULL, &g, NULL) != SMMA_OK
+            || !numbers_agree(l->e[i].what, g.what)) {
+            if (bad++ < 5)
+                diag("%s %s: listed '%s', described '%s'", l->e[i].instr, l->e[i].operand,
+                     l->e[i].what, g.what);
+        }
+    }
+    return bad;
+}
+
 /* The listing's line of each mma.sync and wgmma layout is the layout's own
  * description (with the default selectors); returns how many differ and
  * sets *n to the number compared. */
@@ -257,7 +315,7 @@ main(void)
 
     smma_grid_list(collect, &l);
     add_tcgen05(&l);
-    plan((int) l.n + 48);
+    plan((int) l.n + 49);
     for (i = 0; i < l.n; i++)
         check(l.e[i].instr, l.e[i].operand, &l.e[i].o);
     for (i = 0; i < l.n && strcmp(l.e[i].instr, "wgmma.m64n256k32.e5m2.e5m2") != 0; i++)
@@ -269,6 +327,9 @@ main(void)
 
         ok(differ == 0 && compared > 200, "the listing describes each of %zu mma.sync and "
            "wgmma layouts as the layout does (%u differ)", compared, differ);
+        differ = listed_tcgen05(&l, &compared);
+        ok(differ == 0 && compared >= 23, "the listing's %zu tcgen05.mma pictures name the M, "
+           "cta_group and scale vector of their layouts (%u differ)", compared, differ);
     }
     smma_grid_find("ldmatrix.x1", "regs", NULL, &g, &err);
     is_string("1 matrix of 8 x 8 b16 as stored (rows: row r of matrix i is row 8i+r), the "
