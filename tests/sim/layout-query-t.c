@@ -111,9 +111,20 @@ listed_tcgen05(const struct listing *l, size_t *n)
     for (i = 0; i < l->n; i++) {
         if (!l->e[i].listed || strncmp(l->e[i].instr, "tcgen05.mma.", 12) != 0)
             continue;
+        static const char *const vecs[3] = { ".1x", ".2x", ".4x" };
+        char vec[24] = "";
+        size_t v;
+
+        /* A name's ".<n>x" is the picture's .scale_vec::<n>X. */
+        for (v = 0; v < 3; v++) {
+            const char *x = strstr(l->e[i].instr, vecs[v]);
+
+            if (x != NULL && (x[3] == '\0' || x[3] == '.'))
+                snprintf(vec, sizeof(vec), ".scale_vec::%cX", vecs[v][1]);
+        }
         (*n)++;
         if (smma_grid_find(l->e[i].instr, l->e[i].operand, NULL, &g, NULL) != SMMA_OK
-            || !numbers_agree(l->e[i].what, g.what)) {
+            || !numbers_agree(l->e[i].what, g.what) || strstr(g.what, vec) == NULL) {
             if (bad++ < 5)
                 diag("%s %s: listed '%s', described '%s'", l->e[i].instr, l->e[i].operand,
                      l->e[i].what, g.what);
