@@ -64,12 +64,12 @@ collect(const char *instr, const char *operand, const char *what, void *ctx)
     l->e[l->n - 1].listed = true;
 }
 
-/* Whether every "M = n", "cta_group::n" and ".scale_vec::nX" of text is in
- * what as well. */
+/* Whether every "M = n", "cta_group::n", ".scale_vec::nX" and "Layout L" of
+ * text is in what as well. */
 static bool
 numbers_agree(const char *text, const char *what)
 {
-    static const char *const keys[] = { "M = ", "cta_group::", ".scale_vec::" };
+    static const char *const keys[] = { "M = ", "cta_group::", ".scale_vec::", "Layout " };
     char part[48];
     size_t k, n;
 
@@ -82,7 +82,7 @@ numbers_agree(const char *text, const char *what)
             n = k0;
             while (p[n] >= '0' && p[n] <= '9')
                 n++;
-            if (p[n] == 'X')
+            if (p[n] == 'X' || (k == 3 && p[n] >= 'A' && p[n] <= 'Z'))
                 n++;
             snprintf(part, sizeof(part), "%.*s", (int) n, p);
             if (strstr(what, part) == NULL) {
@@ -326,7 +326,7 @@ main(void)
 
     smma_grid_list(collect, &l);
     add_tcgen05(&l);
-    plan((int) l.n + 49);
+    plan((int) l.n + 50);
     for (i = 0; i < l.n; i++)
         check(l.e[i].instr, l.e[i].operand, &l.e[i].o);
     for (i = 0; i < l.n && strcmp(l.e[i].instr, "wgmma.m64n256k32.e5m2.e5m2") != 0; i++)
@@ -358,6 +358,14 @@ main(void)
 
         ok(found == SMMA_OK && g.elems == 4 && g.regs == 4 && g.threads == 128,
            "tcgen05.mma.mxf8f6f4.1x sfa: 128 lanes of 4 columns of 4 bytes");
+        if (found == SMMA_OK) {
+            unsigned r, c;
+
+            ok(g.coord(&g, 127, 0, 0, &r, &c) == SMMA_OK &&
+                   g.coord(&g, 128, 0, 0, &r, &c) != SMMA_OK,
+               "... lane 127 holds a scale, a thread of a second CTA none");
+        } else
+            ok(false, "... lane 127");
         if (found == SMMA_OK) {
             g.cell(&g, 37, 4 * 0 + 0, &cell);
             ok(cell.owner == 1 && strcmp(cell.label, "m5,k0") == 0,
