@@ -1084,11 +1084,6 @@ inner_model(const smma_model *m)
     return inner;
 }
 
-/* The most k a promotion model sums per promotion: smma_model_check keeps
- * it a divisor of the scale block (16 or 32), or 128 for an unscaled model
- * (cublaslt-fp8-promoted). */
-#define SMMA_PROMOTE_MAX 128
-
 /* Whether the promotion models write an operand of format f as e4m3 before
  * the fp8 tensor core's blocks: e2m1, e2m3 and e3m2, whose values are all
  * e4m3 numbers (Hopper's fp8 MMA takes e4m3 and e5m2 only, so a kernel

@@ -375,6 +375,9 @@ smma_model_check(const smma_model *m, const smma_gemm_shape *s, smma_error *err)
     if (m->kind == SMMA_MODEL_EXACT || m->kind == SMMA_MODEL_FMA_SEQ)
         return SMMA_OK;
     if (m->kind == SMMA_MODEL_PROMOTE) {
+        if (m->promote == 0 || m->promote > SMMA_PROMOTE_MAX)
+            return smma_error_set(err, SMMA_EINVAL, "model %s promotes every %u k, which is "
+                                  "not in [1, %u]", m->name, m->promote, SMMA_PROMOTE_MAX);
         if (m->unscaled && s->scale_fmt != SMMA_NONE)
             return smma_error_set(err, SMMA_EINVAL, "model %s takes operands without block "
                                   "scales (no --scale)", m->name);

@@ -260,8 +260,8 @@ matrix_grid(const char *instr, const char *operand, const smma_grid_opts *o, smm
              : "stmatrix", op.num, op.trans ? ".trans" : "", addr ? "addr" : "regs");
     strcpy(g->row_axis, "row");
     strcpy(g->col_axis, addr ? "-" : "col");
-    snprintf(g->what, sizeof(g->what), "%u %s of 8 x 8 b16 as stored (rows: row r of "
-             "matrix i is row 8i+r), %s", op.num, op.num == 1 ? "" : "es", addr ? "the lane "
+    snprintf(g->what, sizeof(g->what), "%u matri%s of 8 x 8 b16 as stored (rows: row r of "
+             "matrix i is row 8i+r), %s", op.num, op.num == 1 ? "x" : "ces", addr ? "the lane "
              "giving each row's address" : "the register holding each element");
     strcpy(g->legend, addr ? "T<lane>" : "T<lane>:r<register>.<element>");
     g->rows = 8 * op.num;

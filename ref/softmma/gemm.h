@@ -133,6 +133,10 @@ typedef enum smma_f16_acc {
     SMMA_F16ACC_RZ            /* each block's aligned sum truncated to fp16 */
 } smma_f16_acc;
 
+/* The most k a promotion model sums per promotion (smma_model_check refuses
+ * more, and 0). */
+#define SMMA_PROMOTE_MAX 128
+
 /* A numerics model.  Fields that a kind does not use are zero. */
 typedef struct smma_model {
     const char *name;
@@ -144,7 +148,7 @@ typedef struct smma_model {
     int floor;              /* block-FMA: least emax */
     bool normalize;         /* block-FMA: renormalize product significands */
     bool upcast_bf16;       /* round a*sa and b*sb to bf16 first (Triton) */
-    unsigned promote;       /* promotion: k per promotion */
+    unsigned promote;       /* promotion: k per promotion, 1 to SMMA_PROMOTE_MAX */
     const char *inner;      /* promotion: name of the block-FMA model */
     const char *inputs;     /* the element formats it models, in words */
     const char *status;     /* "definition", "provisional", or "validated on ..." */
@@ -353,6 +357,8 @@ typedef struct smma_gemm_gen_opts {
 int smma_gemm_generate_opts(const smma_gemm_shape *s, smma_input_class cls, uint64_t seed,
                             const smma_gemm_gen_opts *opts, smma_gemm_data *data,
                             smma_error *err);
+/* Frees the arrays of data and leaves it empty (every pointer NULL), so that
+ * freeing it again does nothing. */
 void smma_gemm_data_free(smma_gemm_data *data);
 
 /* The operands view of generated data. */

@@ -167,6 +167,32 @@ check_checked_decode(void)
        "e4m3 0xff is a negative NaN");
 }
 
+/* Stochastic rounding of a value far below the smallest subnormal: e2m1's
+ * is 0.5, and 2^-13 is 2^-12 of it, so with 32 random bits r it rounds up
+ * to 0.5 exactly when 2^-12 * 2^32 + r >= 2^32, r >= 0xfff00000. */
+static void
+check_rs_tiny(void)
+{
+    smma_cvt cvt = smma_cvt_default();
+
+    cvt.round = SMMA_RS;
+    cvt.rbits = 0xfff00000u;
+    is_hex(0x1, smma_encode(SMMA_E2M1, ldexp(1.0, -13), &cvt),
+           "e2m1 RS: 2^-13 with random bits 0xfff00000 rounds up to 0.5");
+    is_hex(0x9, smma_encode(SMMA_E2M1, -ldexp(1.0, -13), &cvt), "... and -2^-13 to -0.5");
+    cvt.rbits = 0xffefffffu;
+    is_hex(0x0, smma_encode(SMMA_E2M1, ldexp(1.0, -13), &cvt),
+           "... with 0xffefffff down to 0");
+    /* The smallest normal double and the smallest subnormal one, toward
+     * +Inf: e4m3's smallest subnormal (0x01). */
+    cvt.round = SMMA_RP;
+    is_hex(0x01, smma_encode(SMMA_E4M3, ldexp(1.0, -1022), &cvt),
+           "e4m3 RP: 2^-1022 rounds up to the smallest subnormal");
+    is_hex(0x01, smma_encode(SMMA_E4M3, ldexp(1.0, -1074), &cvt), "... and 2^-1074 too");
+    cvt.round = SMMA_RN;
+    is_hex(0x80, smma_encode(SMMA_E4M3, -ldexp(1.0, -1022), &cvt), "e4m3 RN: -2^-1022 is -0");
+}
+
 int
 main(void)
 {
@@ -201,6 +227,24 @@ main(void)
     check_table();
     check_names();
     check_checked_decode();
+    check_rs_tiny();
+    {
+        /* Bits above the storage width are ignored (softmma/format.h). */
+        unsigned long bad_high = 0;
+
+        for (f = 0; f < SMMA_FORMAT_COUNT; f++) {
+            const smma_format_desc *d = smma_format_info((smma_format) f);
+            uint32_t c;
+
+            if (d->storage_bits > 16)
+                continue;
+            for (c = 0; c < (1u << d->storage_bits); c++)
+                bad_high += !slow_same(smma_decode(d->id, c | (1u << d->storage_bits)),
+                                       smma_decode(d->id, c));
+        }
+        ok(bad_high == 0, "decode ignores the bit above the storage width (%lu differ)",
+           bad_high);
+    }
     slow_free();
     return exit_status();
 }

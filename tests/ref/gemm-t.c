@@ -28,6 +28,7 @@
 #include <softmma/gemm.h>
 
 #include "tap/basic.h"
+#include "tap/failalloc.h"
 
 struct combo {
     smma_format a, b, scale;
@@ -128,7 +129,7 @@ check_verify(void)
     const smma_model *m;
     smma_gemm_data g;
     smma_gemm_operands op;
-    uint32_t d[256];
+    uint32_t d[257];
     size_t checked = 0, bad = 0;
     smma_mismatch first[4];
     smma_error err;
@@ -137,7 +138,9 @@ check_verify(void)
     smma_model_from_name("exact-rn", &m, NULL);
     smma_gemm_generate(&s, SMMA_CLASS_RANDOM, 5, &g, &err);
     op = smma_gemm_data_operands(&s, &g);
+    d[256] = 0x7fbadbadu;
     smma_gemm(m, &s, &op, d, &err);
+    ok(d[256] == 0x7fbadbadu, "gemm writes its 16 x 16 values and nothing after them");
     /* Each verification runs before its result is reported: the arguments of
      * ok() are evaluated in an unspecified order. */
     rc = smma_gemm_verify(m, &s, &op, d, 1000, 1, &checked, &bad, first, 4, &err);
@@ -148,9 +151,27 @@ check_verify(void)
     ok(rc == SMMA_OK && bad == 1 && first[0].i == 7 && first[0].j == 9 &&
            first[0].got == (first[0].want ^ 0x100u),
        "verify: a one-bit change is found and named (D[7][9])");
+    d[0] ^= 0x00000001u;
+    rc = smma_gemm_verify(m, &s, &op, d, 1000, 1, &checked, &bad, first, 4, &err);
+    ok(rc == SMMA_OK && checked == 256 && bad == 2 && first[0].i == 0 && first[0].j == 0 &&
+           first[1].i == 7 && first[1].j == 9,
+       "verify: D[0][0] is checked too, and the mismatches come in order");
+    d[0] ^= 0x00000001u;
     rc = smma_gemm_verify(m, &s, &op, d, 64, 3, &checked, &bad, first, 4, &err);
     ok(rc == SMMA_OK && checked == 64 && bad <= 1,
        "verify: 64 sampled entries are checked");
+    {
+        /* A leading dimension below the matrix's, A's or B's alone. */
+        smma_gemm_operands short_a = op, short_b = op;
+
+        short_a.lda = s.k - 1;
+        short_b.ldb = s.k - 1;
+        rc = smma_gemm(m, &s, &short_a, d, &err);
+        ok(rc == SMMA_EINVAL && strcmp(err.msg, "leading dimension smaller than the matrix") == 0,
+           "gemm refuses lda = k - 1 (%s)", err.msg);
+        rc = smma_gemm(m, &s, &short_b, d, &err);
+        ok(rc == SMMA_EINVAL, "... and ldb = k - 1 (%s)", err.msg);
+    }
     smma_gemm_data_free(&g);
 }
 
@@ -176,7 +197,12 @@ check_errors(void)
     ok(smma_gemm_shape_check(&s, &err) == SMMA_EINVAL && strstr(err.msg, "D:") != NULL,
        "e4m3 D is refused (%s)", err.msg);
     s = make_shape(&c, (size_t) 1 << 25, 4, 4);
-    ok(smma_gemm_shape_check(&s, &err) == SMMA_ERANGE, "an absurd shape is refused");
+    ok(smma_gemm_shape_check(&s, &err) == SMMA_ERANGE &&
+           strcmp(err.msg, "shape 33554432x4x4 is too large") == 0,
+       "an absurd shape is refused, m x n x k in the message (%s)", err.msg);
+    s = make_shape(&c, (size_t) 1 << 24, 1, 1);
+    ok(smma_gemm_shape_check(&s, &err) == SMMA_OK, "m = 2^24, the largest, is taken (%s)",
+       err.msg);
     s = make_shape(&c, 4, 4, 4);
     s.d_fmt = SMMA_BF16;
     {
@@ -537,6 +563,72 @@ check_unscaled(void)
        nmodels);
 }
 
+/* Out of memory (tap/failalloc.h): each of the two scratch rows of
+ * smma_gemm, smma_gemm_verify and smma_gemm_element fails in turn; the
+ * call reports it and frees what it had. */
+static void
+check_alloc_failures(void)
+{
+    smma_gemm_shape s = make_shape(&combos[0], 4, 4, 8);
+    const smma_model *m = tap_model("exact-rn");
+    smma_gemm_data g;
+    smma_gemm_operands op;
+    smma_error err;
+    uint32_t d[16];
+    size_t checked, bad;
+    smma_mismatch first[1];
+    long before, f;
+    int rc;
+
+    if (!tap_alloc_hook()) {
+        skip_block(9, "no failing allocator here (glibc only, not under valgrind)");
+        return;
+    }
+    if (smma_gemm_generate(&s, SMMA_CLASS_RANDOM, 3, &g, &err) != SMMA_OK)
+        bail("generate: %s", err.msg);
+    op = smma_gemm_data_operands(&s, &g);
+    if (smma_gemm(m, &s, &op, d, &err) != SMMA_OK)
+        bail("gemm: %s", err.msg);
+    for (f = 0; f < 2; f++) {
+        before = tap_alloc_live();
+        tap_alloc_fail_after(f);
+        rc = smma_gemm(m, &s, &op, d, &err);
+        ok(rc == SMMA_ENOMEM && !tap_alloc_pending() && tap_alloc_live() == before,
+           "gemm: allocation %ld of 2 fails: SMMA_ENOMEM, nothing kept (%s)", f + 1, err.msg);
+        before = tap_alloc_live();
+        tap_alloc_fail_after(f);
+        rc = smma_gemm_verify(m, &s, &op, d, 16, 1, &checked, &bad, first, 1, &err);
+        ok(rc == SMMA_ENOMEM && !tap_alloc_pending() && tap_alloc_live() == before,
+           "verify: allocation %ld of 2 fails: SMMA_ENOMEM, nothing kept (%s)", f + 1, err.msg);
+    }
+    op.a_kmajor = op.b_kmajor = false; /* both need a scratch row */
+    for (f = 0; f < 2; f++) {
+        uint32_t r;
+
+        before = tap_alloc_live();
+        tap_alloc_fail_after(f);
+        r = smma_gemm_element(m, &s, &op, 0, 0);
+        ok(r == 0xffffffffu && !tap_alloc_pending() && tap_alloc_live() == before,
+           "gemm_element: allocation %ld of 2 fails: 0xffffffff, nothing kept", f + 1);
+    }
+    tap_alloc_fail_after(-1);
+    before = tap_alloc_live();
+    smma_gemm_data_free(&g);
+    ok(g.a == NULL && g.b == NULL && g.sa == NULL && g.sb == NULL && g.c == NULL &&
+           tap_alloc_live() < before,
+       "gemm_data_free frees the arrays and leaves the data empty");
+    smma_gemm_data_free(&g);
+    /* smma_gemm_generate with A's or B's array failing. */
+    for (f = 0; f < 2; f++) {
+        before = tap_alloc_live();
+        tap_alloc_fail_after(f);
+        rc = smma_gemm_generate(&s, SMMA_CLASS_RANDOM, 3, &g, &err);
+        ok(rc == SMMA_ENOMEM && !tap_alloc_pending() && tap_alloc_live() == before,
+           "generate: allocation %ld fails: SMMA_ENOMEM, nothing kept (%s)", f + 1, err.msg);
+    }
+    tap_alloc_fail_after(-1);
+}
+
 int
 main(void)
 {
@@ -559,6 +651,7 @@ main(void)
     check_alpha_random();
     check_alpha_exact();
     check_unscaled();
+    check_alloc_failures();
 
     /* Reproducible generation. */
     {

@@ -370,6 +370,67 @@ check_upcast_subnormal(void)
  * (even).  Through fp32 (h100-bf16): 1 + 2^-11, then 1 + 2^-10 exactly,
  * 0x3c01 at the end.
  */
+/*
+ * A sticky fp16 accumulator behind a narrow window (neab -10: 13 fraction
+ * bits below each product's exponent, as the fp8 models keep).  fp16 a =
+ * [1 + 2^-10, 2^-11] (0x3c01 0x1000), b = [1 + 2^-10, 1] (0x3c01 0x3c00):
+ * products 1 + 2^-9 + 2^-20 and 2^-11.  The window drops 2^-20 from the
+ * first (its own bits, before any alignment; emax 0, so alignment drops
+ * nothing): the kept sum 1 + 2^-9 + 2^-11 is the midpoint between 0x3c02
+ * and 0x3c03.  RN: 0x3c02 (even); sticky: the dropped bit puts it above,
+ * 0x3c03; exact-rn 0x3c03.
+ */
+static void
+check_f16_acc_narrow(const smma_model *acc)
+{
+    smma_model rn = *acc, sticky = *acc;
+    smma_gemm_shape s = shape(SMMA_FP16, SMMA_NONE, SMMA_FP16, 2);
+    static const uint32_t a[2] = { 0x3c01, 0x1000 }, b[2] = { 0x3c01, 0x3c00 };
+
+    rn.name = "h100-f16acc (neab -10)";
+    rn.neab = -10;
+    sticky.name = "h100-f16acc (neab -10, sticky)";
+    sticky.neab = -10;
+    sticky.f16_acc = SMMA_F16ACC_RN_STICKY;
+    expect(&rn, &s, a, b, 0, 0x3c02, "the window leaves a midpoint: even");
+    expect(&sticky, &s, a, b, 0, 0x3c03, "the bit the window dropped is sticky: up");
+    expect(tap_model("exact-rn"), &s, a, b, 0, 0x3c03, "exact-rn");
+}
+
+/*
+ * A block rounded to nearest (a variant of h100-bf16 with round RN) is
+ * rounded once.  bf16 a = [1, 1, 2^-22, 2^-24, 2^-25] (0x3f80 0x3f80 0x3480
+ * 0x3380 0x3300), b = 1: emax 0, neab 2 keeps bits down to 2^-25, all of
+ * them: sum 2 + 2^-22 + 2^-24 + 2^-25, 27 significant bits.  fp32's ulp at 2
+ * is 2^-22; the rest, 0.375 ulp, rounds down: 2 + 2^-22 (0x40000001).  (Two
+ * roundings, first to 25 bits, would give 2 + 2^-22 + 2^-23, a tie, then
+ * the even 2 + 2^-21.)  h100-bf16 (RZ) and exact-rn give 0x40000001 too.
+ */
+static void
+check_block_rn(void)
+{
+    smma_model rn = *tap_model("h100-bf16");
+    smma_gemm_shape s = shape(SMMA_BF16, SMMA_NONE, SMMA_FP32, 5);
+    static const uint32_t a[5] = { 0x3f80, 0x3f80, 0x3480, 0x3380, 0x3300 },
+                          b[5] = { 0x3f80, 0x3f80, 0x3f80, 0x3f80, 0x3f80 };
+
+    rn.name = "h100-bf16 (rn)";
+    rn.round = SMMA_RN;
+    expect(&rn, &s, a, b, 0, 0x40000001u, "27 bits rounded once to nearest");
+    {
+        /* 2 + 2^-22 + 2^-23 + 2^-24: 0.75 ulp, up to 2 + 2^-21 (0x40000002);
+         * 2 + 2^-22 + 2^-23: a tie with an odd last bit, up as well. */
+        static const uint32_t up[5] = { 0x3f80, 0x3f80, 0x3480, 0x3400, 0x3380 },
+                              tie[5] = { 0x3f80, 0x3f80, 0x3480, 0x3400, 0x0000 };
+
+        expect(&rn, &s, up, b, 0, 0x40000002u, "0.75 ulp rounds up");
+        expect(&rn, &s, tie, b, 0, 0x40000002u, "a tie rounds to the even last bit, up");
+        expect(tap_model("h100-bf16"), &s, up, b, 0, 0x40000001u, "0.75 ulp truncated");
+    }
+    expect(tap_model("h100-bf16"), &s, a, b, 0, 0x40000001u, "27 bits truncated");
+    expect(tap_model("exact-rn"), &s, a, b, 0, 0x40000001u, "exact-rn");
+}
+
 static void
 check_f16_acc(void)
 {
@@ -411,6 +472,7 @@ check_f16_acc(void)
     b[16] = 0x3c00;
     expect(acc, &sk, a, b, 0, 0x3c02, "chained blocks, each rounded to fp16");
     expect(via, &sk, a, b, 0, 0x3c01, "chained blocks through fp32");
+    check_f16_acc_narrow(acc);
 }
 
 static void
@@ -439,6 +501,7 @@ main(void)
     check_mma_sync_fp8();
     check_upcast_subnormal();
     check_f16_acc();
+    check_block_rn();
     check_refusals();
     return exit_status();
 }

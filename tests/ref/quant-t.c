@@ -760,6 +760,135 @@ check_ml_dtypes_cast(void)
        "(%lu amax values, %lu differ)", n, bad);
 }
 
+/* The defaults, the per-tensor value's message, bf16 inputs, smma_quant_compare
+ * and a dequantization without a profile. */
+static void
+check_compare(void)
+{
+    smma_quant_opts o;
+    smma_quant_cmp cmp;
+    smma_error err = { "" };
+    uint32_t x[64];
+    uint8_t sc[2], codes[64], bad[64];
+    double out[33];
+    unsigned i;
+    int rc;
+
+    memset(&o, 0xff, sizeof(o));
+    o = smma_quant_opts_default(NULL);
+    ok(o.profile == smma_profile_cuda() && o.global == SMMA_GLOBAL_NONE && o.global_bits == 0 &&
+           !o.override_round && o.round == smma_profile_cuda()->round && o.rbits == NULL &&
+           !o.input_bf16,
+       "smma_quant_opts_default(NULL): cuda, single level, its rounding, nothing else set");
+    for (i = 0; i < 64; i++)
+        x[i] = i % 7 == 0 ? N448 : 0x3f800000u + (i << 16);
+    o.global = SMMA_GLOBAL_AMAX;
+    o.global_bits = 0xbf800000u;
+    ok(smma_quantize(NV, x, 16, &o, sc, codes, &err) == SMMA_EINVAL &&
+           strcmp(err.msg, "the per-tensor amax (fp32 0xbf800000) must be finite and not "
+                  "negative") == 0,
+       "a negative per-tensor amax is refused, named amax (%s)", err.msg);
+    o.global_bits = 0x7f7fffffu;
+    ok(smma_quantize(NV, x, 16, &o, sc, codes, &err) == SMMA_OK,
+       "a per-tensor amax of FLT_MAX is taken (%s)", err.msg);
+    o = smma_quant_opts_default(NULL);
+    o.input_bf16 = true;
+    x[3] = 0x3f800001u;
+    ok(smma_quantize(F8, x, 64, &o, sc, codes, &err) == SMMA_EINVAL &&
+           strstr(err.msg, "x[3] = 0x3f800001 is not a bf16 number") == err.msg,
+       "bf16 inputs: a value with only bit 0 of its low half set is refused (%s)", err.msg);
+    x[3] = 0x3f800000u + (3u << 16);
+    x[0] = 0x3f808000u;
+    ok(smma_quantize(F8, x, 64, &o, sc, codes, &err) == SMMA_EINVAL &&
+           strstr(err.msg, "x[0] = 0x3f808000 is not a bf16 number") == err.msg,
+       "... x[0] too (%s)", err.msg);
+    x[0] = N448;
+    o.input_bf16 = false;
+
+    /* smma_quant_compare: MXFP8, 64 values, 2 blocks. */
+    if (smma_quantize(F8, x, 64, &o, sc, codes, &err) != SMMA_OK)
+        bail("quantize: %s", err.msg);
+    memset(&cmp, 0xff, sizeof(cmp));
+    rc = smma_quant_compare(F8, x, 64, &o, sc, codes, &cmp, &err);
+    ok(rc == SMMA_OK && cmp.blocks == 2 && cmp.differ == 0 && cmp.first_block == 0,
+       "compare: the profile's own quantization: 2 blocks, none differs");
+    sc[1] ^= 1;
+    rc = smma_quant_compare(F8, x, 64, &o, sc, codes, &cmp, &err);
+    ok(rc == SMMA_OK && cmp.differ == 1 && cmp.first_block == 1 && cmp.first_elem == -1 &&
+           cmp.given == sc[1] && cmp.expected == (sc[1] ^ 1),
+       "compare: a scale one off in block 1 is found as the scale (element -1)");
+    sc[1] ^= 1;
+    memcpy(bad, codes, sizeof(bad));
+    bad[33] ^= 1;
+    rc = smma_quant_compare(F8, x, 64, &o, sc, bad, &cmp, &err);
+    ok(rc == SMMA_OK && cmp.differ == 1 && cmp.first_block == 1 && cmp.first_elem == 1 &&
+           cmp.given == bad[33] && cmp.expected == codes[33],
+       "compare: a code one off is found as block 1 element 1");
+    memset(bad, 0, sizeof(bad));
+    bad[34] = 0x10;
+    ok(smma_quant_compare(F4, x, 64, &o, sc, bad, &cmp, &err) == SMMA_EINVAL &&
+           strstr(err.msg, "block 1 element 2: code 0x10 does not fit 4-bit") == err.msg,
+       "compare: an e2m1 code above 0xf is refused, naming block 1 element 2 (%s)", err.msg);
+
+    /* A profile whose zero blocks get scale 0x01 (SMMA_ZB_ONE: no table
+     * profile has it; a profile of the caller's may). */
+    {
+        smma_profile one = *smma_profile_cuda();
+        smma_quant_opts oz = smma_quant_opts_default(&one);
+        uint32_t zero[32];
+
+        one.zero_block = SMMA_ZB_ONE;
+        memset(zero, 0, sizeof(zero));
+        rc = smma_quantize(F8, zero, 32, &oz, sc, codes, &err);
+        ok(rc == SMMA_OK && sc[0] == 0x01 && codes[0] == 0,
+           "zero_block SMMA_ZB_ONE: a block of zeros gets scale 0x01 (0x%02x)", sc[0]);
+    }
+    ok(smma_block_scale_from_amax((smma_block_format) 99, 0x3f800000u, NULL) == 0,
+       "smma_block_scale_from_amax of no block format is 0");
+    {
+        /* Triton's e2m1 quirk: a value 1 to 3 fp32 ulps above 0.25 (the
+         * midpoint of 0 and 0.5) becomes 0; 4 ulps above rounds to 0.5. */
+        const smma_profile *tr;
+        smma_quant_opts ot;
+        uint32_t v[32];
+
+        smma_profile_from_name("triton", &tr, NULL);
+        ot = smma_quant_opts_default(tr);
+        memset(v, 0, sizeof(v));
+        v[0] = 0x40c00000u; /* 6: scale 2^0 */
+        v[1] = 0x3e800003u;
+        v[2] = 0x3e800004u;
+        v[3] = 0x3e800001u;
+        rc = smma_quantize(F4, v, 32, &ot, sc, codes, &err);
+        ok(rc == SMMA_OK && sc[0] == 127 && codes[1] == 0 && codes[2] == 1 && codes[3] == 0,
+           "triton: 0.25 + 3 ulps and + 1 ulp give 0, + 4 ulps 0.5 (%u %u %u)", codes[1],
+           codes[2], codes[3]);
+    }
+    {
+        static const uint8_t packed[4] = { 0x31, 0xf2, 0x54, 0x76 };
+        uint8_t u[8];
+
+        smma_unpack_fp4(packed, 8, u);
+        ok(u[0] == 0x1 && u[1] == 0x3 && u[2] == 0x2 && u[3] == 0xf && u[4] == 0x4 &&
+               u[5] == 0x5 && u[6] == 0x6 && u[7] == 0x7,
+           "smma_unpack_fp4: low nibble first, each code 4 bits, byte i / 2");
+    }
+
+    /* No profile: cuda's (e8m0 0x00 is 2^-127, a ue4m3 scale with bit 7 set
+     * is refused). */
+    sc[0] = 0x00;
+    memset(codes, 0, sizeof(codes));
+    codes[0] = 0x7e;
+    ok(smma_dequantize(F8, sc, codes, 32, 0x3f800000u, NULL, out, &err) == SMMA_OK &&
+           out[0] == 0x1.cp-119 && out[1] == 0.0,
+       "dequantize without a profile: cuda's (448 * 2^-127 for e8m0 0x00)");
+    sc[0] = 0xb8;
+    codes[0] = 0x1;
+    ok(smma_dequantize(NV, sc, codes, 16, 0x3f800000u, NULL, out, &err) == SMMA_EINVAL &&
+           strstr(err.msg, "(profile cuda is strict)") != NULL,
+       "... and cuda's strict ue4m3 scales (%s)", err.msg);
+}
+
 int
 main(void)
 {
@@ -777,5 +906,6 @@ main(void)
     check_pack();
     check_amax_edges();
     check_round_trip();
+    check_compare();
     return exit_status();
 }

@@ -37,6 +37,7 @@
 #include <softmma/wgmma.h>
 
 #include "tap/basic.h"
+#include "tap/failalloc.h"
 
 /* ------------------------------------------------------------------ SHA-256 */
 
@@ -73,7 +74,11 @@ check_sha256(void)
     smma_sha256_hex(big, 1000000, hex);
     is_string("cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0", hex,
               "SHA-256 of one million 'a'");
-    /* The same digest fed in random pieces (block boundaries cut anywhere). */
+    /* Bytes that differ from their neighbours, fed in random pieces (block
+     * boundaries cut anywhere): the digest of the whole in one piece. */
+    for (at = 0; at < 1000000; at++)
+        big[at] = (char) (at * 7 + (at >> 8));
+    smma_sha256_hex(big, 1000000, hex);
     tap_rng_seed(&rng, 7);
     for (i = 0; i < 20; i++) {
         char h2[65];
@@ -94,7 +99,11 @@ check_sha256(void)
         if (strcmp(h2, hex) != 0)
             bad++;
     }
-    ok(bad == 0, "one million 'a' in random pieces: the same digest, 20 times");
+    ok(bad == 0, "one million varied bytes in random pieces: the digest of the whole, 20 "
+       "times");
+    memset(hex, 'x', sizeof(hex));
+    smma_sha256_hex("abc", 3, hex);
+    ok(hex[64] == '\0' && strlen(hex) == 64, "smma_sha256_hex ends its 64 digits with a NUL");
     free(big);
 }
 
@@ -114,6 +123,7 @@ check_types_and_names(void)
         { "decode.", "FAMILY.PART" },
         { "decode..e4m3", "FAMILY.PART" },
         { "Decode.E4M3", "malformed suite name" },
+        { "Encode.e4m3", "malformed suite name" },
         { "decode.e4m3 x", "malformed suite name" },
         { "", "no suite name" },
     };
@@ -126,6 +136,27 @@ check_types_and_names(void)
     is_int(16, (long long) smma_vec_type_get(SMMA_VT_FP64)->digits, "fp64 takes 16");
     is_int(2, (long long) smma_vec_type_get(SMMA_VT_BF16)->bytes, "bf16 is 2 bytes raw");
     ok(smma_vec_type_get(SMMA_VT_COUNT) == NULL, "no type past the last");
+    {
+        /* Every type: its name and bits; a token is ceil(bits / 4) hex
+         * digits, a raw value ceil(bits / 8) bytes. */
+        static const char *const names[SMMA_VT_COUNT] = {
+            "e2m1", "e2m3", "e3m2", "e4m3", "e5m2", "e8m0", "ue4m3", "bf16",
+            "fp16", "fp32", "fp64", "u8",   "u16",  "u32",  "u64"
+        };
+        static const unsigned bits[SMMA_VT_COUNT] = { 4,  6,  6, 8, 8,  8,  8, 16,
+                                                      16, 32, 64, 8, 16, 32, 64 };
+        unsigned nbad = 0;
+
+        for (i = 0; i < SMMA_VT_COUNT; i++) {
+            const smma_vec_type_info *ti = smma_vec_type_get((smma_vec_type) i);
+
+            nbad += ti == NULL || ti->id != (smma_vec_type) i || strcmp(ti->name, names[i]) != 0 ||
+                   ti->bits != bits[i] || ti->digits != (bits[i] + 3) / 4 ||
+                   ti->bytes != (bits[i] + 7) / 8;
+        }
+        ok(nbad == 0, "the %d types: names, bits, hex digits and bytes (%u differ)",
+           (int) SMMA_VT_COUNT, nbad);
+    }
     ok(smma_vec_type_from_name("ue4m3", &t, &err) == SMMA_OK && t == SMMA_VT_UE4M3 &&
            smma_vec_type_format(t) == SMMA_UE4M3,
        "ue4m3 by name, the format's number");
@@ -140,6 +171,20 @@ check_types_and_names(void)
         ok(smma_vec_suite_check(bad[i].name, &err) == SMMA_EINVAL &&
                strstr(err.msg, bad[i].needle) != NULL,
            "suite name '%s' refused (%s)", bad[i].name, err.msg);
+    }
+    {
+        /* The longest suite name: 127 bytes and its NUL (SMMA_VEC_TEXT_MAX). */
+        char longest[SMMA_VEC_TEXT_MAX + 1];
+
+        memset(longest, 'x', sizeof(longest));
+        memcpy(longest, "decode.", 7);
+        longest[SMMA_VEC_TEXT_MAX - 1] = '\0';
+        ok(smma_vec_suite_check(longest, &err) == SMMA_OK, "a suite name of 127 bytes");
+        longest[SMMA_VEC_TEXT_MAX - 1] = 'x';
+        longest[SMMA_VEC_TEXT_MAX] = '\0';
+        ok(smma_vec_suite_check(longest, &err) == SMMA_EINVAL &&
+               strstr(err.msg, "malformed suite name") != NULL,
+           "... one of 128 refused");
     }
 }
 
@@ -176,8 +221,19 @@ check_headers(void)
        "header check: inputs first (x sat code), offsets set");
     is_int(SMMA_EINVAL, smma_vec_header_add(&h, "x", SMMA_VT_U8, false, false, 1, &err),
            "a second field x is refused (%s)", err.msg);
-    is_int(SMMA_EINVAL, smma_vec_header_add(&h, "1x", SMMA_VT_U8, false, false, 1, &err),
-           "a name starting with a digit is refused (%s)", err.msg);
+    {
+        /* Names that are not identifiers: a leading digit (one digit alone
+         * too), none, a leading '-'. */
+        static const char *const bad_names[] = { "1x", "7", "", "-y" };
+
+        for (i = 0; i < sizeof(bad_names) / sizeof(bad_names[0]); i++)
+            is_int(SMMA_EINVAL,
+                   smma_vec_header_add(&h, bad_names[i], SMMA_VT_U8, false, false, 1, &err),
+                   "field name '%s' is refused (%s)", bad_names[i], err.msg);
+    }
+    ok(smma_vec_field_index(&h, "code") == 2 && smma_vec_field_index(&h, "y") == -1 &&
+           smma_vec_field_index(&h, NULL) == -1,
+       "smma_vec_field_index: code is field 2; y and no name are -1");
     is_int(SMMA_EINVAL, smma_vec_header_add(&h, "y", SMMA_VT_U8, false, false, 0, &err),
            "count 0 is refused (%s)", err.msg);
     is_int(SMMA_EINVAL, smma_vec_header_add(&h, "y", SMMA_VT_U8, false, false, 4097, &err),
@@ -199,6 +255,39 @@ check_headers(void)
     smma_vec_header_add(&h, "b", SMMA_VT_U8, true, false, 100, NULL);
     ok(smma_vec_header_check(&h, &err) == SMMA_EINVAL && strstr(err.msg, "'b'") != NULL,
        "more than 4096 scalar tokens per case are refused (%s)", err.msg);
+
+    /* The header's own fields: a profile name, the level, a field's name. */
+    example_header(&h);
+    ok(smma_vec_header_add(&h, "zz_Z9", SMMA_VT_U8, false, false, 1, &err) == SMMA_OK,
+       "a name of z, Z, _ and 9 is an identifier (%s)", err.msg);
+    {
+        /* The longest field name: 31 bytes and its NUL (SMMA_VEC_NAME_MAX). */
+        char longest[SMMA_VEC_NAME_MAX + 1];
+
+        memset(longest, 'n', sizeof(longest));
+        longest[SMMA_VEC_NAME_MAX - 1] = '\0';
+        ok(smma_vec_header_add(&h, longest, SMMA_VT_U8, false, false, 1, &err) == SMMA_OK,
+           "a field name of 31 bytes (%s)", err.msg);
+        longest[SMMA_VEC_NAME_MAX - 1] = 'n';
+        longest[SMMA_VEC_NAME_MAX] = '\0';
+        ok(smma_vec_header_add(&h, longest, SMMA_VT_U8, false, false, 1, &err) == SMMA_EINVAL,
+           "... one of 32 refused (%s)", err.msg);
+    }
+    strcpy(h.profile, "Cuda");
+    ok(smma_vec_header_check(&h, &err) == SMMA_EINVAL &&
+           strcmp(err.msg, "malformed profile name 'Cuda'") == 0,
+       "a profile name with a capital is refused (%s)", err.msg);
+    strcpy(h.profile, "-");
+    h.level = 9;
+    ok(smma_vec_header_check(&h, &err) == SMMA_OK, "level 9 is taken (%s)", err.msg);
+    h.level = 10;
+    ok(smma_vec_header_check(&h, &err) == SMMA_EINVAL && strstr(err.msg, "level above 9"),
+       "level 10 is refused (%s)", err.msg);
+    h.level = 1;
+    strcpy(h.fields[0].name, "1x");
+    ok(smma_vec_header_check(&h, &err) == SMMA_EINVAL &&
+           strcmp(err.msg, "field 0: bad name or type") == 0,
+       "a field whose name was spoiled after it was added is refused (%s)", err.msg);
 }
 
 /* ------------------------------------------------------------------ writer */
@@ -348,6 +437,64 @@ check_writer(void)
     ok(smma_vec_put_comment(w, "two\nlines", &err) == SMMA_EINVAL,
        "a comment with a newline is refused (%s)", err.msg);
     smma_vec_writer_free(w);
+    {
+        /* One scalar field and a block: a case without its scalars. */
+        smma_vec_header h1;
+
+        smma_vec_header_init(&h1);
+        strcpy(h1.suite, "gemm.test.exact-rn");
+        if (smma_vec_header_add(&h1, "m", SMMA_VT_U16, false, false, 1, &err) != SMMA_OK ||
+            smma_vec_header_add(&h1, "d", SMMA_VT_FP32, true, true, 0, &err) != SMMA_OK ||
+            smma_vec_writer_new(&h1, &w, &err) != SMMA_OK)
+            bail("one-scalar header: %s", err.msg);
+        memset(&c, 0, sizeof(c));
+        ok(smma_vec_put_case(w, &c, &err) == SMMA_EINVAL && strcmp(err.msg, "no case") == 0,
+           "a case without the scalars of a one-scalar suite is refused (%s)", err.msg);
+        smma_vec_writer_free(w);
+    }
+    {
+        /* The longest comment: its line, "# " and the text, SMMA_VEC_MAX_LINE
+         * bytes; and the largest block, SMMA_VEC_MAX_BLOCK values. */
+        char *long_text = malloc(SMMA_VEC_MAX_LINE);
+        uint64_t *v = calloc(SMMA_VEC_MAX_BLOCK, sizeof(*v)), s0[4] = { 2, 0x7f, 0x80, 0 };
+        uint64_t d0[1] = { 0x3f800000u };
+
+        if (long_text == NULL || v == NULL)
+            sysbail("out of memory");
+        memset(long_text, 'c', SMMA_VEC_MAX_LINE);
+        long_text[SMMA_VEC_MAX_LINE - 2] = '\0';
+        w = example_writer();
+        ok(smma_vec_put_comment(w, long_text, &err) == SMMA_OK,
+           "a comment of SMMA_VEC_MAX_LINE - 2 bytes (%s)", err.msg);
+        long_text[SMMA_VEC_MAX_LINE - 2] = 'c';
+        long_text[SMMA_VEC_MAX_LINE - 1] = '\0';
+        ok(smma_vec_put_comment(w, long_text, &err) == SMMA_EINVAL,
+           "... one byte more is refused (%s)", err.msg);
+        smma_vec_writer_free(w);
+        w = block_writer();
+        memset(&c, 0, sizeof(c));
+        c.scalars = s0;
+        c.blocks[3] = (smma_vec_block) { 1024, SMMA_VEC_MAX_BLOCK / 1024, v };
+        c.blocks[4] = (smma_vec_block) { 1, 1, d0 };
+        ok(smma_vec_put_case(w, &c, &err) == SMMA_OK,
+           "a block of SMMA_VEC_MAX_BLOCK values (%s)", err.msg);
+        smma_vec_writer_free(w);
+        free(long_text);
+        free(v);
+    }
+    {
+        /* Comments of 1 and 0 bytes: "# x" and "#". */
+        const char *out;
+        size_t out_len;
+
+        w = example_writer();
+        ok(smma_vec_put_comment(w, "x", &err) == SMMA_OK &&
+               smma_vec_put_comment(w, "", &err) == SMMA_OK &&
+               smma_vec_finish(w, &out, &out_len, &err) == SMMA_OK &&
+               strstr(out, "\n# x\n#\n") != NULL,
+           "comments of one byte and of none: '# x' and '#'");
+        smma_vec_writer_free(w);
+    }
 }
 
 /* ------------------------------------------------------------------ reader */
@@ -465,7 +612,8 @@ static const struct bad bads[] = {
     { "empty file", "", 1, "empty file" },
     { "not a vector file", "hello\n", 1, "not a softmma vector file" },
     { "version mismatch", "softmma-vectors 2\n", 1, "format version 2 is not supported" },
-    { "malformed version", "softmma-vectors one\n", 1, "malformed format version" },
+    { "malformed version", "softmma-vectors one\n", 1, "malformed format version 'one'" },
+    { "empty generator", HEAD "generator \n", 3, "generator command empty" },
     { "truncated line", HEAD FIELDS "cases 1\n01 3d80", 6, "no newline" },
     { "truncated file", HEAD FIELDS "cases 2\n01 3d800000\n", 6,
       "after 1 of 2 cases (truncated?)" },
@@ -490,6 +638,8 @@ static const struct bad bads[] = {
     { "carriage return", "softmma-vectors 1\r\n", 1, "carriage return" },
     { "overlong line", NULL, 3, "line longer than 131072 bytes" },
     { "unknown header line", HEAD "colour blue\n", 3, "unknown header line 'colour'" },
+    { "level 10", HEAD "level 10\n", 3, "malformed level '10' (0 to 9)" },
+    { "block line of 4 words", HEAD "block in v:u8 x\n", 3, "malformed block line" },
     { "second suite line", HEAD "suite decode.e4m3\n", 3, "second 'suite' line" },
     { "field twice", HEAD "in code:e2m3 code:u8\n", 3, "declared twice" },
     { "unknown type", HEAD "in code:e9m9\n", 3, "unknown type 'e9m9'" },
@@ -707,6 +857,26 @@ check_save(void)
     smma_vec_close(r);
     is_int(2, (long long) n, "both cases are there");
     is_int(1, (long long) count_entries(dir), "no temporary file stays behind");
+    {
+        struct stat st;
+
+        ok(stat(path, &st) == 0 && (st.st_mode & 0777) == 0644,
+           "the saved file is readable by all (mode 0644, not mkstemp's 0600)");
+    }
+    {
+        /* With standard input closed the temporary file is descriptor 0. */
+        int in = dup(0), rc;
+
+        if (in < 0)
+            sysbail("dup");
+        close(0);
+        rc = smma_vec_save(w, path, &err);
+        if (dup2(in, 0) < 0)
+            sysbail("dup2");
+        close(in);
+        ok(rc == SMMA_OK && count_entries(dir) == 1,
+           "saved with descriptor 0 free, the temporary file's (%s)", rc ? err.msg : "ok");
+    }
     /* A directory cannot be replaced by a file: the rename fails. */
     snprintf(sub, sizeof(sub), "%s/adir", dir);
     if (mkdir(sub, 0700) != 0)
@@ -1705,6 +1875,73 @@ check_committed(void)
     test_file_free(dir);
 }
 
+/* Out of memory (tap/failalloc.h): the allocation a countdown picks fails.
+ * The reader and the writer report SMMA_ENOMEM and keep reporting it; a
+ * reader that could not start is freed. */
+static void
+check_alloc_failures(void)
+{
+    smma_vec_reader *r = NULL;
+    smma_vec_writer *w;
+    smma_vec_header h;
+    const smma_vec_case *c;
+    smma_error err = { "" };
+    uint64_t row[3] = { 0x3f800000u, 1, 0x38 };
+    long before;
+    int rc;
+
+    if (!tap_alloc_hook()) {
+        skip_block(9, "no failing allocator here (glibc only, not under valgrind)");
+        return;
+    }
+    before = tap_alloc_live();
+    tap_alloc_fail_after(0);
+    rc = smma_vec_open_mem(block_text, strlen(block_text), "blocks", &r, &err);
+    ok(rc == SMMA_ENOMEM && strcmp(err.msg, "out of memory") == 0 && !tap_alloc_pending() &&
+           tap_alloc_live() == before,
+       "open: the reader's own allocation fails: SMMA_ENOMEM (%s)", err.msg);
+    tap_alloc_fail_after(1);
+    rc = smma_vec_open_mem(block_text, strlen(block_text), "blocks", &r, &err);
+    ok(rc == SMMA_ENOMEM && strcmp(err.msg, "blocks: out of memory") == 0 &&
+           !tap_alloc_pending() && tap_alloc_live() == before,
+       "open: the case's scalars cannot be allocated: SMMA_ENOMEM, the reader freed (%s)",
+       err.msg);
+    tap_alloc_fail_after(-1);
+    if (smma_vec_open_mem(block_text, strlen(block_text), "blocks", &r, &err) != SMMA_OK)
+        bail("the block suite does not open: %s", err.msg);
+    tap_alloc_fail_after(0);
+    rc = smma_vec_next(r, &c, &err);
+    ok(rc == SMMA_ENOMEM && c == NULL && strcmp(err.msg, "blocks: out of memory") == 0 &&
+           !tap_alloc_pending(),
+       "next: a block's values cannot be allocated: SMMA_ENOMEM (%s)", err.msg);
+    err.msg[0] = '\0';
+    rc = smma_vec_next(r, &c, &err);
+    ok(rc == SMMA_ENOMEM && c == NULL && strcmp(err.msg, "blocks: out of memory") == 0,
+       "... and the reader keeps saying so (%s)", err.msg);
+    smma_vec_close(r);
+
+    example_header(&h);
+    tap_alloc_fail_after(0);
+    rc = smma_vec_writer_new(&h, &w, &err);
+    ok(rc == SMMA_ENOMEM && strcmp(err.msg, "out of memory") == 0 && !tap_alloc_pending(),
+       "writer_new: the writer cannot be allocated: SMMA_ENOMEM (%s)", err.msg);
+    tap_alloc_fail_after(-1);
+    if (smma_vec_writer_new(&h, &w, &err) != SMMA_OK)
+        bail("no writer: %s", err.msg);
+    tap_alloc_fail_after(0);
+    rc = smma_vec_put_row(w, row, &err);
+    ok(rc == SMMA_ENOMEM && strstr(err.msg, "out of memory writing ") == err.msg &&
+           !tap_alloc_pending(),
+       "put_row: the body cannot grow: SMMA_ENOMEM (%s)", err.msg);
+    err.msg[0] = '\0';
+    ok(smma_vec_put_row(w, row, &err) == SMMA_ENOMEM &&
+           strstr(err.msg, "out of memory writing ") == err.msg,
+       "... the writer keeps saying so (%s)", err.msg);
+    ok(smma_vec_put_comment(w, "x", &err) == SMMA_ENOMEM, "... for a comment too");
+    ok(smma_vec_finish(w, NULL, NULL, &err) == SMMA_ENOMEM, "... and at the finish");
+    smma_vec_writer_free(w);
+}
+
 int
 main(void)
 {
@@ -1718,5 +1955,6 @@ main(void)
     check_mutations();
     check_save();
     check_committed();
+    check_alloc_failures();
     return exit_status();
 }

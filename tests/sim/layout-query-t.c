@@ -26,7 +26,8 @@
 #include "tap/basic.h"
 
 struct entry {
-    char instr[64], operand[16];
+    char instr[64], operand[16], what[200];
+    bool listed; /* from smma_grid_list, with its what */
     smma_grid_opts o;
 };
 
@@ -46,6 +47,8 @@ add(struct listing *l, const char *instr, const char *operand, const smma_grid_o
     }
     snprintf(l->e[l->n].instr, sizeof(l->e[l->n].instr), "%s", instr);
     snprintf(l->e[l->n].operand, sizeof(l->e[l->n].operand), "%s", operand);
+    l->e[l->n].what[0] = '\0';
+    l->e[l->n].listed = false;
     l->e[l->n].o = *o;
     l->n++;
 }
@@ -54,9 +57,106 @@ static void
 collect(const char *instr, const char *operand, const char *what, void *ctx)
 {
     smma_grid_opts none = SMMA_GRID_OPTS_NONE;
+    struct listing *l = ctx;
 
-    (void) what;
-    add(ctx, instr, operand, &none);
+    add(l, instr, operand, &none);
+    snprintf(l->e[l->n - 1].what, sizeof(l->e[l->n - 1].what), "%s", what);
+    l->e[l->n - 1].listed = true;
+}
+
+/* Whether every "M = n", "cta_group::n", ".scale_vec::nX" and "Layout L" of
+ * text is in what as well. */
+static bool
+numbers_agree(const char *text, const char *what)
+{
+    static const char *const keys[] = { "M = ", "cta_group::", ".scale_vec::", "Layout " };
+    char part[48];
+    size_t k, n;
+
+    for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+        const char *p = text;
+
+        while ((p = strstr(p, keys[k])) != NULL) {
+            size_t k0 = strlen(keys[k]);
+
+            n = k0;
+            while (p[n] >= '0' && p[n] <= '9')
+                n++;
+            if (p[n] == 'X' || (k == 3 && p[n] >= 'A' && p[n] <= 'Z'))
+                n++;
+            snprintf(part, sizeof(part), "%.*s", (int) n, p);
+            if (strstr(what, part) == NULL) {
+                /* An A picture says M as "A <M> x <K>". */
+                snprintf(part, sizeof(part), "A %.*s x ", (int) (n - k0), p + k0);
+                if (k != 0 || strstr(what, part) == NULL)
+                    return false;
+            }
+            p += n;
+        }
+    }
+    return true;
+}
+
+/* The listing's line of each tcgen05.mma picture (its own words) names the
+ * M, cta_group and scale vector of the picture it stands for; returns how
+ * many differ and sets *n to the number compared. */
+static unsigned
+listed_tcgen05(const struct listing *l, size_t *n)
+{
+    smma_grid g;
+    unsigned bad = 0;
+    size_t i;
+
+    *n = 0;
+    for (i = 0; i < l->n; i++) {
+        if (!l->e[i].listed || strncmp(l->e[i].instr, "tcgen05.mma.", 12) != 0)
+            continue;
+        static const char *const vecs[3] = { ".1x", ".2x", ".4x" };
+        char vec[24] = "";
+        size_t v;
+
+        /* A name's ".<n>x" is the picture's .scale_vec::<n>X. */
+        for (v = 0; v < 3; v++) {
+            const char *x = strstr(l->e[i].instr, vecs[v]);
+
+            if (x != NULL && (x[3] == '\0' || x[3] == '.'))
+                snprintf(vec, sizeof(vec), ".scale_vec::%cX", vecs[v][1]);
+        }
+        (*n)++;
+        if (smma_grid_find(l->e[i].instr, l->e[i].operand, NULL, &g, NULL) != SMMA_OK
+            || !numbers_agree(l->e[i].what, g.what) || strstr(g.what, vec) == NULL) {
+            if (bad++ < 5)
+                diag("%s %s: listed '%s', described '%s'", l->e[i].instr, l->e[i].operand,
+                     l->e[i].what, g.what);
+        }
+    }
+    return bad;
+}
+
+/* The listing's line of each mma.sync and wgmma layout is the layout's own
+ * description (with the default selectors); returns how many differ and
+ * sets *n to the number compared. */
+static unsigned
+listed_descriptions(const struct listing *l, size_t *n)
+{
+    smma_grid g;
+    unsigned bad = 0;
+    size_t i;
+
+    *n = 0;
+    for (i = 0; i < l->n; i++) {
+        if (!l->e[i].listed || (strncmp(l->e[i].instr, "mma.", 4) != 0 &&
+                                strncmp(l->e[i].instr, "wgmma.", 6) != 0))
+            continue;
+        (*n)++;
+        if (smma_grid_find(l->e[i].instr, l->e[i].operand, NULL, &g, NULL) != SMMA_OK
+            || strcmp(g.what, l->e[i].what) != 0) {
+            if (bad++ < 5)
+                diag("%s %s: listed '%s', described '%s'", l->e[i].instr, l->e[i].operand,
+                     l->e[i].what, g.what);
+        }
+    }
+    return bad;
 }
 
 /* Up to ten lines of diagnostics per layout. */
@@ -226,10 +326,110 @@ main(void)
 
     smma_grid_list(collect, &l);
     add_tcgen05(&l);
-    plan((int) l.n + 32);
+    plan((int) l.n + 50);
     for (i = 0; i < l.n; i++)
         check(l.e[i].instr, l.e[i].operand, &l.e[i].o);
+    for (i = 0; i < l.n && strcmp(l.e[i].instr, "wgmma.m64n256k32.e5m2.e5m2") != 0; i++)
+        ;
+    ok(i < l.n, "the listing has the last wgmma pair, e5m2 x e5m2");
+    {
+        size_t compared;
+        unsigned differ = listed_descriptions(&l, &compared);
+
+        ok(differ == 0 && compared > 200, "the listing describes each of %zu mma.sync and "
+           "wgmma layouts as the layout does (%u differ)", compared, differ);
+        differ = listed_tcgen05(&l, &compared);
+        ok(differ == 0 && compared >= 23, "the listing's %zu tcgen05.mma pictures name the M, "
+           "cta_group and scale vector of their layouts (%u differ)", compared, differ);
+    }
+    smma_grid_find("ldmatrix.x1", "regs", NULL, &g, &err);
+    is_string("1 matrix of 8 x 8 b16 as stored (rows: row r of matrix i is row 8i+r), the "
+              "register holding each element", g.what, "ldmatrix.x1 regs: its description");
+    smma_grid_find("stmatrix.x4.trans", "addr", NULL, &g, &err);
+    is_string("4 matrices of 8 x 8 b16 as stored (rows: row r of matrix i is row 8i+r), the "
+              "lane giving each row's address", g.what, "stmatrix.x4.trans addr: its description");
     free(l.e);
+
+    /* A picture of scale factors in TMEM: 4 bytes a column, each colored
+     * by its copy (lanes 32p..32p+31 hold copy p). */
+    {
+        smma_grid_cell cell;
+        int found = smma_grid_find("tcgen05.mma.mxf8f6f4.1x", "sfa", NULL, &g, &err);
+
+        ok(found == SMMA_OK && g.elems == 4 && g.regs == 4 && g.threads == 128,
+           "tcgen05.mma.mxf8f6f4.1x sfa: 128 lanes of 4 columns of 4 bytes");
+        if (found == SMMA_OK) {
+            unsigned r, c;
+
+            ok(g.coord(&g, 127, 0, 0, &r, &c) == SMMA_OK &&
+                   g.coord(&g, 128, 0, 0, &r, &c) != SMMA_OK,
+               "... lane 127 holds a scale, a thread of a second CTA none");
+        } else
+            ok(false, "... lane 127");
+        if (found == SMMA_OK) {
+            g.cell(&g, 37, 4 * 0 + 0, &cell);
+            ok(cell.owner == 1 && strcmp(cell.label, "m5,k0") == 0,
+               "... lane 37, byte 0 of the first column: m5 in copy 1 (%s, %u)", cell.label,
+               cell.owner);
+        } else
+            ok(false, "... lane 37");
+        found = smma_grid_find("tcgen05.cp.128x256b", "d", NULL, &g, &err);
+        ok(found == SMMA_OK && strstr(g.what, ", 1 copy") != NULL,
+           "tcgen05.cp.128x256b makes 1 copy (%s)", g.what);
+    }
+    /* The one-line descriptions of block-scaled mma.sync operands. */
+    {
+        static const struct {
+            const char *instr, *operand;
+            int byte_id, thread_id;
+            const char *what;
+        } d[] = {
+            { "mma.m16n8k32.mxf8f6f4.e4m3.e4m3", "a", -1, -1,
+              "A 16 x 32 e4m3, 4 per register, 4 registers per lane" },
+            { "mma.m16n8k32.mxf8f6f4.e3m2.e2m3", "b", -1, -1,
+              "B 32 x 8 e2m3, in 8-bit containers (bits 5:0), 4 per register, 2 registers "
+              "per lane" },
+            { "mma.m16n8k32.mxf8f6f4.e4m3.e4m3", "sfa", 1, 1,
+              "scale_A 16 x 1 e8m0, k blocks of 32; byte-id-a 1, thread-id-a 1: lanes 4g+2 "
+              "(row g), 4g+3 (row g+8)" },
+            { "mma.m16n8k32.mxf8f6f4.e4m3.e4m3", "sfb", 2, 1,
+              "scale_B 1 x 8 e8m0, k blocks of 32; byte-id-b 2, thread-id-b 1: lanes 4n+1" },
+        };
+        smma_grid_opts o;
+
+        for (i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
+            o = (smma_grid_opts) SMMA_GRID_OPTS_NONE;
+            if (d[i].byte_id >= 0) {
+                o.byte_id = d[i].byte_id;
+                o.thread_id = d[i].thread_id;
+            }
+            if (smma_grid_find(d[i].instr, d[i].operand, &o, &g, &err) != SMMA_OK)
+                ok(false, "%s %s: %s", d[i].instr, d[i].operand, err.msg);
+            else
+                is_string(d[i].what, g.what, "%s %s: its description", d[i].instr,
+                          d[i].operand);
+        }
+    }
+    /* mma.sync's legends, with and without elements, and a cell outside
+     * the tile: nobody's. */
+    {
+        smma_grid_cell cell;
+
+        smma_grid_find("mma.m16n8k16.bf16", "a", NULL, &g, &err);
+        is_string("T<lane>:r<register>.<element>", g.legend, "mma.m16n8k16.bf16 a: its legend");
+        smma_grid_find("mma.m16n8k16.bf16", "c", NULL, &g, &err);
+        is_string("T<lane>:r<register>", g.legend, "mma.m16n8k16.bf16 c: one element a register");
+        cell.owner = 7;
+        strcpy(cell.label, "x");
+        g.cell(&g, 16, 0, &cell);
+        ok(cell.owner == SMMA_GRID_NOBODY && strcmp(cell.label, ".") == 0,
+           "... its cell (16, 0), past the last row, is nobody's ('%s')", cell.label);
+    }
+    /* A wgmma name's numbers have at most 4 digits. */
+    is_int(SMMA_OK, smma_grid_find("wgmma.m64n0008k16.bf16", "a", NULL, &g, &err),
+           "wgmma.m64n0008k16: N of 4 digits");
+    is_int(SMMA_EINVAL, smma_grid_find("wgmma.m64n00008k16.bf16", "a", NULL, &g, &err),
+           "wgmma.m64n00008k16: N of 5 digits refused");
 
     /* Hand-checked: mma.m16n8k16 A (5, 9) is lane 20, register 2, element 1. */
     smma_grid_find("mma.m16n8k16.bf16", "a", NULL, &g, &err);

@@ -485,6 +485,12 @@ check_containers(tap_rng *rng)
     v = variant(50);
     ok(smma_mma_bs_unpack(&v, SMMA_OP_A, regs, back, &err) == SMMA_OK,
        "packed e2m1 has no padding");
+    ok(smma_mma_bs_unpack(&v, SMMA_OP_A, regs, NULL, &err) == SMMA_EINVAL &&
+           strstr(err.msg, ": NULL tile or register array") != NULL &&
+           smma_mma_bs_unpack(&v, SMMA_OP_A, NULL, back, &err) == SMMA_EINVAL &&
+           smma_mma_bs_pack(&v, SMMA_OP_A, NULL, regs, &err) == SMMA_EINVAL &&
+           smma_mma_bs_pack(&v, SMMA_OP_A, tile, NULL, &err) == SMMA_EINVAL,
+       "pack and unpack refuse either array missing (%s)", err.msg);
     memset(tile, 0, sizeof(tile));
     tile[5] = 0x10;
     ok(smma_mma_bs_pack(&v, SMMA_OP_A, tile, regs, &err) == SMMA_EINVAL &&
@@ -1014,6 +1020,19 @@ check_ptx_text(void)
            strstr(err.msg, "byte-id-a 1 is not legal with .scale_vec::2X") != NULL,
        "illegal selectors get no PTX text: %s", err.msg);
     ok(smma_mma_bs_ptx(&v, &s, buf, 40, &err) == SMMA_ERANGE, "a short buffer: %s", err.msg);
+    {
+        char want[96];
+        size_t len;
+
+        if (smma_mma_bs_ptx(&v, &s, buf, sizeof(buf), &err) != SMMA_OK)
+            bail("no PTX text: %s", err.msg);
+        len = strlen(buf);
+        snprintf(want, sizeof(want), "PTX text needs %zu bytes, buffer has %zu", len + 1, len);
+        ok(smma_mma_bs_ptx(&v, &s, buf, len, &err) == SMMA_ERANGE && strcmp(err.msg, want) == 0,
+           "a buffer one byte short: the message counts the terminator (%s)", err.msg);
+        ok(smma_mma_bs_ptx(&v, &s, buf, len + 1, &err) == SMMA_OK && strlen(buf) == len,
+           "a buffer of exactly its size holds it");
+    }
 }
 
 /* An illegal form: its description, the PTX text and how the API refuses. */

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <softmma/grid.h>
 #include <softmma/tcgen05.h>
 
 #include "tap/basic.h"
@@ -434,6 +435,12 @@ test_errors(void)
     smma_tc05_idesc nv = { .a_fmt = 1, .b_fmt = 1, .n = 128, .m = 128, .scale_fmt = 1 };
     smma_error err;
 
+    d = nv, d.scale_fmt = 2;
+    expect_error(SMMA_TC05_KIND_MXF4NVF4, &d, "(UE8M0 = 1, UE4M3 = 0)",
+                 "scale_fmt 2 under .kind::mxf4nvf4, the legal codes named");
+    d = bs, d.scale_fmt = 0;
+    expect_error(SMMA_TC05_KIND_MXF8F6F4, &d, "(UE8M0 = 1)",
+                 "UE4M3 scales under .kind::mxf8f6f4, UE8M0 named alone");
     d = base, d.m = 96;
     expect_error(SMMA_TC05_KIND_F16, &d, "m 96", "M = 96");
     d = base, d.n = 12;
@@ -615,6 +622,9 @@ test_sdesc(void)
     ok(smma_tc05_sdesc_decode(0x0000400800100000ull | (uint64_t) 1 << 47, &back, &err) ==
        SMMA_EINVAL && strstr(err.msg, "46-48"),
        "sdesc decode refuses bits 46-48 = 0b011 (%s)", err.msg);
+    ok(smma_tc05_sdesc_decode(0x0000800800100000ull, &back, &err) == SMMA_EINVAL &&
+           strcmp(err.msg, "bits 46-48 of 0x0000800800100000 are 2, not the fixed 0b001") == 0,
+       "... the message gives the field's value, 0b010: %s", err.msg);
     ok(smma_tc05_sdesc_decode(0x0000400800100000ull | (uint64_t) 1 << 53, &back, &err) ==
        SMMA_EINVAL && strstr(err.msg, "reserved"),
        "sdesc decode refuses bit 53 (%s)", err.msg);
@@ -908,6 +918,22 @@ test_addr_errors(void)
     l.swizzle = (smma_tc05_swizzle) 3;
     ok(smma_tc05_smem_addr(&l, 0, 0, 0, &byte, &bit, &err) == SMMA_EINVAL,
        "swizzle mode 3 refused");
+    /* The last byte of the 32-bit space: 8-bit K-major, no swizzle, row 7
+     * is 7 x 16 bytes in, k 15 is byte 15: 0x7f past the start. */
+    {
+        smma_tc05_layout e8 = { false, SMMA_TC05_SWIZZLE_NONE, 8, 16, 1024 };
+        smma_grid g;
+
+        ok(smma_tc05_smem_addr(&e8, 0xffffff80u, 7, 15, &byte, &bit, &err) == SMMA_OK &&
+               byte == 0xffffffffu,
+           "start 0xffffff80, row 7, k 15: byte 0xffffffff, the last one");
+        ok(smma_tc05_smem_addr(&e8, 0xffffff81u, 7, 15, &byte, &bit, &err) == SMMA_EINVAL &&
+               strcmp(err.msg, "address of (7, 15) overflows 32 bits") == 0,
+           "... one further overflows (%s)", err.msg);
+        ok(smma_tc05_smem_grid(&e8, 0, 5, &g, &err) == SMMA_EINVAL &&
+               strcmp(err.msg, "a tile of 0 x 5: rows and k must be 1..256") == 0,
+           "a tile of 0 rows refused, rows first in the message (%s)", err.msg);
+    }
 }
 
 int

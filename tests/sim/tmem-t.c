@@ -83,6 +83,13 @@ test_memory(void)
     is_int(SMMA_EINVAL, smma_tmem_dealloc(t, a2, 64, &err), "dealloc twice refused");
     is_int(SMMA_OK, smma_tmem_alloc(t, 256, &a4, &err), "alloc 256 after the frees");
     is_hex(256, a4, "... at column 256");
+    is_int(SMMA_EINVAL, smma_tmem_dealloc(t, smma_tmem_addr(0, 512), 32, &err),
+           "dealloc at column 512 refused");
+    is_string("tcgen05.dealloc: 0x00000200 with 32 columns is not an allocation", err.msg,
+              "... message");
+    ok(smma_tmem_dealloc(t, a1, 32, &err) == SMMA_OK &&
+           smma_tmem_alloc(t, 32, &a1, &err) == SMMA_OK && a1 == 0,
+       "a freed unit is free again: 32 columns at column 0 (got %lu)", (unsigned long) a1);
     free(t);
     t = new_tmem();
     ok(smma_tmem_alloc(t, 128, &a1, &err) == SMMA_OK && smma_tmem_alloc(t, 32, &a2, &err) ==
@@ -379,6 +386,10 @@ test_ldst_exec(void)
     op = mkldst(SMMA_TMEM_16X64B, 1, false, 0);
     is_int(SMMA_EINVAL, smma_tmem_st(&op, u, 0, smma_tmem_addr(20, 0), regs, &err),
            "a 16-lane access from lane 20 crosses the partition");
+    op = mkldst(SMMA_TMEM_32X32B, 1, false, 0);
+    is_int(SMMA_EINVAL, smma_tmem_st(&op, u, 0, 0, NULL, &err), "st without registers refused");
+    is_string("tcgen05.st: no TMEM or registers given", err.msg, "... message");
+    is_int(SMMA_EINVAL, smma_tmem_ld(&op, t, 0, 0, NULL, &err), "ld without registers refused");
     op = mkldst(SMMA_TMEM_32X32B, 8, false, 0);
     is_int(SMMA_EINVAL, smma_tmem_ld(&op, t, 0, smma_tmem_addr(0, 508), regs, &err),
            "columns 508..515 refused");
@@ -553,6 +564,10 @@ test_a_layout(void)
     l.elem_bits = 4;
     smma_tmem_a_coord(&l, 3, 9, &cta, &lane, &col, &bit);
     ok(col == 41 && bit == 4, "4-bit A[3][9]: column 41, bits 7-4");
+    ok(smma_tmem_a_coord(&l, 127, 63, &cta, &lane, &col, &bit) == SMMA_OK
+           && smma_tmem_a_coord(&l, 128, 0, &cta, &lane, &col, &bit) == SMMA_EINVAL
+           && smma_tmem_a_coord(&l, 0, 64, &cta, &lane, &col, &bit) == SMMA_EINVAL,
+       "A[127][63] of a 128 x 64 A has a cell; row 128 and column 64 none");
     ok(smma_tmem_a_elem(&l, 0, 127, 40, 0, &m2, &k2) == SMMA_OK
            && smma_tmem_a_elem(&l, 1, 3, 40, 0, &m2, &k2) == SMMA_EINVAL
            && smma_tmem_a_elem(&l, 0, 128, 40, 0, &m2, &k2) == SMMA_EINVAL,
@@ -670,6 +685,38 @@ test_sf_layout(void)
     l.sf_id = 0;
     l.addr = smma_tmem_addr(32, 0);
     is_int(SMMA_EINVAL, smma_tmem_sf_check(&l, &err), "scale address at lane 32 refused");
+    l.addr = smma_tmem_addr(0, 8);
+    l.sf_id = 4;
+    is_int(SMMA_EINVAL, smma_tmem_sf_check(&l, &err), "1X with SF_ID 4 refused");
+    l.sf_id = 3;
+    ok(smma_tmem_sf_elem(&l, 128, 8, 3, &r, &kb, &p) == SMMA_EINVAL,
+       "no scale in lane 128");
+    l.sf_id = 0;
+    {
+        unsigned row, byte2, copy2;
+
+        ok(smma_tmem_cp_src(SMMA_TMEM_CP_128X256B, 128, 0, 0, &row, &byte2, &copy2) ==
+               SMMA_EINVAL,
+           "tcgen05.cp: no source for lane 128");
+    }
+    /* ceil(rows / 32) columns: the edges of a partition of 32 rows. */
+    {
+        static const unsigned rw[6] = { 1, 31, 32, 33, 128, 256 }, cols[6] = { 1, 1, 1, 2, 4, 8 };
+
+        for (i = 0, bad = 0; i < 6; i++) {
+            l.rows = rw[i];
+            bad += smma_tmem_sf_cols(&l) != cols[i];
+        }
+        ok(bad == 0 && smma_tmem_sf_cols(NULL) == 0,
+           "smma_tmem_sf_cols: 1, 31, 32, 33, 128, 256 rows take 1, 1, 1, 2, 4, 8 columns; "
+           "no layout none");
+    }
+    l.rows = 128;
+    l.addr = smma_tmem_addr(0, 508);
+    is_int(SMMA_OK, smma_tmem_sf_check(&l, &err), "128 rows at column 508: columns 508..511");
+    l.addr = smma_tmem_addr(0, 509);
+    is_int(SMMA_EINVAL, smma_tmem_sf_check(&l, &err), "128 rows at column 509 refused");
+    is_string("scale factors: columns pass the last column 511", err.msg, "... message");
     test_sf_addr_id();
 }
 
@@ -905,6 +952,15 @@ test_cp(void)
     op = mkcp(SMMA_TMEM_CP_128X128B, 1, SMMA_TMEM_CP_PLAIN);
     is_int(SMMA_EINVAL, smma_tmem_cp_exec(&op, smem, 65536, mksdesc(0, 16, 128, 0), t,
                                           smma_tmem_addr(32, 0), &err), "taddr lane 32 refused");
+    /* .128x128b writes 4 columns: from column 508 its last is 511. */
+    is_int(SMMA_OK, smma_tmem_cp_exec(&op, smem, 65536, mksdesc(0, 16, 128, 0), t,
+                                      smma_tmem_addr(0, 508), &err),
+           "tcgen05.cp.128x128b at column 508 (columns 508..511)");
+    is_int(SMMA_EINVAL, smma_tmem_cp_exec(&op, smem, 65536, mksdesc(0, 16, 128, 0), t,
+                                          smma_tmem_addr(0, 509), &err),
+           "... at column 509 refused");
+    is_string("tcgen05.cp.128x128b: columns 509..512 pass the last column 511", err.msg,
+              "... message");
     is_int(SMMA_EINVAL, smma_tmem_cp_exec(&op, smem, 1000, mksdesc(0, 16, 128, 0), t, 0, &err),
            "a source outside the shared memory refused");
     op.shape = SMMA_TMEM_CP_SHAPE_COUNT;
@@ -1289,6 +1345,10 @@ static const struct mcase mcases[] = {
     { MXF4, 1, 1, 0, 256, 32, 2, false, false, SW128, false, false, false, true, 2, 1, 2, 0, 0 },
     { NVF4, 1, 1, 0, 256, 128, 2, false, false, SW128, false, true, false, false, 4, 0, 0, 0, 0 },
     { NVF4, 1, 1, 0, 256, 16, 2, false, false, SW32, false, true, false, false, 2, 1, 0, 2, 0 },
+    /* 8-bit N-major B with cta_group::1: N a multiple of 16 (not of 32);
+     * with cta_group::2 a multiple of 32 */
+    { F864, 0, 0, 1, 128, 48, 1, false, true, SW64, false, true, false, false, 0, 0, 0, 0, 0 },
+    { F864, 0, 0, 1, 256, 64, 2, false, true, SW128, false, true, false, false, 0, 0, 0, 0, 0 },
 };
 #define NMCASES (sizeof(mcases) / sizeof(mcases[0]))
 
@@ -1427,6 +1487,8 @@ test_mma_literal(struct mrun *w)
     op.b_desc = mksdesc(SMEM_BYTES - 64, 128, 128, SMMA_TC05_SWIZZLE_NONE);
     is_int(SMMA_EINVAL, smma_tc05_mma_exec(&op, tap_model("exact-rn"), &cta, &err),
            "B outside the shared memory refused");
+    is_int(SMMA_EINVAL, smma_tc05_mma_exec(&op, NULL, &cta, &err), "no model refused");
+    is_string("tcgen05.mma: no model or CTAs given", err.msg, "... message");
     is_hex(saved, w->t[0]->cell[17][67], "... D untouched by the refusals");
     op.kind = SMMA_TC05_KIND_MXF4NVF4;
     op.scale_vec = 1;
@@ -1436,6 +1498,9 @@ test_mma_literal(struct mrun *w)
     op.kind = SMMA_TC05_KIND_MXF8F6F4;
     op.scale_vec = 4;
     is_int(SMMA_EINVAL, smma_tc05_mma_check(&op, &err), "mxf8f6f4 with .scale_vec::4X refused");
+    op.kind = SMMA_TC05_KIND_COUNT;
+    is_int(SMMA_EINVAL, smma_tc05_mma_check(&op, &err), "the kind past the last refused");
+    is_string("tcgen05.mma: kind 7 is not a kind", err.msg, "... message");
     op.kind = SMMA_TC05_KIND_F16;
     op.scale_vec = 0;
     op.ws = true;
