@@ -97,60 +97,54 @@ numbers_agree(const char *text, const char *what)
     return true;
 }
 
-/* The listing's line of each tcgen05.mma picture (its own words) names the
- * M, cta_group and scale vector of the picture it stands for; returns how
- * many differ and sets *n to the number compared. */
-static unsigned
-listed_tcgen05(const struct listing *l, size_t *n)
+/* The listing's line of a tcgen05.mma picture (its own words) names the M,
+ * cta_group, scale vector and data-path layout of the picture it stands
+ * for, and a name's ".<n>x" is the picture's .scale_vec::<n>X. */
+static bool
+tcgen05_numbers(const struct entry *e, const smma_grid *g)
 {
-    smma_grid g;
-    unsigned bad = 0;
-    size_t i;
+    static const char *const vecs[3] = { ".1x", ".2x", ".4x" };
+    char vec[24] = "";
+    size_t v;
 
-    *n = 0;
-    for (i = 0; i < l->n; i++) {
-        if (!l->e[i].listed || strncmp(l->e[i].instr, "tcgen05.mma.", 12) != 0)
-            continue;
-        static const char *const vecs[3] = { ".1x", ".2x", ".4x" };
-        char vec[24] = "";
-        size_t v;
+    for (v = 0; v < 3; v++) {
+        const char *x = strstr(e->instr, vecs[v]);
 
-        /* A name's ".<n>x" is the picture's .scale_vec::<n>X. */
-        for (v = 0; v < 3; v++) {
-            const char *x = strstr(l->e[i].instr, vecs[v]);
-
-            if (x != NULL && (x[3] == '\0' || x[3] == '.'))
-                snprintf(vec, sizeof(vec), ".scale_vec::%cX", vecs[v][1]);
-        }
-        (*n)++;
-        if (smma_grid_find(l->e[i].instr, l->e[i].operand, NULL, &g, NULL) != SMMA_OK
-            || !numbers_agree(l->e[i].what, g.what) || strstr(g.what, vec) == NULL) {
-            if (bad++ < 5)
-                diag("%s %s: listed '%s', described '%s'", l->e[i].instr, l->e[i].operand,
-                     l->e[i].what, g.what);
-        }
+        if (x != NULL && (x[3] == '\0' || x[3] == '.'))
+            snprintf(vec, sizeof(vec), ".scale_vec::%cX", vecs[v][1]);
     }
-    return bad;
+    return numbers_agree(e->what, g->what) && strstr(g->what, vec) != NULL;
 }
 
-/* The listing's line of each mma.sync and wgmma layout is the layout's own
- * description (with the default selectors); returns how many differ and
- * sets *n to the number compared. */
+/* The listing's line of an mma.sync or wgmma layout is the layout's own
+ * description (with the default selectors). */
+static bool
+same_description(const struct entry *e, const smma_grid *g)
+{
+    return strcmp(g->what, e->what) == 0;
+}
+
+/* Compares each listed entry whose name starts with one of prefixes (a
+ * NULL-ended list) with the layout it names, by agree; returns how many
+ * differ and sets *n to the number compared. */
 static unsigned
-listed_descriptions(const struct listing *l, size_t *n)
+compare_listed(const struct listing *l, const char *const *prefixes,
+               bool (*agree)(const struct entry *, const smma_grid *), size_t *n)
 {
     smma_grid g;
     unsigned bad = 0;
-    size_t i;
+    size_t i, p;
 
     *n = 0;
     for (i = 0; i < l->n; i++) {
-        if (!l->e[i].listed || (strncmp(l->e[i].instr, "mma.", 4) != 0 &&
-                                strncmp(l->e[i].instr, "wgmma.", 6) != 0))
+        for (p = 0; prefixes[p] != NULL; p++)
+            if (strncmp(l->e[i].instr, prefixes[p], strlen(prefixes[p])) == 0)
+                break;
+        if (!l->e[i].listed || prefixes[p] == NULL)
             continue;
         (*n)++;
         if (smma_grid_find(l->e[i].instr, l->e[i].operand, NULL, &g, NULL) != SMMA_OK
-            || strcmp(g.what, l->e[i].what) != 0) {
+            || !agree(&l->e[i], &g)) {
             if (bad++ < 5)
                 diag("%s %s: listed '%s', described '%s'", l->e[i].instr, l->e[i].operand,
                      l->e[i].what, g.what);
@@ -333,12 +327,14 @@ main(void)
         ;
     ok(i < l.n, "the listing has the last wgmma pair, e5m2 x e5m2");
     {
+        static const char *const sync_wgmma[] = { "mma.", "wgmma.", NULL };
+        static const char *const tcgen05_mma[] = { "tcgen05.mma.", NULL };
         size_t compared;
-        unsigned differ = listed_descriptions(&l, &compared);
+        unsigned differ = compare_listed(&l, sync_wgmma, same_description, &compared);
 
         ok(differ == 0 && compared > 200, "the listing describes each of %zu mma.sync and "
            "wgmma layouts as the layout does (%u differ)", compared, differ);
-        differ = listed_tcgen05(&l, &compared);
+        differ = compare_listed(&l, tcgen05_mma, tcgen05_numbers, &compared);
         ok(differ == 0 && compared >= 23, "the listing's %zu tcgen05.mma pictures name the M, "
            "cta_group and scale vector of their layouts (%u differ)", compared, differ);
     }
