@@ -581,7 +581,7 @@ check_alloc_failures(void)
     int rc;
 
     if (!tap_alloc_hook()) {
-        skip_block(9, "no failing allocator here (glibc only, not under valgrind)");
+        skip_block(9, "no failing allocator here (glibc only, not under valgrind or AddressSanitizer)");
         return;
     }
     if (smma_gemm_generate(&s, SMMA_CLASS_RANDOM, 3, &g, &err) != SMMA_OK)

@@ -1891,7 +1891,7 @@ check_alloc_failures(void)
     int rc;
 
     if (!tap_alloc_hook()) {
-        skip_block(9, "no failing allocator here (glibc only, not under valgrind)");
+        skip_block(9, "no failing allocator here (glibc only, not under valgrind or AddressSanitizer)");
         return;
     }
     before = tap_alloc_live();
