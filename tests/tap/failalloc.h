@@ -10,9 +10,10 @@
 
 #include <stdbool.h>
 
-/* Whether the hook is in place: glibc, and not under valgrind (whose
- * allocator replaces this one).  Elsewhere the countdown does nothing and
- * the tests of allocation failures skip. */
+/* Whether the hook is in place: glibc, and neither under valgrind (whose
+ * allocator replaces this one) nor built with AddressSanitizer (whose
+ * interceptors allocate from its own heap).  Elsewhere the countdown does
+ * nothing and the tests of allocation failures skip. */
 bool tap_alloc_hook(void);
 
 /* Makes the allocation after the next n succeed (n = 0: the next one) fail
